@@ -1,0 +1,147 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+)
+
+// Handler is the seam between the protocol and the application. The router
+// calls it only with requests that already passed the validation ladder, and
+// the shaper turns its era-neutral results into the right wire form for the
+// request's revision. Handlers return an *Error only for protocol problems
+// (unknown tool or prompt, [ResourceNotFound], [MissingClientCapability]);
+// any other error becomes -32603.
+//
+// List methods return the complete list in a deterministic order; the router
+// paginates it with opaque cursors. Handlers are called concurrently.
+type Handler interface {
+	// Info describes the server and its capabilities. It is called on every
+	// request (capability gates), so it must be cheap; return the same
+	// pointer until the configuration changes.
+	Info() *ServerInfo
+
+	ListTools(ctx context.Context, req *Request) ([]Tool, error)
+	CallTool(ctx context.Context, req *Request, p *CallToolParams) (*CallToolResult, error)
+	ListResources(ctx context.Context, req *Request) ([]Resource, error)
+	ListResourceTemplates(ctx context.Context, req *Request) ([]ResourceTemplate, error)
+	ReadResource(ctx context.Context, req *Request, p *ReadResourceParams) (*ReadResourceResult, error)
+	ListPrompts(ctx context.Context, req *Request) ([]Prompt, error)
+	GetPrompt(ctx context.Context, req *Request, p *GetPromptParams) (*GetPromptResult, error)
+	Complete(ctx context.Context, req *Request, p *CompleteParams) (*CompleteResult, error)
+}
+
+// ToolHeaderLookup is an optional Handler extension: when implemented, modern
+// HTTP tools/call requests are checked against the tool's Mcp-Param-*
+// headers (§A4 step 12) without listing every tool.
+type ToolHeaderLookup interface {
+	ToolHeaderParams(name string) map[string]string
+}
+
+// Request is the request-scoped view a Handler gets: who is asking, under
+// which revision, and a Notifier bound to this request's response stream.
+type Request struct {
+	Method          string
+	ID              json.RawMessage
+	Era             Era
+	ProtocolVersion string // the revision the response is shaped for
+
+	// ClientCapabilities are this request's (modern) or the session's
+	// (legacy) declared capabilities; zero when unknown (stateless legacy).
+	ClientCapabilities ClientCapabilities
+	ClientInfo         *Implementation // self-reported; never trust it
+	ProgressToken      json.RawMessage // nil when the client did not ask
+	LogLevel           string          // "" means: send no log messages
+
+	// Header is the HTTP request header (auth, tracing); nil on stdio.
+	Header http.Header
+
+	// Notifier emits notifications related to this request. Never nil.
+	Notifier Notifier
+}
+
+// ErrNoBackChannel is returned by Notifier.Request when the transport cannot
+// carry server→client requests: always in the modern era (use InputRequired
+// instead) and on stateless legacy HTTP.
+var ErrNoBackChannel = errors.New("mcp: no channel for server-to-client requests")
+
+// Notifier sends messages related to one request. Progress is a no-op unless
+// the request carried a progress token, and Log is a no-op below the level the
+// client asked for, so handlers may call them unconditionally.
+type Notifier interface {
+	// Progress sends notifications/progress; progress must increase.
+	Progress(ctx context.Context, progress, total float64, message string) error
+	// Log sends notifications/message at level (debug … emergency).
+	Log(ctx context.Context, level, logger string, data any) error
+	// Request sends a server→client request (elicitation/create, …) and
+	// waits for the answer. Legacy stdio and stateful HTTP sessions only.
+	Request(ctx context.Context, method string, params any) (json.RawMessage, error)
+}
+
+// sink writes one encoded server message for a request; transports provide
+// it. call is nil when the transport has no back channel.
+type sink struct {
+	send    func(b []byte) error
+	call    func(ctx context.Context, method string, params any) (json.RawMessage, error)
+	comment func() error    // SSE keep-alive; nil when the transport has none
+	ending  <-chan struct{} // closed when the transport's input ends (stdio EOF)
+}
+
+// notifier is the Notifier for one request.
+type notifier struct {
+	mu           sync.Mutex
+	req          *Request
+	out          sink
+	lastProgress float64
+	sent         bool
+}
+
+// Progress implements Notifier.
+func (n *notifier) Progress(ctx context.Context, progress, total float64, message string) error {
+	if n.req.ProgressToken == nil || n.out.send == nil {
+		return nil
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.sent && progress <= n.lastProgress {
+		return errors.New("mcp: progress must increase")
+	}
+	n.sent, n.lastProgress = true, progress
+	p := struct {
+		Token    json.RawMessage `json:"progressToken"`
+		Progress float64         `json:"progress"`
+		Total    float64         `json:"total,omitempty"`
+		Message  string          `json:"message,omitempty"`
+	}{n.req.ProgressToken, progress, total, message}
+	return n.out.send(encodeNotification("notifications/progress", p))
+}
+
+// Log implements Notifier.
+func (n *notifier) Log(ctx context.Context, level, logger string, data any) error {
+	if n.req.LogLevel == "" || n.out.send == nil {
+		return nil
+	}
+	rank, ok := logLevels[level]
+	if !ok {
+		return errors.New("mcp: unknown log level " + level)
+	}
+	if rank < logLevels[n.req.LogLevel] {
+		return nil
+	}
+	p := struct {
+		Level  string `json:"level"`
+		Logger string `json:"logger,omitempty"`
+		Data   any    `json:"data"`
+	}{level, logger, data}
+	return n.out.send(encodeNotification("notifications/message", p))
+}
+
+// Request implements Notifier.
+func (n *notifier) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	if n.req.Era != EraLegacy || n.out.call == nil {
+		return nil, ErrNoBackChannel
+	}
+	return n.out.call(ctx, method, params)
+}

@@ -1,0 +1,98 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Reserved _meta keys (mcp-wire.md §A1).
+const (
+	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
+	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+	MetaProgressToken      = "progressToken"
+)
+
+// requestMeta is params._meta of an inbound request, decoded once. Values stay
+// raw so that a wrong type is reported as -32602 by the ladder instead of
+// failing the whole params decode.
+type requestMeta struct {
+	ProtocolVersion    json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
+	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
+	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
+	ProgressToken      json.RawMessage `json:"progressToken"`
+}
+
+// claimsModern reports a modern era claim: the protocolVersion key is present,
+// whatever its value (§C2 step 4). A bad value is then a modern error, not a
+// silent fallback to legacy.
+func (m *requestMeta) claimsModern() bool { return m != nil && m.ProtocolVersion != nil }
+
+// checkRequired verifies the MUST keys and returns -32602 naming each missing
+// or mistyped one. clientInfo is deliberately not required (§D10).
+func (m *requestMeta) checkRequired() (version string, caps ClientCapabilities, e *Error) {
+	var missing []string
+	if m == nil {
+		m = &requestMeta{}
+	}
+	if err := json.Unmarshal(m.ProtocolVersion, &version); err != nil || m.ProtocolVersion == nil || version == "" {
+		missing = append(missing, MetaProtocolVersion)
+	}
+	if firstByte(m.ClientCapabilities) != '{' || json.Unmarshal(m.ClientCapabilities, &caps) != nil {
+		missing = append(missing, MetaClientCapabilities)
+	}
+	if len(missing) > 0 {
+		return "", caps, ladderErr(CodeInvalidParams,
+			"missing or invalid required _meta keys: %s", strings.Join(missing, ", "))
+	}
+	return version, caps, nil
+}
+
+// logLevels ranks the syslog levels MCP uses, least severe first.
+var logLevels = map[string]int{
+	"debug": 0, "info": 1, "notice": 2, "warning": 3,
+	"error": 4, "critical": 5, "alert": 6, "emergency": 7,
+}
+
+// parseLogLevel validates the optional logLevel key; "" means no logging.
+func (m *requestMeta) parseLogLevel() (string, *Error) {
+	if m == nil || m.LogLevel == nil {
+		return "", nil
+	}
+	var lvl string
+	if json.Unmarshal(m.LogLevel, &lvl) != nil || !validLogLevel(lvl) {
+		return "", InvalidParams("invalid %s", MetaLogLevel)
+	}
+	return lvl, nil
+}
+
+func validLogLevel(l string) bool { _, ok := logLevels[l]; return ok }
+
+// validProgressToken accepts a string or integer token, like a request id.
+func validProgressToken(t json.RawMessage) bool { return t == nil || validID(t) }
+
+// resultMeta merges the server's _meta entries (serverInfo, subscriptionId)
+// into handler-provided result _meta. The common case, no handler _meta, is
+// the pre-encoded serverInfo object itself.
+func resultMeta(handlerMeta json.RawMessage, serverMeta json.RawMessage, extra map[string]any) json.RawMessage {
+	if len(handlerMeta) == 0 && len(extra) == 0 {
+		return serverMeta
+	}
+	m := map[string]any{}
+	_ = json.Unmarshal(handlerMeta, &m)
+	var sm map[string]json.RawMessage
+	if len(serverMeta) > 0 && json.Unmarshal(serverMeta, &sm) == nil {
+		for k, v := range sm {
+			m[k] = v
+		}
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	b, _ := json.Marshal(m)
+	return b
+}

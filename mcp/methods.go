@@ -1,0 +1,242 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// methodSpec is one row of the method table.
+type methodSpec struct {
+	modern, legacy bool
+	gate           func(c *ServerCapabilities) bool   // server capability the method needs
+	needs          func(r *Request, p *params) *Error // client capability check (§A4 step 11)
+	run            func(ctx context.Context, c *call) ([]byte, *Error)
+}
+
+// call bundles what a method implementation needs.
+type call struct {
+	s    *Server
+	in   *inbound
+	p    *params
+	req  *Request
+	info *ServerInfo
+}
+
+func hasTools(c *ServerCapabilities) bool       { return c.Tools != nil }
+func hasResources(c *ServerCapabilities) bool   { return c.Resources != nil }
+func hasPrompts(c *ServerCapabilities) bool     { return c.Prompts != nil }
+func hasCompletions(c *ServerCapabilities) bool { return c.Completions != nil }
+func hasLogging(c *ServerCapabilities) bool     { return c.Logging != nil }
+func hasSubscribe(c *ServerCapabilities) bool   { return c.Resources != nil && c.Resources.Subscribe }
+
+// methods is the method table for both eras. Methods the 2026-07-28 revision
+// removed (initialize, ping, logging/setLevel, resources/(un)subscribe) are
+// legacy-only rows, so a modern request for them gets -32601 (404 on HTTP),
+// as conformance expects (§A2).
+var methods map[string]*methodSpec
+
+func init() {
+	methods = map[string]*methodSpec{
+		"server/discover":          {modern: true, run: runDiscover},
+		"subscriptions/listen":     {modern: true, run: runListen},
+		"initialize":               {legacy: true, run: runInitialize},
+		"ping":                     {legacy: true, run: runEmpty},
+		"logging/setLevel":         {legacy: true, gate: hasLogging, run: runSetLevel},
+		"resources/subscribe":      {legacy: true, gate: hasSubscribe, run: runSubscribe},
+		"resources/unsubscribe":    {legacy: true, gate: hasSubscribe, run: runSubscribe},
+		"tools/list":               {modern: true, legacy: true, gate: hasTools, run: runListTools},
+		"tools/call":               {modern: true, legacy: true, gate: hasTools, run: runCallTool},
+		"resources/list":           {modern: true, legacy: true, gate: hasResources, run: runListResources},
+		"resources/templates/list": {modern: true, legacy: true, gate: hasResources, run: runListTemplates},
+		"resources/read":           {modern: true, legacy: true, gate: hasResources, run: runReadResource},
+		"prompts/list":             {modern: true, legacy: true, gate: hasPrompts, run: runListPrompts},
+		"prompts/get":              {modern: true, legacy: true, gate: hasPrompts, run: runGetPrompt},
+		"completion/complete":      {modern: true, legacy: true, gate: hasCompletions, run: runComplete},
+	}
+}
+
+// lookup is §A4 step 10: the method must exist in the request's era and its
+// server capability must be advertised; otherwise -32601.
+func (s *Server) lookup(method string, era Era, version string) (*methodSpec, *Error) {
+	spec := methods[method]
+	if spec == nil || (era == EraModern && !spec.modern) || (era == EraLegacy && !spec.legacy) {
+		return nil, ladderErr(CodeMethodNotFound, "method not found: %s", method)
+	}
+	if spec.gate != nil && !spec.gate(&s.h.Info().Capabilities) {
+		return nil, ladderErr(CodeMethodNotFound, "method not found: %s (capability not offered)", method)
+	}
+	return spec, nil
+}
+
+// dispatch runs a validated request (§A4 step 13).
+func (s *Server) dispatch(ctx context.Context, in *inbound, p *params, req *Request) ([]byte, *Error) {
+	req.Notifier = &notifier{req: req, out: in.out}
+	c := &call{s: s, in: in, p: p, req: req, info: s.h.Info()}
+	return methods[in.msg.Method].run(ctx, c)
+}
+
+func runEmpty(ctx context.Context, c *call) ([]byte, *Error) { return []byte("{}"), nil }
+
+func runDiscover(ctx context.Context, c *call) ([]byte, *Error) {
+	r := struct {
+		SupportedVersions []string           `json:"supportedVersions"`
+		Capabilities      ServerCapabilities `json:"capabilities"`
+		Instructions      string             `json:"instructions,omitempty"`
+	}{c.s.versions.list, c.info.Capabilities, c.info.Instructions}
+	return c.result(r, true, nil, nil)
+}
+
+func runInitialize(ctx context.Context, c *call) ([]byte, *Error) {
+	version, ok := c.s.versions.negotiate(c.p.ProtocolVersion)
+	if !ok {
+		return nil, versionErr(c.p.ProtocolVersion, c.s.versions.list)
+	}
+	if c.in.sess != nil {
+		var caps ClientCapabilities
+		var info *Implementation
+		_ = json.Unmarshal(c.p.Capabilities, &caps)
+		if len(c.p.ClientInfo) > 0 {
+			info = new(Implementation)
+			_ = json.Unmarshal(c.p.ClientInfo, info)
+		}
+		c.in.sess.initialize(version, caps, info)
+	}
+	r := struct {
+		ProtocolVersion string             `json:"protocolVersion"`
+		Capabilities    ServerCapabilities `json:"capabilities"`
+		ServerInfo      Implementation     `json:"serverInfo"`
+		Instructions    string             `json:"instructions,omitempty"`
+	}{version, legacyCaps(c.info.Capabilities), legacyImpl(c.info.Implementation, version), c.info.Instructions}
+	return c.result(r, false, nil, nil)
+}
+
+func runSetLevel(ctx context.Context, c *call) ([]byte, *Error) {
+	if !validLogLevel(c.p.Level) {
+		return nil, InvalidParams("invalid log level %q", c.p.Level)
+	}
+	if c.in.sess != nil {
+		c.in.sess.setLogLevel(c.p.Level)
+	}
+	return []byte("{}"), nil
+}
+
+func runSubscribe(ctx context.Context, c *call) ([]byte, *Error) {
+	if c.p.URI == "" {
+		return nil, InvalidParams("missing uri")
+	}
+	if c.in.sess != nil {
+		c.in.sess.subscribe(c.p.URI, c.req.Method == "resources/subscribe")
+	}
+	return []byte("{}"), nil
+}
+
+func runCallTool(ctx context.Context, c *call) ([]byte, *Error) {
+	if c.p.Name == "" {
+		return nil, InvalidParams("missing tool name")
+	}
+	if a := c.p.Arguments; a != nil && firstByte(a) != '{' && string(a) != "null" {
+		return nil, InvalidParams("tool arguments must be an object")
+	}
+	args := c.p.Arguments
+	if string(args) == "null" {
+		args = nil
+	}
+	p := &CallToolParams{Name: c.p.Name, Arguments: args, MRTR: c.mrtr()}
+	r, err := c.s.h.CallTool(ctx, c.req, p)
+	if err != nil {
+		return nil, asError(err)
+	}
+	if r == nil {
+		r = &CallToolResult{}
+	}
+	return c.shapeCallTool(r)
+}
+
+func runReadResource(ctx context.Context, c *call) ([]byte, *Error) {
+	if c.p.URI == "" {
+		return nil, InvalidParams("missing uri")
+	}
+	r, err := c.s.h.ReadResource(ctx, c.req, &ReadResourceParams{URI: c.p.URI, MRTR: c.mrtr()})
+	if err != nil {
+		return nil, asError(err)
+	}
+	if r == nil || len(r.Contents) == 0 && r.InputRequired == nil {
+		// Never an empty contents for a missing resource (§A15).
+		return nil, ResourceNotFound(c.p.URI)
+	}
+	if r.InputRequired != nil {
+		return c.inputRequired(r.InputRequired, "resources/read")
+	}
+	out := struct {
+		Contents []ResourceContents `json:"contents"`
+	}{r.Contents}
+	return c.result(out, true, r.Cache, r.Meta)
+}
+
+func runGetPrompt(ctx context.Context, c *call) ([]byte, *Error) {
+	if c.p.Name == "" {
+		return nil, InvalidParams("missing prompt name")
+	}
+	p := &GetPromptParams{Name: c.p.Name, MRTR: c.mrtr()}
+	if len(c.p.Arguments) > 0 && string(c.p.Arguments) != "null" {
+		if err := json.Unmarshal(c.p.Arguments, &p.Arguments); err != nil {
+			return nil, InvalidParams("prompt arguments must be an object of strings")
+		}
+	}
+	r, err := c.s.h.GetPrompt(ctx, c.req, p)
+	if err != nil {
+		return nil, asError(err)
+	}
+	if r == nil {
+		r = &GetPromptResult{}
+	}
+	if r.InputRequired != nil {
+		return c.inputRequired(r.InputRequired, "prompts/get")
+	}
+	out := *r
+	if out.Messages == nil {
+		out.Messages = []PromptMessage{}
+	}
+	out.Messages = shapeMessages(out.Messages, c.req)
+	return c.result(out, false, nil, r.Meta)
+}
+
+func runComplete(ctx context.Context, c *call) ([]byte, *Error) {
+	var p CompleteParams
+	if err := json.Unmarshal(c.in.msg.Params, &p); err != nil {
+		return nil, InvalidParams("invalid completion params: %v", err)
+	}
+	if p.Ref.Type != "ref/prompt" && p.Ref.Type != "ref/resource" {
+		return nil, InvalidParams("invalid ref type %q", p.Ref.Type)
+	}
+	r, err := c.s.h.Complete(ctx, c.req, &p)
+	if err != nil {
+		return nil, asError(err)
+	}
+	if r == nil {
+		r = &CompleteResult{}
+	}
+	type completion struct {
+		Values  []string `json:"values"`
+		Total   *int     `json:"total,omitempty"`
+		HasMore bool     `json:"hasMore,omitempty"`
+	}
+	comp := completion{Values: r.Values, Total: r.Total, HasMore: r.HasMore}
+	if comp.Values == nil {
+		comp.Values = []string{}
+	}
+	if len(comp.Values) > 100 { // the schema caps values at 100
+		comp.Values, comp.HasMore = comp.Values[:100], true
+	}
+	return c.result(struct {
+		Completion completion `json:"completion"`
+	}{comp}, false, nil, nil)
+}
+
+// mrtr copies the modern retry fields; legacy requests never carry them.
+func (c *call) mrtr() MRTR {
+	if c.req.Era != EraModern {
+		return MRTR{}
+	}
+	return MRTR{InputResponses: c.p.InputResponses, RequestState: c.p.RequestState}
+}

@@ -1,0 +1,73 @@
+package mcp
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// Options configure a Server. The zero value serves every known revision.
+type Options struct {
+	// Versions lists the revisions to offer; empty means all known ones.
+	// An offered revision outside the known set is ignored.
+	Versions []string
+	// PageSize is the number of list items per page (default 100).
+	PageSize int
+}
+
+// Server routes MCP messages to a Handler. It is transport-neutral: serve it
+// with ServeStdio, HTTPHandler, or both at once. A Server is safe for
+// concurrent use.
+type Server struct {
+	h         Handler
+	versions  versionSet
+	pageSize  int
+	listeners registry
+	metaCache atomic.Pointer[metaEntry]
+
+	inflight sync.WaitGroup // requests being handled, for Shutdown
+	closing  chan struct{}  // closed by Shutdown: ends listen and GET streams
+	closeMu  sync.Once
+}
+
+// NewServer returns a Server for h. opts may be nil.
+func NewServer(h Handler, opts *Options) *Server {
+	if opts == nil {
+		opts = &Options{}
+	}
+	s := &Server{h: h, versions: newVersionSet(opts.Versions), pageSize: opts.PageSize, closing: make(chan struct{})}
+	if s.pageSize <= 0 {
+		s.pageSize = DefaultPageSize
+	}
+	s.listeners.init()
+	return s
+}
+
+// SupportedVersions returns the offered revisions, newest first.
+func (s *Server) SupportedVersions() []string { return append([]string(nil), s.versions.list...) }
+
+// Shutdown ends every subscriptions/listen stream with its final result and
+// every legacy GET stream, then waits for in-flight requests to finish or
+// ctx to end. Call it before http.Server.Shutdown, whose idle wait would
+// otherwise block on the long-lived streams. New requests are refused with
+// 503 (HTTP) once Shutdown has begun.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.closeMu.Do(func() { close(s.closing) })
+	done := make(chan struct{})
+	go func() { s.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) isClosing() bool {
+	select {
+	case <-s.closing:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,161 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// session is legacy state that outlives one request: a stdio process after
+// initialize, or a stateful HTTP session. Modern requests never read it
+// (§A1 statelessness).
+type session struct {
+	id string // Mcp-Session-Id; "" on stdio
+
+	mu          sync.Mutex
+	version     string
+	initialized bool
+	caps        ClientCapabilities
+	info        *Implementation
+	logLevel    string
+	subs        map[string]bool
+	pending     map[string]chan *Message      // server→client requests awaiting answers
+	cancels     map[string]context.CancelFunc // in-flight requests, for notifications/cancelled
+	gone        chan struct{}                 // closed when an HTTP session is deleted
+
+	nextID atomic.Int64
+	lis    *listener // list_changed / resources/updated for this session
+}
+
+func newSession(id string) *session {
+	return &session{id: id, subs: map[string]bool{}, pending: map[string]chan *Message{},
+		cancels: map[string]context.CancelFunc{}, gone: make(chan struct{})}
+}
+
+// track registers a request's cancel func under its id; the returned func
+// unregisters it.
+func (ss *session) track(id json.RawMessage, cancel context.CancelFunc) func() {
+	key := idKey(id)
+	ss.mu.Lock()
+	ss.cancels[key] = cancel
+	ss.mu.Unlock()
+	return func() {
+		ss.mu.Lock()
+		delete(ss.cancels, key)
+		ss.mu.Unlock()
+	}
+}
+
+// cancel handles notifications/cancelled; unknown or finished ids are
+// ignored (§A9).
+func (ss *session) cancel(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		return
+	}
+	ss.mu.Lock()
+	cancel := ss.cancels[idKey(p.RequestID)]
+	ss.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (ss *session) negotiated() string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.version
+}
+
+func (ss *session) initialize(version string, caps ClientCapabilities, info *Implementation) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.version, ss.caps, ss.info, ss.initialized = version, caps, info, true
+}
+
+func (ss *session) clientState() (ClientCapabilities, string, *Implementation) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.caps, ss.logLevel, ss.info
+}
+
+func (ss *session) setLogLevel(l string) {
+	ss.mu.Lock()
+	ss.logLevel = l
+	ss.mu.Unlock()
+}
+
+// subscribe records resources/subscribe and /unsubscribe; the session's
+// listener consults the set when resources/updated is broadcast.
+func (ss *session) subscribe(uri string, on bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if on {
+		ss.subs[uri] = true
+	} else {
+		delete(ss.subs, uri)
+	}
+}
+
+func (ss *session) subscribed(uri string) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.subs[uri]
+}
+
+// call sends a server→client request through send and waits for the client's
+// response, which the transport hands to deliver.
+func (ss *session) call(ctx context.Context, send func([]byte) error, method string, params any) (json.RawMessage, error) {
+	id := json.RawMessage(strconv.Quote("srv-" + strconv.FormatInt(ss.nextID.Add(1), 10)))
+	b, err := encodeRequest(id, method, params)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan *Message, 1)
+	key := idKey(id)
+	ss.mu.Lock()
+	ss.pending[key] = ch
+	ss.mu.Unlock()
+	defer func() {
+		ss.mu.Lock()
+		delete(ss.pending, key)
+		ss.mu.Unlock()
+	}()
+	if err := send(b); err != nil {
+		return nil, err
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			var e Error
+			if json.Unmarshal(m.Error, &e) != nil {
+				return nil, errors.New("mcp: malformed error response from client")
+			}
+			return nil, &e
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// deliver routes a client response to the waiting call; unknown ids are
+// ignored, as late answers to cancelled calls are normal.
+func (ss *session) deliver(m *Message) bool {
+	ss.mu.Lock()
+	ch := ss.pending[idKey(m.ID)]
+	ss.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	select {
+	case ch <- m:
+	default:
+	}
+	return true
+}

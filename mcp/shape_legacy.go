@@ -1,0 +1,166 @@
+package mcp
+
+import "encoding/json"
+
+// The helpers below strip fields a legacy revision does not define (§B4):
+// titles and outputSchema came with 2025-06-18, icons and
+// Implementation.description/websiteUrl with 2025-11-25. Keeping them would
+// rely on clients tolerating unknown fields, and strict clients do not.
+// Modern requests get items unchanged; inputs are never mutated.
+
+func legacyBefore(req *Request, since string) bool {
+	return req.Era == EraLegacy && !atLeast(req.ProtocolVersion, since)
+}
+
+func shapeTools(in []Tool, req *Request) []Tool {
+	out := make([]Tool, len(in))
+	copy(out, in)
+	for i := range out {
+		t := &out[i]
+		if len(t.InputSchema) == 0 {
+			t.InputSchema = json.RawMessage(`{"type":"object"}`)
+		}
+		if req.Era != EraLegacy {
+			continue
+		}
+		if legacyBefore(req, Version20250618) {
+			t.Title, t.OutputSchema, t.Meta = "", nil, nil
+		} else if len(t.OutputSchema) > 0 && !objectRoot(t.OutputSchema) {
+			t.OutputSchema = nil // legacy outputSchema must have an object root
+		}
+		if legacyBefore(req, Version20251125) {
+			t.Icons = nil
+		}
+	}
+	return out
+}
+
+// objectRoot reports a JSON Schema whose root declares "type":"object".
+func objectRoot(schema json.RawMessage) bool {
+	var s struct {
+		Type any `json:"type"`
+	}
+	return json.Unmarshal(schema, &s) == nil && s.Type == "object"
+}
+
+func shapeResources(in []Resource, req *Request) []Resource {
+	if req.Era != EraLegacy {
+		return in
+	}
+	out := make([]Resource, len(in))
+	copy(out, in)
+	for i := range out {
+		r := &out[i]
+		r.Annotations = shapeAnnotations(r.Annotations, req)
+		if legacyBefore(req, Version20250618) {
+			r.Title = ""
+		}
+		if legacyBefore(req, Version20251125) {
+			r.Icons = nil
+		}
+	}
+	return out
+}
+
+func shapeTemplates(in []ResourceTemplate, req *Request) []ResourceTemplate {
+	if req.Era != EraLegacy {
+		return in
+	}
+	out := make([]ResourceTemplate, len(in))
+	copy(out, in)
+	for i := range out {
+		t := &out[i]
+		t.Annotations = shapeAnnotations(t.Annotations, req)
+		if legacyBefore(req, Version20250618) {
+			t.Title = ""
+		}
+		if legacyBefore(req, Version20251125) {
+			t.Icons = nil
+		}
+	}
+	return out
+}
+
+func shapePrompts(in []Prompt, req *Request) []Prompt {
+	if req.Era != EraLegacy {
+		return in
+	}
+	out := make([]Prompt, len(in))
+	copy(out, in)
+	for i := range out {
+		p := &out[i]
+		if legacyBefore(req, Version20250618) {
+			p.Title = ""
+			args := make([]PromptArgument, len(p.Arguments))
+			copy(args, p.Arguments)
+			for j := range args {
+				args[j].Title = ""
+			}
+			if p.Arguments != nil {
+				p.Arguments = args
+			}
+		}
+		if legacyBefore(req, Version20251125) {
+			p.Icons = nil
+		}
+	}
+	return out
+}
+
+func shapeAnnotations(a *Annotations, req *Request) *Annotations {
+	if a == nil || a.LastModified == "" || !legacyBefore(req, Version20250618) {
+		return a
+	}
+	c := *a
+	c.LastModified = ""
+	return &c
+}
+
+// shapeContent converts blocks for old revisions: resource_link (2025-06-18+)
+// becomes a text block naming the link for 2025-03-26 clients.
+func shapeContent(in []ContentBlock, req *Request) []ContentBlock {
+	if in == nil {
+		return []ContentBlock{}
+	}
+	if !legacyBefore(req, Version20250618) {
+		return in
+	}
+	out := make([]ContentBlock, len(in))
+	for i, b := range in {
+		if b.Type == ContentResourceLink && b.Link != nil {
+			b = TextContent("resource " + b.Link.Name + ": " + b.Link.URI)
+		}
+		b.Annotations = shapeAnnotations(b.Annotations, req)
+		out[i] = b
+	}
+	return out
+}
+
+func shapeMessages(in []PromptMessage, req *Request) []PromptMessage {
+	if !legacyBefore(req, Version20250618) {
+		return in
+	}
+	out := make([]PromptMessage, len(in))
+	for i, m := range in {
+		blocks := shapeContent([]ContentBlock{m.Content}, req)
+		out[i] = PromptMessage{Role: m.Role, Content: blocks[0]}
+	}
+	return out
+}
+
+// legacyImpl strips Implementation fields by revision.
+func legacyImpl(impl Implementation, version string) Implementation {
+	if !atLeast(version, Version20250618) {
+		impl.Title = ""
+	}
+	if !atLeast(version, Version20251125) {
+		impl.Description, impl.WebsiteURL, impl.Icons = "", "", nil
+	}
+	return impl
+}
+
+// legacyCaps drops the modern-only extensions map.
+func legacyCaps(c ServerCapabilities) ServerCapabilities {
+	c.Extensions = nil
+	return c
+}
