@@ -1,0 +1,98 @@
+package httpadapter
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// Param is one entry of query, form or headers written as an object: a
+// static name and a value expression evaluated per call. Lists send the
+// parameter once per element; null leaves it out.
+type Param = check.Item
+
+// Body kinds of a call.
+const (
+	BodyJSON = "body"
+	BodyForm = "form"
+	BodyRaw  = "raw_body"
+)
+
+// Action is a compiled `http "<backend>" { ... }` block.
+type Action struct {
+	// Owner names the enclosing block, e.g. `tool "search"`.
+	Owner string
+	Range hcl.Range
+	// Backend is nil only when the call named no known backend (which is
+	// itself reported).
+	Backend *Backend
+	Method  string
+	// Path is the path template: literal parts and interpolations, each
+	// interpolation path-escaped at call time. Empty means the base URL.
+	Path []eval.Part
+	// PathSource is Path for listings: "/books/{args.isbn}".
+	PathSource string
+	// Query, Form and Headers are written as objects; the *Expr variants
+	// hold the whole expression when it was written otherwise (merge(...)).
+	Query       []Param
+	QueryExpr   hcl.Expression
+	Form        []Param
+	FormExpr    hcl.Expression
+	Headers     []Param
+	HeadersExpr hcl.Expression
+	// BodyKind is BodyJSON, BodyForm, BodyRaw or "" for no body.
+	BodyKind string
+	// Body is sent as JSON; RawBody as text with ContentType.
+	Body        hcl.Expression
+	RawBody     hcl.Expression
+	ContentType string
+	// Timeout overrides the backend's; 0 keeps it.
+	Timeout time.Duration
+}
+
+var _ adapter.Action = (*Action)(nil)
+
+// Describe returns the call's static settings.
+func (a *Action) Describe() map[string]any {
+	d := map[string]any{"kind": Kind, "method": a.Method, "path": a.PathSource}
+	if a.Backend != nil {
+		d["backend"] = a.Backend.Name
+	}
+	names := func(ps []Param, whole hcl.Expression) any {
+		if whole != nil {
+			return "computed"
+		}
+		out := make([]any, len(ps))
+		for i, p := range ps {
+			out[i] = p.Name
+		}
+		return out
+	}
+	if len(a.Query) > 0 || a.QueryExpr != nil {
+		d["query"] = names(a.Query, a.QueryExpr)
+	}
+	if len(a.Headers) > 0 || a.HeadersExpr != nil {
+		d["headers"] = names(a.Headers, a.HeadersExpr)
+	}
+	if a.BodyKind != "" {
+		d["body"] = a.BodyKind
+	}
+	if a.ContentType != "" {
+		d["content_type"] = a.ContentType
+	}
+	if a.Timeout > 0 {
+		d["timeout"] = a.Timeout.String()
+	}
+	return d
+}
+
+// Invoke runs the call. The runtime is not written yet.
+func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Result, error) {
+	return nil, fmt.Errorf("%s calls cannot run yet", Kind)
+}

@@ -1,0 +1,139 @@
+// Package checktest helps the adapter tests: it parses a config snippet
+// holding backend and call blocks, compiles them with an adapter, and
+// renders diagnostics as short comparable strings.
+package checktest
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// Filename is the name the snippets are parsed under.
+const Filename = "test.hcl"
+
+// ArgsType is the type of args in every test scope.
+var ArgsType = cty.Object(map[string]cty.Type{
+	"query":   cty.String,
+	"status":  cty.String,
+	"n":       cty.Number,
+	"limit":   cty.Number,
+	"flag":    cty.Bool,
+	"isbn":    cty.String,
+	"dir":     cty.String,
+	"tags":    cty.List(cty.String),
+	"filters": cty.Map(cty.String),
+})
+
+// Scope returns a scope with the args of ArgsType, the variables base_url
+// ("https://api.example.com") and region ("eu"), and env() allowed for
+// TOKEN (unknown, as during validate).
+func Scope(f *hcl.File) *adapter.Scope {
+	var args []string
+	for name := range ArgsType.AttributeTypes() {
+		args = append(args, name)
+	}
+	return &adapter.Scope{
+		Names: &eval.Names{Args: args, ArgsWhere: `the tool "t"`, Vars: []string{"base_url", "region"}},
+		Static: &eval.Static{
+			Vars: map[string]cty.Value{
+				"base_url": cty.StringVal("https://api.example.com"),
+				"region":   cty.StringVal("eu"),
+			},
+			Env: &eval.Env{Allowed: []string{"TOKEN"}},
+		},
+		ArgsType: ArgsType,
+		ArgsEnv:  reflect.TypeFor[map[string]any](),
+		Files:    map[string]*hcl.File{Filename: f},
+	}
+}
+
+// Compiled is the outcome of compiling a snippet.
+type Compiled struct {
+	Backends map[string]adapter.Backend
+	Actions  []adapter.Action
+	Diags    hcl.Diagnostics
+}
+
+// Compile parses src, compiles every `backend "<kind>" "<name>"` block and
+// then every `<kind> ["<backend>"] { ... }` call block with a, handing each
+// call the backend it names (by label, or by a literal backend attribute).
+func Compile(t *testing.T, a adapter.Adapter, src string) *Compiled {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig([]byte(src), Filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("parse: %s", diags.Error())
+	}
+	kind := a.Info().Name
+	schema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "backend", LabelNames: []string{"kind", "name"}},
+		{Type: kind, LabelNames: callLabels(a)},
+	}}
+	content, diags := f.Body.Content(schema)
+	if diags.HasErrors() {
+		t.Fatalf("decode: %s", diags.Error())
+	}
+	s := Scope(f)
+	out := &Compiled{Backends: map[string]adapter.Backend{}}
+	for _, b := range content.Blocks.OfType("backend") {
+		be, d := a.CompileBackend(&adapter.BackendBlock{Name: b.Labels[1], Body: b.Body, DeclRange: b.DefRange, Scope: s})
+		out.Diags = append(out.Diags, d...)
+		out.Backends[b.Labels[1]] = be
+	}
+	for _, b := range content.Blocks.OfType(kind) {
+		name := ""
+		if len(b.Labels) > 0 {
+			name = b.Labels[0]
+		} else if attr, ok := b.Body.(*hclsyntax.Body).Attributes["backend"]; ok {
+			if v, d := attr.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String {
+				name = v.AsString()
+			}
+		}
+		act, d := a.CompileCall(&adapter.CallBlock{
+			Owner: `tool "t"`, Backend: out.Backends[name], Body: b.Body,
+			DeclRange: b.DefRange, TypeRange: b.TypeRange, Scope: s,
+		})
+		out.Diags = append(out.Diags, d...)
+		out.Actions = append(out.Actions, act)
+	}
+	for _, d := range out.Diags {
+		if d.Subject == nil {
+			t.Errorf("diagnostic %q has no subject", d.Summary)
+		}
+		if d.Detail == "" {
+			t.Errorf("diagnostic %q has no detail", d.Summary)
+		}
+	}
+	return out
+}
+
+func callLabels(a adapter.Adapter) []string {
+	if a.Info().NeedsBackend {
+		return []string{"backend"}
+	}
+	return nil
+}
+
+// Format renders diagnostics as "line:col Summary", with a "warning: "
+// prefix for warnings, in order.
+func Format(diags hcl.Diagnostics) []string {
+	var out []string
+	for _, d := range diags {
+		s := d.Summary
+		if d.Subject != nil {
+			s = fmt.Sprintf("%d:%d %s", d.Subject.Start.Line, d.Subject.Start.Column, d.Summary)
+		}
+		if d.Severity == hcl.DiagWarning {
+			s = "warning: " + s
+		}
+		out = append(out, s)
+	}
+	return out
+}
