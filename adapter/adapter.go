@@ -1,0 +1,108 @@
+// Package adapter defines the contract between the mcpdecl compiler and the
+// backends (HTTP, SQL, shell) that run tool calls and resource reads.
+//
+// Package dispatch hands each `backend` block and each call block (`http
+// "catalog" { ... }`, `sql "orders" { ... }`, `shell { ... }`) to the
+// [Adapter] registered for its kind. Compiling is pure: no connections, no
+// processes, no network, so that `mcpdecl validate` is safe anywhere. I/O
+// happens only in [Opener.Open] (when serving) and [Action.Invoke].
+package adapter
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// An Adapter compiles backend blocks and call blocks of one kind. Adapters
+// are stateless; one value serves every block of its kind.
+type Adapter interface {
+	// Info describes the adapter. It has no side effects.
+	Info() Info
+
+	// CompileBackend checks a `backend "<kind>" "<name>"` block and returns
+	// the backend its calls will use. It must not perform I/O.
+	CompileBackend(b *BackendBlock) (Backend, hcl.Diagnostics)
+
+	// CompileCall checks a call block and returns the action that runs it.
+	// It must not perform I/O. Diagnostics point into the block.
+	CompileCall(c *CallBlock) (Action, hcl.Diagnostics)
+}
+
+// Info describes an adapter.
+type Info struct {
+	// Name is the block type: "http", "sql" or "shell".
+	Name string
+	// Summary is one sentence for help texts.
+	Summary string
+	// NeedsBackend is true when call blocks must name a backend block.
+	NeedsBackend bool
+	// ResultEnv lists what `when`, `result` and `{{ }}` programs see after a
+	// call, besides `args` (for example status, headers and body).
+	ResultEnv []eval.EnvField
+}
+
+// Backend is a compiled backend block, shared by the calls that name it.
+type Backend interface {
+	// Describe returns the backend's settings for `mcpdecl inspect`, with
+	// secrets left out.
+	Describe() map[string]any
+}
+
+// Action runs one call. It is shared by concurrent requests.
+type Action interface {
+	// Describe returns the call's static settings for `mcpdecl inspect`.
+	Describe() map[string]any
+	// Invoke runs the call with validated arguments.
+	Invoke(ctx context.Context, req *Request) (*Result, error)
+}
+
+// Opener is implemented by backends that acquire resources (a connection
+// pool) before serving. `mcpdecl validate` never calls it.
+type Opener interface {
+	Open(ctx context.Context) error
+}
+
+// Request is one call of an action.
+type Request struct {
+	// Args holds the validated arguments, as an object of the declared types.
+	Args cty.Value
+	// Static evaluates expressions of the call block (variables, locals,
+	// functions).
+	Static *eval.Static
+}
+
+// Result is what a call produced: the values of the adapter's ResultEnv
+// fields, by name, for `when`, `result` and `message` programs.
+type Result struct {
+	Fields map[string]any
+	// Text is the answer shown when no result block says otherwise.
+	Text string
+}
+
+// BackendBlock is a backend block handed to CompileBackend.
+type BackendBlock struct {
+	Name      string
+	Body      hcl.Body
+	DeclRange hcl.Range
+	Scope     *Scope
+}
+
+// CallBlock is a call block handed to CompileCall.
+type CallBlock struct {
+	// Owner names the enclosing block for messages, e.g. `tool "search"`.
+	Owner string
+	// Backend is the compiled backend the call names; nil when it names none.
+	Backend   Backend
+	Body      hcl.Body
+	DeclRange hcl.Range
+	TypeRange hcl.Range
+	Scope     *Scope
+}
+
+// ArgsType returns the Go type of `args` inside expr-lang programs.
+func (c *CallBlock) ArgsType() reflect.Type { return c.Scope.ArgsEnv }

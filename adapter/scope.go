@@ -1,0 +1,95 @@
+package adapter
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// Scope is what expressions in a block may see at load time: the names they
+// may refer to and the static evaluation context. Adapters use it to check
+// and evaluate their attributes.
+type Scope struct {
+	Names  *eval.Names
+	Static *eval.Static
+	// ArgsType is the cty type of args; cty.NilType where there are none.
+	ArgsType cty.Type
+	// ArgsEnv is the Go type of args in expr-lang programs.
+	ArgsEnv reflect.Type
+	Files   map[string]*hcl.File
+}
+
+// StaticValue evaluates an attribute that may not refer to args, converted to
+// want (cty.DynamicPseudoType for any). It reports references to args, bad
+// references and type errors at the attribute.
+func (s *Scope) StaticValue(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	names := *s.Names
+	names.Args = nil
+	diags := eval.CheckRefs(attr.Expr, &names)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	v, d := attr.Expr.Value(s.Static.Context(attr.Expr))
+	if d.HasErrors() {
+		return cty.DynamicVal, d
+	}
+	return convertAttr(attr, v, want)
+}
+
+// CheckDynamic checks an attribute evaluated per call: its references, and
+// its type by evaluating it with unknown arguments. The returned value is
+// known when the attribute does not depend on the arguments.
+func (s *Scope) CheckDynamic(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	return s.CheckExpr(attr.Expr, attr, want)
+}
+
+// CheckExpr is CheckDynamic for an expression inside attr (a template part,
+// a map value).
+func (s *Scope) CheckExpr(expr hcl.Expression, attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	diags := eval.CheckRefs(expr, s.Names)
+	if diags.HasErrors() {
+		return cty.DynamicVal, diags
+	}
+	args := cty.NilVal
+	if s.ArgsType != cty.NilType {
+		args = cty.UnknownVal(s.ArgsType)
+	}
+	v, d := expr.Value(s.Static.WithArgs(expr, args))
+	if d.HasErrors() {
+		return cty.DynamicVal, d
+	}
+	return convertAttr(attr, v, want)
+}
+
+func convertAttr(attr *hcl.Attribute, v cty.Value, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	if want == cty.DynamicPseudoType {
+		return v, nil
+	}
+	out, err := convert.Convert(v, want)
+	if err != nil {
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid value type",
+			Detail:   fmt.Sprintf("%s must be %s: %s.", attr.Name, friendly(want), err),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	return out, nil
+}
+
+func friendly(t cty.Type) string {
+	switch {
+	case t == cty.String:
+		return "a string"
+	case t == cty.Number:
+		return "a number"
+	case t == cty.Bool:
+		return "true or false"
+	}
+	return t.FriendlyName()
+}

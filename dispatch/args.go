@@ -1,0 +1,194 @@
+package dispatch
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// compileArgs compiles argument blocks into a JSON Schema object, the
+// types expressions see, and the validation blocks. where names the owner
+// for messages.
+func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation, where string) *Args {
+	out := &Args{}
+	props := map[string]any{}
+	required := []any{}
+	attrTypes := map[string]cty.Type{}
+	var fields []eval.EnvField
+	for _, a := range args {
+		if a.Spec == nil {
+			continue
+		}
+		schema, arg := c.compileArg(a)
+		props[a.Name] = schema
+		if arg.Required {
+			required = append(required, a.Name)
+		}
+		attrTypes[a.Name] = arg.Type
+		fields = append(fields, eval.EnvField{Name: a.Name, Type: goType(a.Spec.Type)})
+		out.List = append(out.List, arg)
+	}
+	out.Schema = map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		out.Schema["required"] = required
+	}
+	out.Type = cty.Object(attrTypes)
+	out.Env = eval.EnvType(fields)
+	out.Validator = c.compileSchema(out.Schema, declOf(args))
+	c.checkDefaults(out, args)
+	scope := c.scope(out, where)
+	for _, a := range args {
+		if a.Spec != nil {
+			out.Validations = append(out.Validations, c.compileValidations(a.Spec.Validations, scope)...)
+		}
+	}
+	out.Validations = append(out.Validations, c.compileValidations(validations, scope)...)
+	return out
+}
+
+func declOf(args []*lang.Arg) hcl.Range {
+	if len(args) == 0 {
+		return hcl.Range{}
+	}
+	return args[0].DeclRange
+}
+
+// compileSchema compiles a JSON Schema document; a failure here means a
+// constraint is malformed (a bad pattern, say).
+func (c *compiler) compileSchema(doc map[string]any, at hcl.Range) *jsonschema.Schema {
+	s, err := compileJSONSchema(doc)
+	if err != nil {
+		c.add(hcl.Diagnostics{errorf(at, "Invalid argument schema", "The arguments do not make a valid JSON Schema: %s.", err)})
+	}
+	return s
+}
+
+func compileJSONSchema(doc map[string]any) (*jsonschema.Schema, error) {
+	// Round-trip through JSON so numbers have the types the compiler expects.
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err != nil {
+		return nil, err
+	}
+	comp := jsonschema.NewCompiler()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	comp.AssertFormat()
+	if err := comp.AddResource("mcpdecl:args.json", v); err != nil {
+		return nil, err
+	}
+	return comp.Compile("mcpdecl:args.json")
+}
+
+// checkDefaults validates each default against its own argument's schema,
+// so a default outside an enum or range is caught at load time.
+func (c *compiler) checkDefaults(out *Args, args []*lang.Arg) {
+	for i, arg := range out.List {
+		if arg.Default == cty.NilVal || !arg.Default.IsWhollyKnown() {
+			continue
+		}
+		prop := out.Schema["properties"].(map[string]any)[arg.Name].(map[string]any)
+		s, err := compileJSONSchema(prop)
+		if err != nil {
+			continue // reported with the whole schema
+		}
+		val, err := eval.ToJSON(arg.Default)
+		if err == nil {
+			err = s.Validate(jsonNumbers(val))
+		}
+		if err != nil {
+			c.add(hcl.Diagnostics{errorf(args[i].Spec.Default.Expr.Range(), "Invalid default value",
+				"The default of %q does not satisfy its own constraints: %s.", arg.Name, schemaErrorText(err))})
+		}
+	}
+}
+
+// jsonNumbers converts json.Number values (as ToJSON returns them) to the
+// representation the validator expects.
+func jsonNumbers(v any) any {
+	b, _ := json.Marshal(v)
+	out, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err != nil {
+		return v
+	}
+	return out
+}
+
+func schemaErrorText(err error) string {
+	if ve, ok := err.(*jsonschema.ValidationError); ok {
+		var parts []string
+		for _, cause := range leafErrors(ve) {
+			parts = append(parts, cause.ErrorKind.LocalizedString(nil))
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, "; ")
+		}
+	}
+	return err.Error()
+}
+
+func leafErrors(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, leafErrors(c)...)
+	}
+	return out
+}
+
+func (c *compiler) compileValidations(vs []*lang.Validation, scope interface {
+	CheckDynamic(*hcl.Attribute, cty.Type) (cty.Value, hcl.Diagnostics)
+}) []*Validation {
+	var out []*Validation
+	for _, v := range vs {
+		_, d1 := scope.CheckDynamic(v.Condition, cty.Bool)
+		_, d2 := scope.CheckDynamic(v.ErrorMessage, cty.String)
+		c.add(d1)
+		c.add(d2)
+		if len(v.Condition.Expr.Variables()) == 0 && !d1.HasErrors() {
+			c.add(hcl.Diagnostics{warnf(v.Condition.Expr.Range(), "Condition does not use the arguments",
+				"This validation condition refers to no argument, so it is always true or always false. Refer to args.<name>.")})
+		}
+		out = append(out, &Validation{Condition: v.Condition.Expr, ErrorMessage: v.ErrorMessage.Expr})
+	}
+	return out
+}
+
+// goType is the Go type of a value of t inside expr-lang programs.
+func goType(t *lang.Type) reflect.Type {
+	switch t.Kind {
+	case lang.KindString:
+		return reflect.TypeOf("")
+	case lang.KindNumber:
+		return reflect.TypeOf(float64(0))
+	case lang.KindInteger:
+		return reflect.TypeOf(0)
+	case lang.KindBool:
+		return reflect.TypeOf(false)
+	case lang.KindList, lang.KindSet:
+		return reflect.TypeOf([]any{})
+	case lang.KindMap:
+		return reflect.TypeOf(map[string]any{})
+	case lang.KindObject:
+		if t.Attrs == nil {
+			return reflect.TypeOf(map[string]any{})
+		}
+		fields := make([]eval.EnvField, len(t.Attrs))
+		for i, a := range t.Attrs {
+			fields[i] = eval.EnvField{Name: a.Name, Type: goType(a.Type)}
+		}
+		return eval.EnvType(fields)
+	}
+	return eval.AnyType
+}

@@ -1,0 +1,116 @@
+package dispatch
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// Options control compilation.
+type Options struct {
+	// Vars sets variables by name, as written on the command line: strings
+	// for string variables, HCL expressions for the others.
+	Vars map[string]string
+	// LookupEnv reads environment variables for env(). When nil, env()
+	// values stay unknown and variables without a value are accepted:
+	// that is validation, with no I/O.
+	LookupEnv func(string) (string, bool)
+}
+
+// compiler holds the state of one Compile run.
+type compiler struct {
+	cfg    *lang.Config
+	reg    *adapter.Registry
+	opts   Options
+	static *eval.Static
+	names  eval.Names // vars and locals; Args nil
+	table  *Table
+	diags  hcl.Diagnostics
+
+	backends     map[string]*lang.Backend
+	backendKinds map[string]string
+}
+
+// Compile turns cfg into a dispatch table. Every problem is reported; the
+// table is nil when there are errors.
+func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl.Diagnostics) {
+	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}}
+	c.compileStatic()
+	c.compileServer()
+	c.compileBackends()
+	c.compileTools()
+	c.compileResources()
+	c.compileTemplates()
+	c.compilePrompts()
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	return c.table, c.diags
+}
+
+func (c *compiler) add(d hcl.Diagnostics) { c.diags = append(c.diags, d...) }
+
+// scope returns the load-time scope for a block with the given arguments
+// (nil: no args available).
+func (c *compiler) scope(args *Args, where string) *adapter.Scope {
+	names := c.names
+	s := &adapter.Scope{Names: &names, Static: c.static, Files: c.cfg.Files, ArgsType: cty.NilType}
+	if args != nil {
+		names.Args = make([]string, 0, len(args.List))
+		for _, a := range args.List {
+			names.Args = append(names.Args, a.Name)
+		}
+		names.ArgsWhere = where
+		s.ArgsType = args.Type
+		s.ArgsEnv = args.Env
+	}
+	return s
+}
+
+// staticString evaluates an optional static string attribute.
+func (c *compiler) staticString(attr *hcl.Attribute) string {
+	if attr == nil {
+		return ""
+	}
+	v, d := c.scope(nil, "").StaticValue(attr, cty.String)
+	c.add(d)
+	if d.HasErrors() || v.IsNull() || !v.IsKnown() {
+		return ""
+	}
+	return v.AsString()
+}
+
+// staticValue evaluates an optional static attribute of the given type;
+// it returns cty.NilVal when absent or invalid.
+func (c *compiler) staticValue(attr *hcl.Attribute, ty cty.Type) cty.Value {
+	if attr == nil {
+		return cty.NilVal
+	}
+	v, d := c.scope(nil, "").StaticValue(attr, ty)
+	c.add(d)
+	if d.HasErrors() {
+		return cty.NilVal
+	}
+	return v
+}
+
+func (c *compiler) staticBool(attr *hcl.Attribute) (value, set bool) {
+	v := c.staticValue(attr, cty.Bool)
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() {
+		return false, false
+	}
+	return v.True(), true
+}
+
+func errorf(subject hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: subject.Ptr()}
+}
+
+func warnf(subject hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: subject.Ptr()}
+}

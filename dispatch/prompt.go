@@ -1,0 +1,104 @@
+package dispatch
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+func (c *compiler) compilePrompts() {
+	for _, p := range c.cfg.Prompts {
+		prompt := &Prompt{Name: p.Name, DeclRange: p.DeclRange}
+		prompt.Title = c.staticString(p.Title)
+		prompt.Description = c.staticString(p.Description)
+		prompt.Icons = c.compileIcons(p.Icons)
+		for _, a := range p.Args {
+			if a.Spec != nil && a.Spec.Type.Kind != lang.KindString {
+				c.add(hcl.Diagnostics{errorf(a.Spec.TypeExpr.Expr.Range(), "Prompt arguments are strings",
+					"MCP passes prompt arguments as strings, so %q cannot be %s. Remove the type, or convert inside the message, as in tonumber(args.%s).", a.Name, a.Spec.Type, a.Name)})
+			}
+		}
+		prompt.Args = c.compileArgs(p.Args, nil, fmt.Sprintf("The prompt %q", p.Name))
+		scope := c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name))
+		for _, m := range p.Messages {
+			if msg := c.compileMessage(m, scope); msg != nil {
+				prompt.Messages = append(prompt.Messages, msg)
+			}
+		}
+		c.table.Prompts = append(c.table.Prompts, prompt)
+	}
+}
+
+func (c *compiler) compileMessage(m *lang.Message, scope *adapter.Scope) *Message {
+	msg := &Message{Role: m.Role}
+	check := func(attr *hcl.Attribute) hcl.Expression {
+		if attr == nil {
+			return nil
+		}
+		_, d := scope.CheckDynamic(attr, cty.String)
+		c.add(d)
+		return attr.Expr
+	}
+	switch {
+	case m.Text != nil:
+		msg.Kind, msg.Text = "text", check(m.Text)
+	case len(m.Image) > 0:
+		msg.Kind, msg.Data, msg.MimeType = "image", check(m.Image[0].Data), c.mediaType(m.Image[0].MimeType, "image/")
+	case len(m.Audio) > 0:
+		msg.Kind, msg.Data, msg.MimeType = "audio", check(m.Audio[0].Data), c.mediaType(m.Audio[0].MimeType, "audio/")
+	case len(m.Resource) > 0:
+		r := m.Resource[0]
+		msg.Kind, msg.URI, msg.MimeType = "resource", c.staticString(r.URI), c.staticString(r.MimeType)
+		msg.Text, msg.Data = check(r.Text), check(r.Blob)
+		if msg.Text == nil && msg.Data == nil {
+			c.checkOwnResource(r.URI, msg.URI)
+		}
+	default:
+		return nil
+	}
+	return msg
+}
+
+func (c *compiler) mediaType(attr *hcl.Attribute, prefix string) string {
+	mt := c.staticString(attr)
+	if mt != "" && len(mt) <= len(prefix) || mt != "" && mt[:len(prefix)] != prefix {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid MIME type",
+			"%q is not an %s MIME type; write one such as %q.", mt, prefix[:len(prefix)-1], prefix+map[string]string{"image/": "png", "audio/": "wav"}[prefix])})
+	}
+	return mt
+}
+
+// checkOwnResource checks that an embedded resource given only by URI is
+// one the server serves, since it will be read through the server itself.
+func (c *compiler) checkOwnResource(attr *hcl.Attribute, uri string) {
+	if uri == "" {
+		return
+	}
+	var uris []string
+	for _, r := range c.cfg.Resources {
+		u := c.staticStringQuiet(r.URI)
+		if u == uri {
+			return
+		}
+		uris = append(uris, u)
+	}
+	c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Unknown resource",
+		"No resource block serves %q, so the message cannot embed it. Give text or blob inline, or declare the resource.%s", uri, suggestion(uri, uris))})
+}
+
+// staticStringQuiet evaluates a static string without reporting problems
+// (they are reported where the attribute is compiled).
+func (c *compiler) staticStringQuiet(attr *hcl.Attribute) string {
+	if attr == nil {
+		return ""
+	}
+	v, d := c.scope(nil, "").StaticValue(attr, cty.String)
+	if d.HasErrors() || v.IsNull() || !v.IsKnown() {
+		return ""
+	}
+	return v.AsString()
+}

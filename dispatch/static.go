@@ -1,0 +1,219 @@
+package dispatch
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// compileStatic evaluates server.allow_env, variables and locals, in that
+// order: each may use the ones before it.
+func (c *compiler) compileStatic() {
+	env := &eval.Env{Allowed: c.allowedEnv(), Lookup: c.opts.LookupEnv}
+	c.static = &eval.Static{Env: env, Vars: map[string]cty.Value{}, Locals: map[string]cty.Value{}}
+	c.table.Static = c.static
+	for _, v := range c.cfg.Variables {
+		c.names.Vars = append(c.names.Vars, v.Name)
+	}
+	for _, l := range c.cfg.Locals {
+		c.names.Locals = append(c.names.Locals, l.Name)
+	}
+	for name := range c.opts.Vars {
+		if !contains(c.names.Vars, name) {
+			c.add(hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Value for undeclared variable",
+				Detail:   fmt.Sprintf("A value was given for the variable %q, which the configuration does not declare.%s", name, suggestion(name, c.names.Vars)),
+			}})
+		}
+	}
+	for _, v := range c.cfg.Variables {
+		c.static.Vars[v.Name] = c.variableValue(v)
+	}
+	c.compileLocals()
+}
+
+// allowedEnv reads server.allow_env, which must be a literal list: it
+// decides what env() may read, so it cannot itself depend on anything.
+func (c *compiler) allowedEnv() []string {
+	if c.cfg.Server == nil || c.cfg.Server.AllowEnv == nil {
+		return nil
+	}
+	attr := c.cfg.Server.AllowEnv
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid allow_env", "allow_env must be a literal list of variable names, as in [\"API_TOKEN\"].")})
+		return nil
+	}
+	list, err := convert.Convert(v, cty.List(cty.String))
+	if err != nil || list.IsNull() {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid allow_env", "allow_env must be a list of variable names, as in [\"API_TOKEN\"].")})
+		return nil
+	}
+	var out []string
+	for _, e := range list.AsValueSlice() {
+		out = append(out, e.AsString())
+	}
+	return out
+}
+
+func (c *compiler) variableValue(v *lang.Variable) cty.Value {
+	ty := cty.DynamicPseudoType
+	if v.Type != nil {
+		t, d := lang.ParseType(v.Type.Expr)
+		c.add(d)
+		if t != nil {
+			ty = t.CtyType()
+		}
+	}
+	if raw, ok := c.opts.Vars[v.Name]; ok {
+		return c.parseVarValue(v, raw, ty)
+	}
+	if raw, ok := c.lookupEnv("MCPDECL_VAR_" + v.Name); ok {
+		return c.parseVarValue(v, raw, ty)
+	}
+	if v.Default != nil {
+		return c.variableDefault(v, ty)
+	}
+	if c.opts.LookupEnv == nil {
+		return cty.UnknownVal(ty) // validation: any value will do
+	}
+	c.add(hcl.Diagnostics{errorf(v.NameRange, "No value for required variable",
+		"The variable %q has no default and no value was given. Pass --var %s=<value> or set MCPDECL_VAR_%s.", v.Name, v.Name, v.Name)})
+	return cty.UnknownVal(ty)
+}
+
+func (c *compiler) lookupEnv(name string) (string, bool) {
+	if c.opts.LookupEnv == nil {
+		return "", false
+	}
+	return c.opts.LookupEnv(name)
+}
+
+func (c *compiler) variableDefault(v *lang.Variable, ty cty.Type) cty.Value {
+	if len(v.Default.Expr.Variables()) > 0 {
+		c.add(hcl.Diagnostics{errorf(v.Default.Expr.Range(), "Variables not allowed",
+			"A variable's default cannot refer to other values; use a local value for derived values.")})
+		return cty.UnknownVal(ty)
+	}
+	val, d := v.Default.Expr.Value(&hcl.EvalContext{Functions: c.static.Functions(v.Default.Expr.Range().Filename)})
+	c.add(d)
+	out, err := convert.Convert(val, ty)
+	if err != nil {
+		c.add(hcl.Diagnostics{errorf(v.Default.Expr.Range(), "Invalid default value for variable",
+			"The default of %q does not match its type: %s.", v.Name, err)})
+		return cty.UnknownVal(ty)
+	}
+	return out
+}
+
+func (c *compiler) parseVarValue(v *lang.Variable, raw string, ty cty.Type) cty.Value {
+	if ty == cty.String || ty == cty.DynamicPseudoType {
+		return cty.StringVal(raw)
+	}
+	expr, d := hclsyntax.ParseExpression([]byte(raw), "var."+v.Name, hcl.InitialPos)
+	if !d.HasErrors() {
+		var val cty.Value
+		val, d = expr.Value(nil)
+		if !d.HasErrors() {
+			if out, err := convert.Convert(val, ty); err == nil {
+				return out
+			}
+		}
+	}
+	c.add(hcl.Diagnostics{errorf(v.NameRange, "Invalid value for variable",
+		"The value given for %q (%q) is not a valid %s.", v.Name, raw, ty.FriendlyName())})
+	return cty.UnknownVal(ty)
+}
+
+// compileLocals evaluates locals in dependency order and reports cycles.
+func (c *compiler) compileLocals() {
+	pending := map[string]*hcl.Attribute{}
+	for _, l := range c.cfg.Locals {
+		pending[l.Name] = l
+	}
+	for len(pending) > 0 {
+		progress := false
+		for _, l := range c.cfg.Locals {
+			if pending[l.Name] == nil || !c.localReady(l, pending) {
+				continue
+			}
+			delete(pending, l.Name)
+			progress = true
+			names := c.names
+			d := eval.CheckRefs(l.Expr, &names)
+			c.add(d)
+			if d.HasErrors() {
+				c.static.Locals[l.Name] = cty.DynamicVal
+				continue
+			}
+			val, d := l.Expr.Value(c.static.Context(l.Expr))
+			c.add(d)
+			c.static.Locals[l.Name] = val
+		}
+		if !progress {
+			c.reportCycle(pending)
+			return
+		}
+	}
+}
+
+func (c *compiler) localReady(l *hcl.Attribute, pending map[string]*hcl.Attribute) bool {
+	for _, tr := range l.Expr.Variables() {
+		if tr.RootName() != "local" || len(tr) < 2 {
+			continue
+		}
+		if step, ok := tr[1].(hcl.TraverseAttr); ok && pending[step.Name] != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *compiler) reportCycle(pending map[string]*hcl.Attribute) {
+	var names []string
+	for _, l := range c.cfg.Locals {
+		if pending[l.Name] != nil {
+			names = append(names, "local."+l.Name)
+			c.static.Locals[l.Name] = cty.DynamicVal
+		}
+	}
+	for _, l := range c.cfg.Locals {
+		if pending[l.Name] != nil {
+			c.add(hcl.Diagnostics{errorf(l.NameRange, "Cycle in local values",
+				"These local values refer to each other in a loop: %s. Break the loop by computing one of them without the others.", strings.Join(names, ", "))})
+			return
+		}
+	}
+}
+
+func (c *compiler) compileServer() {
+	s := c.cfg.Server
+	out := &Server{Name: defaultServerName(), Version: "0.0.0"}
+	c.table.Server = out
+	if s == nil {
+		return
+	}
+	if n := c.staticString(s.Name); n != "" {
+		out.Name = n
+	}
+	if v := c.staticString(s.Version); v != "" {
+		out.Version = v
+	}
+	out.Title = c.staticString(s.Title)
+	out.Description = c.staticString(s.Description)
+	out.Instructions = c.staticString(s.Instructions)
+	out.WebsiteURL = c.staticString(s.WebsiteURL)
+	out.Icons = c.compileIcons(s.Icons)
+}
+
+func defaultServerName() string {
+	return "mcpdecl"
+}

@@ -1,0 +1,166 @@
+package dispatch
+
+import (
+	"reflect"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// Table is a compiled configuration. It is immutable once Compile returns
+// and safe for concurrent use.
+type Table struct {
+	Server    *Server
+	Tools     []*Tool
+	Resources []*Resource
+	Templates []*Template
+	Prompts   []*Prompt
+	Backends  map[string]adapter.Backend
+	Static    *eval.Static
+}
+
+// Server is what the server says about itself.
+type Server struct {
+	Name, Version, Title, Description, Instructions, WebsiteURL string
+	Icons                                                       []Icon
+}
+
+// Icon is an icon of the server or of one of its items.
+type Icon struct {
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"`
+}
+
+// Args is a compiled set of arguments: the JSON Schema clients see, the
+// compiled validator, and the types expressions see.
+type Args struct {
+	List []*Arg
+	// Schema is the JSON Schema document (2020-12) as JSON-ready values;
+	// encoding it gives the same bytes every time (keys sorted).
+	Schema    map[string]any
+	Validator *jsonschema.Schema
+	// Type is the cty object type of args in HCL expressions.
+	Type cty.Type
+	// Env is the Go type of args in expr-lang programs.
+	Env         reflect.Type
+	Validations []*Validation
+}
+
+// Arg is one compiled argument.
+type Arg struct {
+	Name        string
+	Description string
+	Required    bool
+	// Default is the value used when the argument is absent (cty.NilVal
+	// when there is none: the argument is then null).
+	Default     cty.Value
+	Type        cty.Type
+	Completions []string
+	Enum        []string
+	DeclRange   hcl.Range
+}
+
+// Validation is a condition over the arguments with its message.
+type Validation struct {
+	Condition    hcl.Expression
+	ErrorMessage hcl.Expression
+}
+
+// Tool is a compiled tool.
+type Tool struct {
+	Name, Title, Description string
+	Args                     *Args
+	OutputSchema             map[string]any
+	Annotations              map[string]any
+	Icons                    []Icon
+	Timeout                  time.Duration
+	// Action runs the call; nil for a tool that answers from its result
+	// block alone.
+	Action adapter.Action
+	Kind   string // adapter kind of Action, "" without one
+	Answer
+	DeclRange hcl.Range
+}
+
+// Answer is how a call's outcome becomes a result: error rules first, then
+// the result mapping.
+type Answer struct {
+	Errors []*ErrorRule
+	Result *ResultMap
+	// Env is the Go type of the expr-lang environment of Errors and Result.
+	Env reflect.Type
+}
+
+// ErrorRule is a compiled `error` block.
+type ErrorRule struct {
+	When    *eval.Program
+	Message *eval.Template
+}
+
+// ResultMap is a compiled `result` block.
+type ResultMap struct {
+	Structured *eval.Program
+	// Text is a program, or a template when the text holds {{ }} pieces.
+	Text         *eval.Program
+	TextTemplate *eval.Template
+	MaxBytes     int
+}
+
+// Resource is a compiled resource with a fixed URI.
+type Resource struct {
+	URI, Name, Title, Description, MimeType string
+	Size                                    int64
+	Annotations                             map[string]any
+	Icons                                   []Icon
+	// Exactly one source of content: Text, Blob (base64), File or Action.
+	Text, Blob, File string
+	Action           adapter.Action
+	Kind             string
+	Answer
+	DeclRange hcl.Range
+}
+
+// Template is a compiled resource template.
+type Template struct {
+	URITemplate, Name, Title, Description, MimeType string
+	Variables                                       []string
+	Args                                            *Args
+	Annotations                                     map[string]any
+	Icons                                           []Icon
+	Text                                            hcl.Expression
+	Blob                                            hcl.Expression
+	Action                                          adapter.Action
+	Kind                                            string
+	Answer
+	DeclRange hcl.Range
+}
+
+// Prompt is a compiled prompt.
+type Prompt struct {
+	Name, Title, Description string
+	Args                     *Args
+	Icons                    []Icon
+	Messages                 []*Message
+	DeclRange                hcl.Range
+}
+
+// Message is a compiled prompt message; its expressions are evaluated with
+// the prompt's arguments.
+type Message struct {
+	Role string
+	// Kind is "text", "image", "audio" or "resource".
+	Kind     string
+	Text     hcl.Expression
+	Data     hcl.Expression
+	MimeType string
+	// URI is the embedded resource's URI; with no Text or Data, the
+	// resource is read through the server's own resources.
+	URI string
+}

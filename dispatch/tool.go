@@ -1,0 +1,179 @@
+package dispatch
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+func (c *compiler) compileTools() {
+	for _, t := range c.cfg.Tools {
+		where := fmt.Sprintf("The tool %q", t.Name)
+		tool := &Tool{Name: t.Name, DeclRange: t.DeclRange}
+		tool.Title = c.staticString(t.Title)
+		tool.Description = c.staticString(t.Description)
+		if t.Description == nil {
+			c.add(hcl.Diagnostics{warnf(t.NameRange, "Missing tool description",
+				"The tool %q has no description. The model chooses tools by their descriptions; say what it does and when to use it.", t.Name)})
+		}
+		tool.Icons = c.compileIcons(t.Icons)
+		tool.Timeout = c.duration(t.Timeout)
+		if len(t.Annotations) > 0 {
+			tool.Annotations = c.compileAnnotations(t.Annotations[0])
+		}
+		tool.Args = c.compileArgs(t.Args, t.Validations, where)
+		scope := c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name))
+		var env []eval.EnvField
+		if t.Call != nil {
+			tool.Kind = t.Call.Kind
+			tool.Action = c.compileCall(t.Call, fmt.Sprintf("tool %q", t.Name), scope)
+			env = c.resultEnv(t.Call.Kind)
+		}
+		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
+		if tool.Result != nil && first(t.Result).OutputSchema != nil {
+			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
+		}
+		c.table.Tools = append(c.table.Tools, tool)
+	}
+}
+
+func first[T any](list []*T) *T {
+	if len(list) == 0 {
+		return nil
+	}
+	return list[0]
+}
+
+func (c *compiler) resultEnv(kind string) []eval.EnvField {
+	if a, ok := c.reg.Lookup(kind); ok {
+		return a.Info().ResultEnv
+	}
+	return nil
+}
+
+// compileAnswer compiles the error rules and the result block against the
+// environment of the call kind plus args.
+func (c *compiler) compileAnswer(res *lang.Result, rules []*lang.ErrorRule, env []eval.EnvField, args *Args, hasCall bool) Answer {
+	fields := append([]eval.EnvField{}, env...)
+	argsEnv := reflect.Type(eval.EnvType(nil))
+	if args != nil {
+		argsEnv = args.Env
+	}
+	fields = append(fields, eval.EnvField{Name: "args", Type: argsEnv})
+	ans := Answer{Env: eval.EnvType(fields)}
+	for _, r := range rules {
+		if !hasCall {
+			c.add(hcl.Diagnostics{errorf(r.DeclRange, "Error rule without a call",
+				"An error block inspects the answer of a call (http, sql or shell), and this block makes none. Remove it, or use a validation block to check arguments.")})
+			continue
+		}
+		when, d1 := eval.CompileProgram(r.When, ans.Env, true, c.cfg.Files)
+		msg, d2 := eval.CompileTemplate(r.Message, ans.Env, c.cfg.Files)
+		c.add(d1)
+		c.add(d2)
+		ans.Errors = append(ans.Errors, &ErrorRule{When: when, Message: msg})
+	}
+	if res != nil {
+		ans.Result = c.compileResult(res, ans.Env)
+	}
+	return ans
+}
+
+func (c *compiler) compileResult(res *lang.Result, env reflect.Type) *ResultMap {
+	out := &ResultMap{}
+	if res.Structured == nil && res.Text == nil {
+		c.add(hcl.Diagnostics{errorf(res.DeclRange, "Empty result block",
+			"A result block needs structured (an expression for structuredContent), text (the text content), or both.")})
+	}
+	if res.Structured != nil {
+		p, d := eval.CompileProgram(res.Structured, env, false, c.cfg.Files)
+		c.add(d)
+		out.Structured = p
+	}
+	if res.Text != nil {
+		c.compileResultText(out, res.Text, env)
+	}
+	if v := c.staticValue(res.MaxBytes, cty.Number); v != cty.NilVal && v.IsKnown() && !v.IsNull() {
+		n, _ := v.AsBigFloat().Int64()
+		if n <= 0 {
+			c.add(hcl.Diagnostics{errorf(res.MaxBytes.Expr.Range(), "Invalid max_bytes", "max_bytes must be a positive number of bytes, for example 20000.")})
+		}
+		out.MaxBytes = int(n)
+	}
+	return out
+}
+
+// compileResultText compiles `text`: a template when it holds {{ }}
+// pieces, otherwise an expr-lang expression.
+func (c *compiler) compileResultText(out *ResultMap, attr *hcl.Attribute, env reflect.Type) {
+	if v, d := attr.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && eval.IsTemplate(v.AsString()) {
+		t, d := eval.CompileTemplate(attr, env, c.cfg.Files)
+		c.add(d)
+		out.TextTemplate = t
+		return
+	}
+	p, d := eval.CompileProgram(attr, env, false, c.cfg.Files)
+	c.add(d)
+	out.Text = p
+}
+
+func (c *compiler) outputSchema(attr *hcl.Attribute) map[string]any {
+	v := c.staticValue(attr, cty.DynamicPseudoType)
+	if v == cty.NilVal || !v.IsWhollyKnown() {
+		return nil
+	}
+	j, err := eval.ToJSON(v)
+	doc, ok := j.(map[string]any)
+	if err != nil || !ok {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "output_schema must be a JSON Schema object, as in { type = \"object\", properties = { ... } }.")})
+		return nil
+	}
+	if doc["type"] != "object" {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "An MCP output schema describes structuredContent, which is an object: set type = \"object\".")})
+	}
+	if _, err := compileJSONSchema(doc); err != nil {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "output_schema is not a valid JSON Schema: %s.", err)})
+	}
+	return doc
+}
+
+func (c *compiler) compileAnnotations(a *lang.Annotations) map[string]any {
+	out := map[string]any{}
+	if t := c.staticString(a.Title); t != "" {
+		out["title"] = t
+	}
+	for _, h := range []struct {
+		attr *hcl.Attribute
+		key  string
+	}{{a.ReadOnly, "readOnlyHint"}, {a.Destructive, "destructiveHint"}, {a.Idempotent, "idempotentHint"}, {a.OpenWorld, "openWorldHint"}} {
+		if v, ok := c.staticBool(h.attr); ok {
+			out[h.key] = v
+		}
+	}
+	if ro, _ := c.staticBool(a.ReadOnly); ro {
+		if d, set := c.staticBool(a.Destructive); set && d {
+			c.add(hcl.Diagnostics{errorf(a.Destructive.NameRange, "Contradicting annotations",
+				"A read-only tool cannot be destructive. Set read_only = false or destructive = false.")})
+		}
+	}
+	return out
+}
+
+func (c *compiler) duration(attr *hcl.Attribute) time.Duration {
+	s := c.staticString(attr)
+	if s == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid duration",
+			"%q is not a positive duration; write a number with a unit, for example \"5s\" or \"1m30s\".", s)})
+	}
+	return d
+}

@@ -1,0 +1,157 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/vm"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// EnvField is one name an expr-lang program may use, with its Go type.
+type EnvField struct {
+	Name string
+	Type reflect.Type
+}
+
+// EnvType builds the struct type that is an expr-lang environment with the
+// given fields. Programs compiled against it refuse unknown names (`statuz`)
+// and mismatched types (`status == "404"`) at load time.
+func EnvType(fields []EnvField) reflect.Type {
+	sf := make([]reflect.StructField, len(fields))
+	for i, f := range fields {
+		sf[i] = reflect.StructField{
+			Name: fmt.Sprintf("F%d", i),
+			Type: f.Type,
+			Tag:  reflect.StructTag(fmt.Sprintf(`expr:%q`, f.Name)),
+		}
+	}
+	return reflect.StructOf(sf)
+}
+
+// AnyType is the Go type of a value of unknown shape, such as a JSON body.
+var AnyType = reflect.TypeOf((*any)(nil)).Elem()
+
+// Program is a compiled expr-lang program with its source.
+type Program struct {
+	*vm.Program
+	Source string
+	Range  hcl.Range
+}
+
+// CompileProgram compiles the expr-lang program held by the HCL string attr
+// against the environment type env. asBool requires a boolean result (for
+// `when` conditions).
+func CompileProgram(attr *hcl.Attribute, env reflect.Type, asBool bool, files map[string]*hcl.File) (*Program, hcl.Diagnostics) {
+	text, diags := literalString(attr, "an expr-lang expression")
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	src := newExprSource(text, attr.Expr.Range(), files)
+	return compileText(text, 0, src, attr, env, asBool)
+}
+
+func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type, asBool bool) (*Program, hcl.Diagnostics) {
+	if strings.TrimSpace(text) == "" {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Empty expression",
+			Detail:   "This needs an expr-lang expression, for example status == 404.",
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	opts := []expr.Option{expr.Env(reflect.New(env).Elem().Interface()), expr.DisableBuiltin("now")}
+	if asBool {
+		opts = append(opts, expr.AsBool())
+	}
+	prog, err := expr.Compile(text, opts...)
+	if err != nil {
+		return nil, exprDiag(err, offset, src, attr)
+	}
+	return &Program{Program: prog, Source: text, Range: attr.Expr.Range()}, nil
+}
+
+func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute) hcl.Diagnostics {
+	r := attr.Expr.Range()
+	msg := err.Error()
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		msg = fe.Message
+		start := src.pos(offset+fe.From, r.Start)
+		end := src.pos(offset+max(fe.To, fe.From+1), r.End)
+		if end.Byte <= start.Byte {
+			end = src.pos(offset+fe.From+1, r.End)
+		}
+		r = hcl.Range{Filename: r.Filename, Start: start, End: end}
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid expression",
+		Detail:   exprHint(msg),
+		Subject:  &r,
+		Context:  attr.Range.Ptr(),
+	}}
+}
+
+// exprHint turns an expr-lang compile message into a sentence that says
+// what to do.
+func exprHint(msg string) string {
+	msg = strings.TrimSpace(msg)
+	out := upperFirst(msg) + "."
+	switch {
+	case strings.HasPrefix(msg, "unknown name"):
+		out += " This expression can use the names of its environment (see docs/language.md), and args.<name> for the arguments."
+	case strings.Contains(msg, "expected bool"):
+		out += " A condition must be true or false, for example status == 404."
+	case strings.Contains(msg, "unexpected token Operator(\":\")"):
+		out += " To build a map inside map(...), wrap it in parentheses: map(body, ({'id': #.id}))."
+	}
+	return out
+}
+
+// literalString returns the value of an attribute that must be a plain
+// string: expr-lang source is not an HCL template.
+func literalString(attr *hcl.Attribute, what string) (string, hcl.Diagnostics) {
+	if isInterpolated(attr.Expr) {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Interpolation in expr-lang",
+			Detail:   fmt.Sprintf("%s is %s, evaluated after the call; ${...} is HCL interpolation and is not allowed in it. Write names directly, as in args.id or body.title (use $${ for a literal ${).", attr.Name, what),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	v, diags := attr.Expr.Value(nil)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Expected a string",
+			Detail:   fmt.Sprintf("%s must be a string holding %s, for example \"status == 404\".", attr.Name, what),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
+	return v.AsString(), nil
+}
+
+func isInterpolated(e hcl.Expression) bool {
+	if len(e.Variables()) > 0 {
+		return true
+	}
+	if t, ok := e.(*hclsyntax.TemplateExpr); ok {
+		for _, p := range t.Parts {
+			if _, lit := p.(*hclsyntax.LiteralValueExpr); !lit {
+				return true
+			}
+		}
+	}
+	_, wrapped := e.(*hclsyntax.TemplateWrapExpr)
+	return wrapped
+}

@@ -1,0 +1,64 @@
+package eval
+
+import (
+	"path/filepath"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// Static is the load-time part of every evaluation context: variables,
+// locals and functions. It is immutable once built and shared by all calls.
+type Static struct {
+	Vars   map[string]cty.Value
+	Locals map[string]cty.Value
+	Env    *Env
+
+	mu    sync.Mutex
+	funcs map[string]map[string]function.Function // by base directory
+}
+
+// Functions returns the function table for expressions in the file named
+// filename (file() is relative to that file's directory).
+func (s *Static) Functions(filename string) map[string]function.Function {
+	dir := filepath.Dir(filename)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.funcs == nil {
+		s.funcs = map[string]map[string]function.Function{}
+	}
+	fns, ok := s.funcs[dir]
+	if !ok {
+		fns = Functions(dir, s.Env)
+		s.funcs[dir] = fns
+	}
+	return fns
+}
+
+// Context returns an evaluation context for expr without args.
+func (s *Static) Context(expr hcl.Expression) *hcl.EvalContext {
+	return s.WithArgs(expr, cty.NilVal)
+}
+
+// WithArgs returns an evaluation context for expr in which args has the
+// value args (an object, or an unknown value of the args type for type
+// checking). cty.NilVal leaves args undefined.
+func (s *Static) WithArgs(expr hcl.Expression, args cty.Value) *hcl.EvalContext {
+	vars := map[string]cty.Value{
+		"var":   cty.ObjectVal(orEmpty(s.Vars)),
+		"local": cty.ObjectVal(orEmpty(s.Locals)),
+	}
+	if args != cty.NilVal {
+		vars["args"] = args
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: s.Functions(expr.Range().Filename)}
+}
+
+func orEmpty(m map[string]cty.Value) map[string]cty.Value {
+	if m == nil {
+		return map[string]cty.Value{}
+	}
+	return m
+}

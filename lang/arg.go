@@ -1,0 +1,98 @@
+package lang
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+)
+
+// Arg is an `arg` block (an argument of a tool, template or prompt) or a
+// `property` block (a field of an object argument).
+type Arg struct {
+	Name      string    `hcl:"name,label"`
+	NameRange hcl.Range `hcl:"name,label_range"`
+	Body      hcl.Body  `hcl:",remain"`
+	DeclRange hcl.Range `hcl:",def_range"`
+
+	// Spec is the decoded body, set by Load.
+	Spec *ArgSpec
+}
+
+// ArgSpec is everything said about one value: its type and the constraints
+// that become its JSON Schema. Constraint attributes are recorded
+// unevaluated; they may refer to variables and locals.
+type ArgSpec struct {
+	TypeExpr         *hcl.Attribute `hcl:"type,optional"`
+	Title            *hcl.Attribute `hcl:"title,optional"`
+	Description      *hcl.Attribute `hcl:"description,optional"`
+	Default          *hcl.Attribute `hcl:"default,optional"`
+	Enum             *hcl.Attribute `hcl:"enum,optional"`
+	Const            *hcl.Attribute `hcl:"const,optional"`
+	Examples         *hcl.Attribute `hcl:"examples,optional"`
+	Pattern          *hcl.Attribute `hcl:"pattern,optional"`
+	Format           *hcl.Attribute `hcl:"format,optional"`
+	Minimum          *hcl.Attribute `hcl:"minimum,optional"`
+	Maximum          *hcl.Attribute `hcl:"maximum,optional"`
+	ExclusiveMinimum *hcl.Attribute `hcl:"exclusive_minimum,optional"`
+	ExclusiveMaximum *hcl.Attribute `hcl:"exclusive_maximum,optional"`
+	MultipleOf       *hcl.Attribute `hcl:"multiple_of,optional"`
+	MinLength        *hcl.Attribute `hcl:"min_length,optional"`
+	MaxLength        *hcl.Attribute `hcl:"max_length,optional"`
+	MinItems         *hcl.Attribute `hcl:"min_items,optional"`
+	MaxItems         *hcl.Attribute `hcl:"max_items,optional"`
+	UniqueItems      *hcl.Attribute `hcl:"unique_items,optional"`
+	Required         *hcl.Attribute `hcl:"required,optional"`
+	Optional         *hcl.Attribute `hcl:"optional,optional"`
+	Nullable         *hcl.Attribute `hcl:"nullable,optional"`
+	Sensitive        *hcl.Attribute `hcl:"sensitive,optional"`
+	Completions      *hcl.Attribute `hcl:"completions,optional"`
+	Validations      []*Validation  `hcl:"validation,block"`
+	ItemsBlocks      []*itemsBlock  `hcl:"items,block"`
+	Properties       []*Arg         `hcl:"property,block"`
+
+	// Type is the parsed type expression (string when omitted).
+	Type *Type
+	// Items is the decoded `items` block, nil when absent.
+	Items *ArgSpec
+}
+
+type itemsBlock struct {
+	Body      hcl.Body  `hcl:",remain"`
+	DeclRange hcl.Range `hcl:",def_range"`
+}
+
+// decodeArgs decodes the body of each arg (or property) block in place.
+func decodeArgs(args []*Arg) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, a := range args {
+		spec, d := decodeArgSpec(a.Body)
+		diags = append(diags, d...)
+		a.Spec = spec
+		diags = append(diags, checkIdentifier(a.Name, a.NameRange, "argument")...)
+	}
+	diags = append(diags, checkUniqueArgs(args)...)
+	return diags
+}
+
+func decodeArgSpec(body hcl.Body) (*ArgSpec, hcl.Diagnostics) {
+	spec := &ArgSpec{}
+	diags := gohcl.DecodeBody(body, nil, spec)
+	spec.Type = &Type{Kind: KindString}
+	if spec.TypeExpr != nil {
+		t, d := ParseType(spec.TypeExpr.Expr)
+		diags = append(diags, d...)
+		if t != nil {
+			spec.Type = t
+		}
+	}
+	diags = append(diags, decodeArgs(spec.Properties)...)
+	items, d := single(spec.ItemsBlocks, func(b *itemsBlock) hcl.Range { return b.DeclRange }, "items", "This argument")
+	diags = append(diags, d...)
+	if items != nil {
+		spec.Items, d = decodeArgSpec(items.Body)
+		diags = append(diags, d...)
+		if spec.Items.TypeExpr == nil && spec.Type.Elem != nil {
+			spec.Items.Type = spec.Type.Elem
+		}
+	}
+	return spec, diags
+}

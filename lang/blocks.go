@@ -1,0 +1,156 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+func (cfg *Config) addVariables(vs []*Variable) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, v := range vs {
+		diags = append(diags, checkIdentifier(v.Name, v.NameRange, "variable")...)
+		cfg.Variables = append(cfg.Variables, v)
+	}
+	return diags
+}
+
+func (cfg *Config) addBackends(bs []*Backend) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, b := range bs {
+		diags = append(diags, checkIdentifier(b.Name, b.NameRange, "backend")...)
+		cfg.Backends = append(cfg.Backends, b)
+	}
+	return diags
+}
+
+func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range ts {
+		diags = append(diags, checkMCPName(t.Name, t.NameRange, "tool")...)
+		diags = append(diags, decodeArgs(t.Args)...)
+		what := fmt.Sprintf("The tool %q", t.Name)
+		var d hcl.Diagnostics
+		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, len(t.Result) == 0,
+			" A tool without a call needs a result block that builds its answer from the arguments.")
+		diags = append(diags, d...)
+		_, d = single(t.Annotations, func(a *Annotations) hcl.Range { return a.DeclRange }, "annotations", what)
+		diags = append(diags, d...)
+		_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
+		diags = append(diags, d...)
+		cfg.Tools = append(cfg.Tools, t)
+	}
+	return diags
+}
+
+func (cfg *Config) addResources(rs []*Resource) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, r := range rs {
+		diags = append(diags, checkIdentifierLike(r.Name, r.NameRange, "resource")...)
+		what := fmt.Sprintf("The resource %q", r.Name)
+		var d hcl.Diagnostics
+		r.Call, d = oneCall(allCalls(r.HTTP, r.SQL, r.Shell), what, r.DeclRange, false, "")
+		diags = append(diags, d...)
+		diags = append(diags, checkOneSource(what, r.DeclRange, r.Call, r.Text, r.Blob, r.File)...)
+		_, d = single(r.Result, func(x *Result) hcl.Range { return x.DeclRange }, "result", what)
+		diags = append(diags, d...)
+		cfg.Resources = append(cfg.Resources, r)
+	}
+	return diags
+}
+
+func (cfg *Config) addTemplates(ts []*ResourceTemplate) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, t := range ts {
+		diags = append(diags, checkIdentifierLike(t.Name, t.NameRange, "resource template")...)
+		diags = append(diags, decodeArgs(t.Args)...)
+		what := fmt.Sprintf("The resource template %q", t.Name)
+		var d hcl.Diagnostics
+		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, false, "")
+		diags = append(diags, d...)
+		diags = append(diags, checkOneSource(what, t.DeclRange, t.Call, t.Text, t.Blob)...)
+		_, d = single(t.Result, func(x *Result) hcl.Range { return x.DeclRange }, "result", what)
+		diags = append(diags, d...)
+		cfg.Templates = append(cfg.Templates, t)
+	}
+	return diags
+}
+
+func (cfg *Config) addPrompts(ps []*Prompt) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, p := range ps {
+		diags = append(diags, checkMCPName(p.Name, p.NameRange, "prompt")...)
+		diags = append(diags, decodeArgs(p.Args)...)
+		if len(p.Messages) == 0 {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing prompt message",
+				Detail:   fmt.Sprintf("The prompt %q has no message block. Add at least one, as in message \"user\" { text = \"...\" }.", p.Name),
+				Subject:  p.DeclRange.Ptr(),
+			})
+		}
+		for _, m := range p.Messages {
+			diags = append(diags, checkMessage(m)...)
+		}
+		cfg.Prompts = append(cfg.Prompts, p)
+	}
+	return diags
+}
+
+// checkOneSource reports a resource whose content comes from none or from
+// more than one of: a call, text, blob or file.
+func checkOneSource(what string, decl hcl.Range, call *Call, attrs ...*hcl.Attribute) hcl.Diagnostics {
+	var given []hcl.Range
+	if call != nil {
+		given = append(given, call.TypeRange)
+	}
+	for _, a := range attrs {
+		if a != nil {
+			given = append(given, a.NameRange)
+		}
+	}
+	switch {
+	case len(given) == 0:
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Missing resource content",
+			Detail:   what + " says nothing about its content. Give one of text, blob (base64), file, or a call block (http, sql or shell).",
+			Subject:  decl.Ptr(),
+		}}
+	case len(given) > 1:
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Conflicting resource content",
+			Detail:   what + " has more than one source of content; keep exactly one of text, blob, file or a call block.",
+			Subject:  given[1].Ptr(),
+		}}
+	}
+	return nil
+}
+
+var messageRoles = []string{"user", "assistant"}
+
+func checkMessage(m *Message) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if m.Role != "user" && m.Role != "assistant" {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid message role",
+			Detail:   fmt.Sprintf("A prompt message is from \"user\" or \"assistant\", not %q.%s", m.Role, suggest(m.Role, messageRoles)),
+			Subject:  m.RoleRange.Ptr(),
+		})
+	}
+	n := len(m.Image) + len(m.Audio) + len(m.Resource)
+	if m.Text != nil {
+		n++
+	}
+	if n != 1 {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid message content",
+			Detail:   fmt.Sprintf("A message holds exactly one piece of content (text, or one image, audio or resource block); this one has %d.", n),
+			Subject:  m.DeclRange.Ptr(),
+		})
+	}
+	return diags
+}

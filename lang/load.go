@@ -1,0 +1,169 @@
+package lang
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// fileContent is the top-level schema of one configuration file.
+type fileContent struct {
+	Server    []*Server           `hcl:"server,block"`
+	Variables []*Variable         `hcl:"variable,block"`
+	Locals    []*localsBlock      `hcl:"locals,block"`
+	Backends  []*Backend          `hcl:"backend,block"`
+	Tools     []*Tool             `hcl:"tool,block"`
+	Resources []*Resource         `hcl:"resource,block"`
+	Templates []*ResourceTemplate `hcl:"resource_template,block"`
+	Prompts   []*Prompt           `hcl:"prompt,block"`
+}
+
+type localsBlock struct {
+	Attrs hcl.Attributes `hcl:",remain"`
+}
+
+// Load reads the configuration from paths. Each path is a file (native
+// syntax, or the JSON syntax when it ends in ".json") or a directory, whose
+// *.hcl and *.hcl.json files are read in name order. Every problem found is
+// returned; the Config is returned even with errors, for tools that want to
+// show what could be read.
+func Load(paths ...string) (*Config, hcl.Diagnostics) {
+	files, diags := expandPaths(paths)
+	parser := hclparse.NewParser()
+	cfg := &Config{Incomplete: diags.HasErrors()}
+	for _, name := range files {
+		f, d := parseFile(parser, name)
+		diags = append(diags, d...)
+		if f == nil || d.HasErrors() {
+			// Decoding a file with syntax errors gives misleading errors.
+			cfg.Incomplete = true
+			continue
+		}
+		diags = append(diags, cfg.decodeFile(f)...)
+	}
+	cfg.Files = parser.Files()
+	diags = append(diags, cfg.checkUnique()...)
+	return cfg, diags
+}
+
+// LoadSource decodes one configuration held in memory; name is used in
+// diagnostics and to choose the syntax.
+func LoadSource(name string, src []byte) (*Config, hcl.Diagnostics) {
+	parser := hclparse.NewParser()
+	cfg := &Config{}
+	f, diags := parseSource(parser, name, src)
+	if f != nil && !diags.HasErrors() {
+		diags = append(diags, cfg.decodeFile(f)...)
+	} else {
+		cfg.Incomplete = true
+	}
+	cfg.Files = parser.Files()
+	diags = append(diags, cfg.checkUnique()...)
+	return cfg, diags
+}
+
+// IsConfigFile reports whether name is read when its directory is loaded.
+func IsConfigFile(name string) bool {
+	return strings.HasSuffix(name, ".hcl") || strings.HasSuffix(name, ".hcl.json")
+}
+
+func expandPaths(paths []string) ([]string, hcl.Diagnostics) {
+	var files []string
+	var diags hcl.Diagnostics
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			diags = append(diags, fileDiag("Cannot read configuration", fmt.Sprintf("%s. Give a .hcl file, a .hcl.json file or a directory holding them.", err)))
+			continue
+		}
+		if !info.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		found, err := configFilesIn(p)
+		if err != nil {
+			diags = append(diags, fileDiag("Cannot read configuration directory", err.Error()+"."))
+		} else if len(found) == 0 {
+			diags = append(diags, fileDiag("No configuration files", fmt.Sprintf("The directory %s holds no .hcl or .hcl.json files.", p)))
+		}
+		files = append(files, found...)
+	}
+	return files, diags
+}
+
+func configFilesIn(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() && IsConfigFile(e.Name()) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func parseFile(p *hclparse.Parser, name string) (*hcl.File, hcl.Diagnostics) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, hcl.Diagnostics{fileDiag("Cannot read configuration file", err.Error()+".")}
+	}
+	return parseSource(p, name, src)
+}
+
+func parseSource(p *hclparse.Parser, name string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	if strings.HasSuffix(name, ".json") {
+		return p.ParseJSON(src, name)
+	}
+	return p.ParseHCL(src, name)
+}
+
+func fileDiag(summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+}
+
+// decodeFile decodes one file's blocks and appends them to cfg.
+func (cfg *Config) decodeFile(f *hcl.File) hcl.Diagnostics {
+	var fc fileContent
+	diags := gohcl.DecodeBody(f.Body, nil, &fc)
+	for _, s := range fc.Server {
+		if cfg.Server != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Duplicate server block",
+				Detail:   fmt.Sprintf("A server block was already declared at %s; a configuration has one server block.", cfg.Server.DeclRange),
+				Subject:  s.DeclRange.Ptr(),
+			})
+			continue
+		}
+		cfg.Server = s
+	}
+	for _, l := range fc.Locals {
+		cfg.Locals = append(cfg.Locals, sortedAttrs(l.Attrs)...)
+	}
+	diags = append(diags, cfg.addVariables(fc.Variables)...)
+	diags = append(diags, cfg.addBackends(fc.Backends)...)
+	diags = append(diags, cfg.addTools(fc.Tools)...)
+	diags = append(diags, cfg.addResources(fc.Resources)...)
+	diags = append(diags, cfg.addTemplates(fc.Templates)...)
+	diags = append(diags, cfg.addPrompts(fc.Prompts)...)
+	return diags
+}
+
+func sortedAttrs(attrs hcl.Attributes) []*hcl.Attribute {
+	out := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Range.Start.Byte < out[j].Range.Start.Byte })
+	return out
+}

@@ -1,0 +1,130 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Tool is a `tool` block: an MCP tool, its arguments, the call it makes and
+// how the answer becomes a result.
+type Tool struct {
+	Name        string         `hcl:"name,label"`
+	NameRange   hcl.Range      `hcl:"name,label_range"`
+	Title       *hcl.Attribute `hcl:"title,optional"`
+	Description *hcl.Attribute `hcl:"description,optional"`
+	Timeout     *hcl.Attribute `hcl:"timeout,optional"`
+	Icons       []*Icon        `hcl:"icon,block"`
+	Annotations []*Annotations `hcl:"annotations,block"`
+	Args        []*Arg         `hcl:"arg,block"`
+	Validations []*Validation  `hcl:"validation,block"`
+	HTTP        []*labeledCall `hcl:"http,block"`
+	SQL         []*labeledCall `hcl:"sql,block"`
+	Shell       []*shellCall   `hcl:"shell,block"`
+	// Call is the one call block, set by Load; nil when there is none.
+	Call      *Call
+	Result    []*Result    `hcl:"result,block"`
+	Errors    []*ErrorRule `hcl:"error,block"`
+	DeclRange hcl.Range    `hcl:",def_range"`
+}
+
+type labeledCall struct {
+	Backend      string    `hcl:"backend,label"`
+	BackendRange hcl.Range `hcl:"backend,label_range"`
+	Body         hcl.Body  `hcl:",remain"`
+	DeclRange    hcl.Range `hcl:",def_range"`
+	TypeRange    hcl.Range `hcl:",type_range"`
+}
+
+type shellCall struct {
+	Body      hcl.Body  `hcl:",remain"`
+	DeclRange hcl.Range `hcl:",def_range"`
+	TypeRange hcl.Range `hcl:",type_range"`
+}
+
+// Call is one call block: which kind of backend runs it, which backend (by
+// name, empty for a shell call without one) and its still undecoded body,
+// which the adapter for Kind decodes with its own schema.
+type Call struct {
+	Kind         string
+	Backend      string
+	BackendRange hcl.Range
+	Body         hcl.Body
+	DeclRange    hcl.Range
+	TypeRange    hcl.Range
+}
+
+// CallKinds lists the call block types of the language.
+var CallKinds = []string{"http", "sql", "shell"}
+
+// allCalls returns every call block in source order. The language has three
+// call kinds: `http "backend" {}`, `sql "backend" {}` and `shell {}`.
+func allCalls(httpCalls, sqlCalls []*labeledCall, shellCalls []*shellCall) []*Call {
+	var out []*Call
+	for _, b := range httpCalls {
+		out = append(out, &Call{Kind: "http", Backend: b.Backend, BackendRange: b.BackendRange, Body: b.Body, DeclRange: b.DeclRange, TypeRange: b.TypeRange})
+	}
+	for _, b := range sqlCalls {
+		out = append(out, &Call{Kind: "sql", Backend: b.Backend, BackendRange: b.BackendRange, Body: b.Body, DeclRange: b.DeclRange, TypeRange: b.TypeRange})
+	}
+	for _, b := range shellCalls {
+		out = append(out, &Call{Kind: "shell", Body: b.Body, DeclRange: b.DeclRange, TypeRange: b.TypeRange})
+	}
+	sortByPos(out)
+	return out
+}
+
+func sortByPos(calls []*Call) {
+	for i := 1; i < len(calls); i++ {
+		for j := i; j > 0 && calls[j].DeclRange.Start.Byte < calls[j-1].DeclRange.Start.Byte; j-- {
+			calls[j], calls[j-1] = calls[j-1], calls[j]
+		}
+	}
+}
+
+// oneCall returns the first call block (nil when there is none) and reports
+// any further call block in what, and with required set, a missing one.
+func oneCall(all []*Call, what string, decl hcl.Range, required bool, hint string) (*Call, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	if len(all) == 0 && required {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Missing call block",
+			Detail:   fmt.Sprintf("%s needs one call block: http \"<backend>\" { ... }, sql \"<backend>\" { ... } or shell { ... }.%s", what, hint),
+			Subject:  decl.Ptr(),
+		})
+	}
+	for _, extra := range all[min(1, len(all)):] {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "More than one call block",
+			Detail:   fmt.Sprintf("%s already calls %s at %s; each may make one call. Split it into separate tools.", what, all[0].Kind, all[0].DeclRange),
+			Subject:  extra.TypeRange.Ptr(),
+			Context:  extra.DeclRange.Ptr(),
+		})
+	}
+	if len(all) == 0 {
+		return nil, diags
+	}
+	return all[0], diags
+}
+
+// single reports duplicates of a block that may appear at most once and
+// returns the first, or nil.
+func single[T any](blocks []*T, rangeOf func(*T) hcl.Range, kind, where string) (*T, hcl.Diagnostics) {
+	if len(blocks) == 0 {
+		return nil, nil
+	}
+	var diags hcl.Diagnostics
+	first := rangeOf(blocks[0])
+	for _, b := range blocks[1:] {
+		r := rangeOf(b)
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  fmt.Sprintf("Duplicate %s block", kind),
+			Detail:   fmt.Sprintf("%s already has a %s block at %s; merge the two into one.", where, kind, first),
+			Subject:  r.Ptr(),
+		})
+	}
+	return blocks[0], diags
+}
