@@ -180,7 +180,9 @@ var modernCases = []httpCase{
 		}},
 }
 
-func TestChecklistModernHTTP(t *testing.T) { runHTTPCases(t, modernCases, &HTTPOptions{Loopback: true}) }
+func TestChecklistModernHTTP(t *testing.T) {
+	runHTTPCases(t, modernCases, &HTTPOptions{Loopback: true})
+}
 
 func runHTTPCases(t *testing.T, cases []httpCase, opts *HTTPOptions) {
 	for _, tc := range cases {

@@ -107,4 +107,6 @@ var legacyCases = []httpCase{
 
 func contains(b []byte, sub string) bool { return len(b) > 0 && stringContains(string(b), sub) }
 
-func TestChecklistLegacyHTTP(t *testing.T) { runHTTPCases(t, legacyCases, &HTTPOptions{Loopback: true}) }
+func TestChecklistLegacyHTTP(t *testing.T) {
+	runHTTPCases(t, legacyCases, &HTTPOptions{Loopback: true})
+}

@@ -61,7 +61,9 @@ func (f *fakeHandler) ToolHeaderParams(name string) map[string]string {
 	return nil
 }
 
-func (f *fakeHandler) ListTools(ctx context.Context, req *Request) ([]Tool, error) { return f.tools, nil }
+func (f *fakeHandler) ListTools(ctx context.Context, req *Request) ([]Tool, error) {
+	return f.tools, nil
+}
 
 func (f *fakeHandler) CallTool(ctx context.Context, req *Request, p *CallToolParams) (*CallToolResult, error) {
 	switch p.Name {
