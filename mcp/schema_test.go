@@ -145,7 +145,7 @@ func checkSent(t testing.TB, rev, method string, msg []byte) {
 	if err := json.Unmarshal(msg, &m); err != nil {
 		t.Fatalf("server sent non-JSON: %v\n%s", err, msg)
 	}
-	if rev == "" || (m.Error != nil && m.ID == nil && VersionEra(rev) == EraLegacy && rev != Version20251125) {
+	if VersionEra(rev) == EraUnknown || (m.Error != nil && m.ID == nil && VersionEra(rev) == EraLegacy && rev != Version20251125) {
 		rev = Version20260728 // id-less errors only validate where id is optional
 	}
 	validateAgainst(t, rev, "JSONRPCMessage", msg)
