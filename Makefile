@@ -1,0 +1,15 @@
+# Thin list of one-line targets; CI runs `make check` (see .ci/run).
+GO ?= go
+
+.PHONY: build test check fmtcheck vet examples bench fuzz update tidycheck
+
+build:      ; $(GO) build -o bin/mcpdecl ./cmd/mcpdecl
+test:       ; $(GO) test -race ./...
+check: fmtcheck vet test examples tidycheck
+fmtcheck:   ; @test -z "$$(gofmt -l .)" || (gofmt -l . && echo 'run gofmt -w .' && exit 1)
+vet:        ; $(GO) vet ./...
+examples:   ; $(GO) run ./cmd/mcpdecl validate examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl && $(GO) run ./cmd/mcpdecl fmt --check examples
+tidycheck:  ; $(GO) mod tidy && git diff --exit-code -- go.mod go.sum
+bench:      ; $(GO) test -run='^$$' -bench=. -benchmem ./... && ./scripts/bench-validate.sh
+fuzz:       ; $(GO) test -run='^$$' -fuzz=FuzzLoad -fuzztime=30s ./dispatch
+update:     ; $(GO) test ./... -update

@@ -1,0 +1,12 @@
+// Package all lists the built-in adapters.
+package all
+
+import (
+	"github.com/mcpdecl/mcpdecl/adapter"
+	httpadapter "github.com/mcpdecl/mcpdecl/adapters/http"
+)
+
+// Registry returns a registry of every built-in adapter.
+func Registry() *adapter.Registry {
+	return adapter.NewRegistry(httpadapter.New())
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/alecthomas/kong"
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3".
+var version = ""
+
+// cli is the command line: one struct per subcommand, each with a Run.
+type cli struct {
+	Validate validateCmd `cmd:"" aliases:"lint" help:"Check configuration files without contacting any backend."`
+	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format."`
+	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts exactly as the server lists them, as JSON."`
+	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
+}
+
+// io is what subcommands write to.
+type streams struct {
+	out, err io.Writer
+}
+
+// exitCode carries a subcommand's exit status through kong's Run.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+const description = `mcpdecl serves MCP (Model Context Protocol) tools, resources, resource
+templates and prompts described in HCL: each maps to an HTTP call, a SQL
+query or a command. See README.md and docs/language.md.
+
+PATH arguments are .hcl or .hcl.json files, or directories holding them.`
+
+// run parses args, runs the subcommand and returns the exit status:
+// 0 success, 1 problems found (or files to reformat with --check), 2 usage.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	// kong calls its exit function after printing help; turn that into a
+	// return instead of ending the process, so tests can run commands
+	// in-process.
+	type helpExit struct{ code int }
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(helpExit)
+			if !ok {
+				panic(r)
+			}
+			code = e.code
+		}
+	}()
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("mcpdecl"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(helpExit{code}) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.BindTo(streams{out: stdout, err: stderr}, (*streams)(nil)),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "mcpdecl:", err)
+		return 2
+	}
+	if len(args) == 0 {
+		args = []string{"--help"}
+	}
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpdecl: %s\nRun \"mcpdecl --help\" for usage.\n", err)
+		return 2
+	}
+	if ctx == nil || ctx.Command() == "" {
+		return 0
+	}
+	if err := ctx.Run(); err != nil {
+		var code exitCode
+		if errors.As(err, &code) {
+			return int(code)
+		}
+		fmt.Fprintln(stderr, "mcpdecl:", err)
+		return 1
+	}
+	return 0
+}
+
+type versionCmd struct{}
+
+// supportedRevisions are the MCP protocol revisions mcpdecl serves.
+var supportedRevisions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}
+
+func (versionCmd) Run(s streams) error {
+	fmt.Fprintf(s.out, "mcpdecl %s (%s)\nMCP revisions: %v\n", buildVersion(), runtime.Version(), supportedRevisions)
+	return nil
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// loadFlags are the flags shared by commands that compile a configuration.
+type loadFlags struct {
+	Vars []string `name:"var" sep:"none" placeholder:"NAME=VALUE" help:"Set a variable (repeatable). Strings as written; other types as HCL values, e.g. --var limit=5."`
+}
+
+func (f loadFlags) varMap() (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range f.Vars {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--var %q: write it as NAME=VALUE", kv)
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// compile loads and compiles the configuration at paths without any I/O to
+// backends; env() values stay unknown.
+func compile(paths []string, flags loadFlags) (*lang.Config, *dispatch.Table, hcl.Diagnostics, error) {
+	vars, err := flags.varMap()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cfg, diags := lang.Load(paths...)
+	if cfg.Incomplete {
+		return cfg, nil, diags, nil
+	}
+	// Compile even when decoding found problems, so that one run reports
+	// everything; the broken blocks are skipped by the compiler.
+	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars})
+	return cfg, table, dedupe(append(diags, d...)), nil
+}
+
+// dedupe drops repeated diagnostics (same summary at the same place), which
+// arise when one mistake is seen by two stages.
+func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
+	seen := map[string]bool{}
+	out := diags[:0:0]
+	for _, d := range diags {
+		key := d.Summary
+		if d.Subject != nil {
+			key += d.Subject.String()
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, d)
+	}
+	return out
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/dispatch"
+)
+
+type validateCmd struct {
+	Format string   `enum:"text,json,github" default:"text" help:"Output format: text (with source snippets), json (for editors and scripts) or github (workflow annotations)."`
+	Paths  []string `arg:"" optional:"" name:"path" help:"Files or directories to check (default: the current directory)."`
+	loadFlags
+}
+
+func (v *validateCmd) Run(s streams) error {
+	paths := v.Paths
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	// Each PATH is a configuration of its own (a directory is one
+	// configuration of all its files), so `validate examples/*.hcl` checks
+	// several servers in one run.
+	var all hcl.Diagnostics
+	files := map[string]*hcl.File{}
+	var summaries []string
+	for _, p := range paths {
+		cfg, table, diags, err := compile([]string{p}, v.loadFlags)
+		if err != nil {
+			return err
+		}
+		if cfg != nil {
+			maps.Copy(files, cfg.Files)
+		}
+		all = append(all, diags...)
+		if !diags.HasErrors() {
+			summaries = append(summaries, p+": "+successLine(table))
+		}
+	}
+	sortDiagnostics(all)
+	if err := v.write(s, all, files, summaries); err != nil {
+		return err
+	}
+	if all.HasErrors() {
+		return exitCode(1)
+	}
+	return nil
+}
+
+func (v *validateCmd) write(s streams, diags hcl.Diagnostics, files map[string]*hcl.File, summaries []string) error {
+	switch v.Format {
+	case "json":
+		return writeJSONDiagnostics(s.out, diags, files)
+	case "github":
+		writeGitHubDiagnostics(s.out, diags)
+		return nil
+	}
+	if err := writeTextDiagnostics(s.err, diags, files); err != nil {
+		return err
+	}
+	for _, line := range summaries {
+		fmt.Fprintln(s.out, line)
+	}
+	return nil
+}
+
+func successLine(t *dispatch.Table) string {
+	if t == nil {
+		return "valid."
+	}
+	return fmt.Sprintf("valid: %s, %s, %s and %s.",
+		plural(len(t.Tools), "tool"), plural(len(t.Resources), "resource"),
+		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// sortDiagnostics orders diagnostics by file and position, so output is
+// stable and reads top to bottom.
+func sortDiagnostics(diags hcl.Diagnostics) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a == nil && b != nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+}
+
+func writeTextDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) error {
+	if len(diags) == 0 {
+		return nil
+	}
+	tw := hcl.NewDiagnosticTextWriter(w, files, 100, false)
+	if err := tw.WriteDiagnostics(diags); err != nil {
+		return err
+	}
+	errs, warns := count(diags)
+	_, err := fmt.Fprintf(w, "%s, %s.\n", plural(errs, "error"), plural(warns, "warning"))
+	return err
+}
+
+func count(diags hcl.Diagnostics) (errs, warns int) {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	return errs, warns
+}
+
+// jsonDiagnostic is the JSON form of a diagnostic (Terraform's shape).
+type jsonDiagnostic struct {
+	Severity string     `json:"severity"`
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail,omitempty"`
+	Range    *jsonRange `json:"range,omitempty"`
+	Snippet  string     `json:"snippet,omitempty"`
+}
+
+type jsonRange struct {
+	Filename string  `json:"filename"`
+	Start    jsonPos `json:"start"`
+	End      jsonPos `json:"end"`
+}
+
+type jsonPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+type jsonReport struct {
+	Valid        bool             `json:"valid"`
+	ErrorCount   int              `json:"error_count"`
+	WarningCount int              `json:"warning_count"`
+	Diagnostics  []jsonDiagnostic `json:"diagnostics"`
+}
+
+func writeJSONDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) error {
+	errs, warns := count(diags)
+	rep := jsonReport{Valid: errs == 0, ErrorCount: errs, WarningCount: warns, Diagnostics: []jsonDiagnostic{}}
+	for _, d := range diags {
+		jd := jsonDiagnostic{Severity: severityName(d.Severity), Summary: d.Summary, Detail: d.Detail}
+		if r := d.Subject; r != nil {
+			jd.Range = &jsonRange{Filename: r.Filename,
+				Start: jsonPos{r.Start.Line, r.Start.Column, r.Start.Byte},
+				End:   jsonPos{r.End.Line, r.End.Column, r.End.Byte}}
+			jd.Snippet = sourceLine(files, r)
+		}
+		rep.Diagnostics = append(rep.Diagnostics, jd)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+func severityName(s hcl.DiagnosticSeverity) string {
+	if s == hcl.DiagWarning {
+		return "warning"
+	}
+	return "error"
+}
+
+func sourceLine(files map[string]*hcl.File, r *hcl.Range) string {
+	f, ok := files[r.Filename]
+	if !ok {
+		return ""
+	}
+	lines := strings.Split(string(f.Bytes), "\n")
+	if r.Start.Line < 1 || r.Start.Line > len(lines) {
+		return ""
+	}
+	return lines[r.Start.Line-1]
+}
+
+// writeGitHubDiagnostics writes GitHub Actions workflow commands, which show
+// as annotations on the pull request's changed lines.
+func writeGitHubDiagnostics(w io.Writer, diags hcl.Diagnostics) {
+	for _, d := range diags {
+		level := "error"
+		if d.Severity == hcl.DiagWarning {
+			level = "warning"
+		}
+		props := []string{"title=" + ghEscapeProp(d.Summary)}
+		if r := d.Subject; r != nil {
+			props = append([]string{
+				"file=" + ghEscapeProp(r.Filename),
+				fmt.Sprintf("line=%d", r.Start.Line), fmt.Sprintf("col=%d", r.Start.Column),
+				fmt.Sprintf("endLine=%d", r.End.Line), fmt.Sprintf("endColumn=%d", r.End.Column),
+			}, props...)
+		}
+		fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), ghEscapeData(d.Detail))
+	}
+}
+
+func ghEscapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func ghEscapeProp(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
