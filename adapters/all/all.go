@@ -4,9 +4,10 @@ package all
 import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	httpadapter "github.com/mcpdecl/mcpdecl/adapters/http"
+	sqladapter "github.com/mcpdecl/mcpdecl/adapters/sql"
 )
 
 // Registry returns a registry of every built-in adapter.
 func Registry() *adapter.Registry {
-	return adapter.NewRegistry(httpadapter.New())
+	return adapter.NewRegistry(httpadapter.New(), sqladapter.New())
 }

@@ -1,0 +1,46 @@
+package sqladapter
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// Action is a compiled `sql "<backend>" { ... }` block.
+type Action struct {
+	// Owner names the enclosing block, e.g. `tool "open_orders"`.
+	Owner string
+	Range hcl.Range
+	// Backend is nil only when the call named no known backend (which is
+	// itself reported).
+	Backend *Backend
+	// Query is nil when the query did not compile.
+	Query   *Query
+	MaxRows int
+	// ReadOnly is true when the backend or the call is read-only; the
+	// runtime then runs the statement in a read-only transaction.
+	ReadOnly bool
+}
+
+var _ adapter.Action = (*Action)(nil)
+
+// Describe returns the call's static settings.
+func (a *Action) Describe() map[string]any {
+	d := map[string]any{"kind": Kind, "max_rows": a.MaxRows, "read_only": a.ReadOnly}
+	if a.Backend != nil {
+		d["backend"] = a.Backend.Name
+	}
+	if a.Query != nil {
+		d["query"] = a.Query.Text
+		d["params"] = len(a.Query.Params)
+	}
+	return d
+}
+
+// Invoke runs the call. The runtime is not written yet.
+func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Result, error) {
+	return nil, fmt.Errorf("%s calls cannot run yet", Kind)
+}

@@ -1,0 +1,80 @@
+// Package sqladapter compiles `backend "sql"` blocks and `sql "<backend>"
+// { ... }` call blocks.
+//
+// A backend names the driver (sqlite, postgres or mysql), the DSN and the
+// pool and safety settings. A call holds one SQL statement written as an
+// HCL string template: each ${...} is compiled at load time into a
+// placeholder (? or $n) plus a bound parameter, so no argument value ever
+// becomes SQL text. See [CompileQuery].
+//
+// This package holds the load-time half: schemas, checks and the compiled
+// [Backend] and [Action] values that the runtime uses.
+package sqladapter
+
+import (
+	"reflect"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// Kind is the block type this adapter serves.
+const Kind = "sql"
+
+// Adapter is the SQL adapter. The zero value is ready to use.
+type Adapter struct{}
+
+// New returns the SQL adapter.
+func New() *Adapter { return &Adapter{} }
+
+var _ adapter.Adapter = (*Adapter)(nil)
+
+// Info describes the adapter.
+func (*Adapter) Info() adapter.Info {
+	return adapter.Info{
+		Name:         Kind,
+		Summary:      "Runs one SQL statement against a database declared in a backend \"sql\" block.",
+		NeedsBackend: true,
+		ResultEnv: []eval.EnvField{
+			{Name: "rows", Type: reflect.TypeFor[[]map[string]any]()},
+			{Name: "columns", Type: reflect.TypeFor[[]string]()},
+			{Name: "rows_affected", Type: reflect.TypeFor[int]()},
+			{Name: "last_insert_id", Type: reflect.TypeFor[int]()},
+			{Name: "truncated", Type: reflect.TypeFor[bool]()},
+		},
+	}
+}
+
+// BackendSchema is the body schema of a `backend "sql"` block.
+var BackendSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "driver", Required: true},
+		{Name: "dsn", Required: true},
+		{Name: "read_only"},
+		{Name: "max_open_conns"},
+		{Name: "conn_max_lifetime"},
+		{Name: "statement_timeout"},
+		{Name: "max_rows"},
+	},
+}
+
+// CallSchema is the body schema of a `sql "<backend>" { ... }` block.
+var CallSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "query", Required: true},
+		{Name: "max_rows"},
+		{Name: "read_only"},
+	},
+}
+
+// CompileBackend checks a `backend "sql"` block.
+func (*Adapter) CompileBackend(b *adapter.BackendBlock) (adapter.Backend, hcl.Diagnostics) {
+	return compileBackend(b)
+}
+
+// CompileCall checks a `sql "<backend>" { ... }` block.
+func (*Adapter) CompileCall(c *adapter.CallBlock) (adapter.Action, hcl.Diagnostics) {
+	return compileCall(c)
+}

@@ -1,0 +1,167 @@
+package sqladapter
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+)
+
+// Defaults of a backend "sql" block.
+const (
+	DefaultMaxOpenConns     = 10
+	DefaultStatementTimeout = 30 * time.Second
+	DefaultMaxRows          = 1000
+)
+
+// Dialects lists the driver names a backend may give.
+var Dialects = []Dialect{SQLite, Postgres, MySQL}
+
+// Backend is a compiled `backend "sql"` block.
+type Backend struct {
+	Name   string
+	Driver Dialect
+	// DSN is the data source name as written; it may hold a password. Empty
+	// when not known at load time.
+	DSN string
+	// BaseDir is the directory of the config file that set dsn, against
+	// which a relative SQLite path is resolved.
+	BaseDir  string
+	ReadOnly bool
+	// MaxOpenConns caps the pool; ConnMaxLifetime 0 keeps connections.
+	MaxOpenConns     int
+	ConnMaxLifetime  time.Duration
+	StatementTimeout time.Duration
+	// MaxRows is the default row limit of the calls.
+	MaxRows int
+}
+
+var _ adapter.Backend = (*Backend)(nil)
+
+// Describe returns the backend's settings, with the DSN's password hidden.
+func (b *Backend) Describe() map[string]any {
+	d := map[string]any{
+		"kind":              Kind,
+		"name":              b.Name,
+		"driver":            string(b.Driver),
+		"dsn":               RedactDSN(b.Driver, b.DSN),
+		"read_only":         b.ReadOnly,
+		"max_open_conns":    b.MaxOpenConns,
+		"statement_timeout": b.StatementTimeout.String(),
+		"max_rows":          b.MaxRows,
+	}
+	if b.ConnMaxLifetime > 0 {
+		d["conn_max_lifetime"] = b.ConnMaxLifetime.String()
+	}
+	return d
+}
+
+const redacted = "xxxxx"
+
+var (
+	kvPassword    = regexp.MustCompile(`(?i)\b(password|passwd|pwd|pass|sslpassword)(\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&;]*)`)
+	mysqlPassword = regexp.MustCompile(`^([^:@/]*):([^@]*)@`)
+)
+
+// RedactDSN hides the password in a DSN: in URLs (user:pw@host and
+// ?password=), in key=value strings (password=...) and in MySQL's
+// user:pw@tcp(host)/db form.
+func RedactDSN(d Dialect, dsn string) string {
+	if strings.Contains(dsn, "://") {
+		if u, err := url.Parse(dsn); err == nil {
+			if _, has := u.User.Password(); has {
+				u.User = url.UserPassword(u.User.Username(), redacted)
+			}
+			q := u.Query()
+			for k := range q {
+				if kvPassword.MatchString(k + "=") {
+					q.Set(k, redacted)
+				}
+			}
+			if len(q) > 0 {
+				u.RawQuery = q.Encode()
+			}
+			return u.String()
+		}
+	}
+	if d == MySQL {
+		dsn = mysqlPassword.ReplaceAllString(dsn, "${1}:"+redacted+"@")
+	}
+	return kvPassword.ReplaceAllString(dsn, "${1}${2}"+redacted)
+}
+
+func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {
+	s := bb.Scope
+	b := &Backend{
+		Name:             bb.Name,
+		Driver:           SQLite,
+		ReadOnly:         true,
+		MaxOpenConns:     DefaultMaxOpenConns,
+		StatementTimeout: DefaultStatementTimeout,
+		MaxRows:          DefaultMaxRows,
+	}
+	content, diags := bb.Body.Content(BackendSchema)
+	a := content.Attributes
+	var d hcl.Diagnostics
+
+	if drv, known, d := check.String(s, a["driver"], ""); known {
+		diags = append(diags, d...)
+		dialect, dd := parseDriver(drv, a["driver"].Expr.Range())
+		diags = append(diags, dd...)
+		if dialect != "" {
+			b.Driver = dialect
+		}
+	} else {
+		diags = append(diags, d...)
+	}
+	if dsn, known, d := check.String(s, a["dsn"], ""); known {
+		diags = append(diags, d...)
+		if strings.TrimSpace(dsn) == "" {
+			diags = append(diags, check.Error("Empty DSN",
+				"dsn says which database to open, such as \"file:orders.db\" for SQLite or \"postgres://user@host/db\" for Postgres; it cannot be empty.",
+				a["dsn"].Expr.Range()))
+		}
+		b.DSN = dsn
+	} else {
+		diags = append(diags, d...)
+	}
+	if attr := a["dsn"]; attr != nil {
+		b.BaseDir = check.Path(attr, ".")
+	}
+	b.ReadOnly, _, d = check.Bool(s, a["read_only"], true)
+	diags = append(diags, d...)
+	n, d := check.Int(s, a["max_open_conns"], DefaultMaxOpenConns, 1)
+	diags = append(diags, d...)
+	b.MaxOpenConns = int(n)
+	b.ConnMaxLifetime, d = check.Duration(s, a["conn_max_lifetime"], 0)
+	diags = append(diags, d...)
+	b.StatementTimeout, d = check.Duration(s, a["statement_timeout"], DefaultStatementTimeout)
+	diags = append(diags, d...)
+	n, d = check.Int(s, a["max_rows"], DefaultMaxRows, 1)
+	diags = append(diags, d...)
+	b.MaxRows = int(n)
+	return b, diags
+}
+
+// parseDriver maps a driver name to its dialect; "mariadb" means mysql.
+func parseDriver(name string, r hcl.Range) (Dialect, hcl.Diagnostics) {
+	if name == "mariadb" {
+		return MySQL, nil
+	}
+	names := make([]string, len(Dialects))
+	for i, d := range Dialects {
+		names[i] = string(d)
+	}
+	if slices.Contains(names, name) {
+		return Dialect(name), nil
+	}
+	return "", hcl.Diagnostics{check.Error("Unknown SQL driver",
+		fmt.Sprintf("driver must be %s (mariadb is accepted for mysql), not %q.%s", check.Quoted(names), name, check.Suggest(name, append(names, "mariadb"))), r)}
+}
