@@ -46,10 +46,29 @@ type listener struct {
 	wake    chan struct{}
 	mu      sync.Mutex
 	updated []string
+	encoded [len(listMethods)][]byte // list_changed messages, encoded once
 }
 
 func newListener(kinds ListKind, subID json.RawMessage) *listener {
-	return &listener{kinds: kinds, subID: subID, wake: make(chan struct{}, 1)}
+	l := &listener{kinds: kinds, subID: subID, wake: make(chan struct{}, 1)}
+	for i, lm := range listMethods {
+		if kinds&lm.kind != 0 {
+			l.encoded[i] = l.listChanged(lm.method)
+		}
+	}
+	return l
+}
+
+// listChanged encodes a parameterless list_changed notification by hand:
+// broadcasts to many listeners must not pay a reflective marshal each.
+func (l *listener) listChanged(method string) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","method":"`), method...)
+	if l.subID == nil {
+		return append(b, `"}`...)
+	}
+	b = append(b, `","params":{"_meta":{"`+MetaSubscriptionID+`":`...)
+	b = append(b, l.subID...)
+	return append(b, "}}}"...)
 }
 
 func (l *listener) poke() {
@@ -69,9 +88,9 @@ func (l *listener) wantsURI(uri string) bool {
 // drain writes everything pending, in a fixed order.
 func (l *listener) drain(send func([]byte) error) error {
 	bits := ListKind(l.pending.Swap(0))
-	for _, lm := range listMethods {
-		if bits&lm.kind != 0 {
-			if err := send(l.notification(lm.method, nil)); err != nil {
+	for i, lm := range listMethods {
+		if bits&lm.kind != 0 && l.encoded[i] != nil {
+			if err := send(l.encoded[i]); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -39,10 +40,12 @@ func (m *requestMeta) checkRequired() (version string, caps ClientCapabilities, 
 	if m == nil {
 		m = &requestMeta{}
 	}
-	if err := json.Unmarshal(m.ProtocolVersion, &version); err != nil || m.ProtocolVersion == nil || version == "" {
+	if version = jsonString(m.ProtocolVersion); version == "" {
 		missing = append(missing, MetaProtocolVersion)
 	}
-	if firstByte(m.ClientCapabilities) != '{' || json.Unmarshal(m.ClientCapabilities, &caps) != nil {
+	switch {
+	case string(m.ClientCapabilities) == "{}": // the common "none": skip the decoder
+	case firstByte(m.ClientCapabilities) != '{' || json.Unmarshal(m.ClientCapabilities, &caps) != nil:
 		missing = append(missing, MetaClientCapabilities)
 	}
 	if len(missing) > 0 {
@@ -50,6 +53,22 @@ func (m *requestMeta) checkRequired() (version string, caps ClientCapabilities, 
 			"missing or invalid required _meta keys: %s", strings.Join(missing, ", "))
 	}
 	return version, caps, nil
+}
+
+// jsonString decodes a JSON string, or returns "" for anything else. Plain
+// strings without escapes, the norm for versions, skip the decoder.
+func jsonString(raw json.RawMessage) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if raw[len(raw)-1] == '"' && !bytes.ContainsAny(raw[1:len(raw)-1], "\\\"") {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // logLevels ranks the syslog levels MCP uses, least severe first.

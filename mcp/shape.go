@@ -20,7 +20,9 @@ func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta 
 		}
 		return b, nil
 	}
-	fields := [][]byte{[]byte(`"resultType":"complete"`)}
+	meta := resultMeta(handlerMeta, c.s.serverMeta(c.info), nil)
+	out := make([]byte, 0, len(b)+len(meta)+96)
+	out = append(out, `{"resultType":"complete"`...)
 	if cacheable {
 		ttl, scope := c.info.CacheTTLMs, c.info.CacheScope
 		if hint != nil {
@@ -29,10 +31,17 @@ func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta 
 		if scope != "private" {
 			scope = "public"
 		}
-		fields = append(fields, []byte(`"ttlMs":`+strconv.FormatInt(max(ttl, 0), 10)+`,"cacheScope":"`+scope+`"`))
+		out = append(out, `,"ttlMs":`...)
+		out = strconv.AppendInt(out, max(ttl, 0), 10)
+		out = append(out, `,"cacheScope":"`+scope+`"`...)
 	}
-	fields = append(fields, field("_meta", resultMeta(handlerMeta, c.s.serverMeta(c.info), nil)))
-	return splice(b, fields...), nil
+	out = append(out, `,"_meta":`...)
+	out = append(out, meta...)
+	if rest := b[1:]; firstByte(rest) != '}' {
+		out = append(out, ',')
+		return append(out, rest...), nil
+	}
+	return append(out, '}'), nil
 }
 
 func field(name string, v json.RawMessage) []byte {
