@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -22,10 +24,12 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 	required := []any{}
 	attrTypes := map[string]cty.Type{}
 	var fields []eval.EnvField
+	seen := map[string]bool{}
 	for _, a := range args {
-		if a.Spec == nil {
-			continue
+		if a.Spec == nil || seen[a.Name] {
+			continue // duplicates are reported by lang
 		}
+		seen[a.Name] = true
 		schema, arg := c.compileArg(a)
 		props[a.Name] = schema
 		if arg.Required {
@@ -127,7 +131,7 @@ func schemaErrorText(err error) string {
 	if ve, ok := err.(*jsonschema.ValidationError); ok {
 		var parts []string
 		for _, cause := range leafErrors(ve) {
-			parts = append(parts, cause.ErrorKind.LocalizedString(nil))
+			parts = append(parts, cause.ErrorKind.LocalizedString(englishPrinter))
 		}
 		if len(parts) > 0 {
 			return strings.Join(parts, "; ")
@@ -135,6 +139,9 @@ func schemaErrorText(err error) string {
 	}
 	return err.Error()
 }
+
+// englishPrinter renders validation messages; the validator needs one.
+var englishPrinter = message.NewPrinter(language.English)
 
 func leafErrors(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	if len(ve.Causes) == 0 {

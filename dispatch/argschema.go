@@ -26,7 +26,9 @@ func (c *compiler) compileArg(a *lang.Arg) (map[string]any, *Arg) {
 		}
 	}
 	arg.Required = c.isRequired(a, arg.Default != cty.NilVal)
-	arg.Enum = stringList(c.enumValue(spec, arg.Type))
+	if enum, ok := schema["enum"].([]any); ok {
+		arg.Enum = jsonStrings(enum)
+	}
 	arg.Completions = c.stringListAttr(spec.Completions)
 	return schema, arg
 }
@@ -357,4 +359,12 @@ func kindNames(kinds []lang.Kind) string {
 		return fmt.Sprintf("%s or %s", kinds[0], kinds[1])
 	}
 	return fmt.Sprint(kinds)
+}
+
+func jsonStrings(list []any) []string {
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		out = append(out, fmt.Sprint(v))
+	}
+	return out
 }

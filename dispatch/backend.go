@@ -4,9 +4,11 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -40,6 +42,7 @@ func (c *compiler) compileCall(call *lang.Call, owner string, scope *adapter.Sco
 	if call.Backend != "" || a.Info().NeedsBackend {
 		backend, ok := c.lookupBackend(call)
 		if !ok {
+			c.checkBodyRefs(call.Body, scope)
 			return nil
 		}
 		block.Backend = backend
@@ -108,4 +111,20 @@ func (c *compiler) compileIcons(icons []*lang.Icon) []Icon {
 		out = append(out, icon)
 	}
 	return out
+}
+
+// checkBodyRefs checks the references of every attribute in a call body
+// whose adapter cannot compile it (its backend is unknown), so that one run
+// still reports misspelt names inside.
+func (c *compiler) checkBodyRefs(body hcl.Body, scope *adapter.Scope) {
+	b, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return
+	}
+	for _, attr := range b.Attributes {
+		c.add(eval.CheckRefs(attr.Expr, scope.Names))
+	}
+	for _, blk := range b.Blocks {
+		c.checkBodyRefs(blk.Body, scope)
+	}
 }

@@ -107,6 +107,8 @@ func exprHint(msg string) string {
 	switch {
 	case strings.HasPrefix(msg, "unknown name"):
 		out += " This expression can use the names of its environment (see docs/language.md), and args.<name> for the arguments."
+	case strings.Contains(msg, "mismatched types"):
+		out += " Compare values of the same type: numbers without quotes (status == 409), strings in quotes (body.state == 'open')."
 	case strings.Contains(msg, "expected bool"):
 		out += " A condition must be true or false, for example status == 404."
 	case strings.Contains(msg, "unexpected token Operator(\":\")"):

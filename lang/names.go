@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -60,7 +61,7 @@ func duplicateDiag(kind, name string, prev, rng hcl.Range, rule string) *hcl.Dia
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("Duplicate %s name", kind),
-		Detail:   fmt.Sprintf("A %s named %q was already declared at %s. %s", kind, name, prev, rule),
+		Detail:   fmt.Sprintf("%s %s named %q was already declared at %s. %s", article(kind), kind, name, prev, rule),
 		Subject:  rng.Ptr(),
 	}
 }
@@ -112,4 +113,11 @@ func (cfg *Config) checkUnique() hcl.Diagnostics {
 	check("resource template", "Resource template block names must be unique.", tmpls)
 	check("prompt", "Prompt names must be unique within a server.", prompts)
 	return diags
+}
+
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "An"
+	}
+	return "A"
 }

@@ -1,0 +1,109 @@
+# Mistakes in tool blocks and their result and error rules.
+backend "http" "api" {
+  base_url = "http://127.0.0.1:9"
+}
+
+tool "bad name!" { # ERROR: Invalid tool name
+  description = "Bad name."
+  result {
+    text = "'x'"
+  }
+}
+
+tool "nothing" { # ERROR: Missing call block
+  description = "Does nothing."
+}
+
+tool "twice" {
+  description = "Two calls."
+  http "api" {
+    path = "/a"
+  }
+  http "api" { # ERROR: More than one call block
+    path = "/b"
+  }
+}
+
+tool "results" {
+  description = "Two result blocks."
+  result {
+    text = "'a'"
+  }
+  result { # ERROR: Duplicate result block
+    text = "'b'"
+  }
+}
+
+tool "empty_result" {
+  description = "An empty result block."
+  result { # ERROR: Empty result block
+  }
+}
+
+tool "static_error" {
+  description = "An error rule with no call."
+  result {
+    text = "'a'"
+  }
+  error { # ERROR: Error rule without a call
+    when    = "true"
+    message = "never"
+  }
+}
+
+tool "types" {
+  description = "Type errors in expr-lang."
+  arg "id" {
+    type = integer
+  }
+  timeout = "soon" # ERROR: Invalid duration
+  annotations {
+    read_only   = true
+    destructive = true # ERROR: Contradicting annotations
+  }
+  http "api" {
+    path = "/items/${args.id}"
+  }
+  error {
+    when    = "status == '404'" # ERROR: Invalid expression
+    message = "No item {{ args.id" # ERROR: Unclosed template piece
+  }
+  error {
+    when    = "status" # ERROR: Invalid expression
+    message = "Failed with ${args.id}" # ERROR: Interpolation in expr-lang
+  }
+  result {
+    structured    = "body"
+    output_schema = { type = "array" } # ERROR: Invalid output schema
+  }
+}
+
+tool "search" {
+  description = "First."
+  result {
+    text = "'a'"
+  }
+}
+
+tool "search" { # ERROR: Duplicate tool name
+  description = "Second."
+  result {
+    text = "'b'"
+  }
+}
+
+tool "quiet" { # WARNING: Missing tool description
+  result {
+    text = "'shh'"
+  }
+}
+
+tool "unknown_block" {
+  description = "A misspelt block."
+  http "api" {
+    path = "/x"
+  }
+  reslt { # ERROR: Unsupported block type
+    text = "'a'"
+  }
+}
