@@ -1,0 +1,255 @@
+package shelladapter
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpdecl/mcpdecl/adapters/internal/checktest"
+)
+
+// binDir returns a directory holding an executable "tool" and a
+// non-executable "data", for PATH lookups that do not depend on the host.
+func binDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestDiagnostics(t *testing.T) {
+	bin := binDir(t)
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{
+			name: "valid call without backend",
+			src: `
+shell {
+  command = ["ls", "-l", "/srv/${args.dir}", args.n]
+  timeout = "10s"
+  env     = { LC_ALL = "C", DIR = args.dir }
+}`,
+		},
+		{
+			name: "valid call with backend",
+			src: `
+backend "shell" "tools" {
+  path    = "BIN:/usr/bin"
+  env     = { LANG = "C.UTF-8" }
+  timeout = "1m"
+}
+shell {
+  backend          = "tools"
+  command          = ["tool", "--", args.query]
+  output           = "json"
+  progress_pattern = "(\\d+)/(\\d+)"
+}`,
+		},
+		{
+			name: "command not written as a list",
+			src: `
+shell {
+  command = split(" ", args.query)
+}
+shell {
+  command = []
+}`,
+			want: []string{
+				"3:13 Command is not a list",
+				"6:13 Empty command",
+			},
+		},
+		{
+			name: "program checks",
+			src: `
+shell {
+  command = ["${args.query}", "x"]
+}
+shell {
+  command = ["no-such-program-xyz"]
+}
+shell {
+  command = ["./run.sh"]
+}
+shell {
+  command = ["BIN/data"]
+}
+shell {
+  command = ["BIN/missing"]
+}`,
+			want: []string{
+				"3:14 Interpolated program name",
+				"6:14 Program not found",
+				"warning: 9:14 Relative program path",
+				"12:14 Program not executable",
+				"15:14 Program not found",
+			},
+		},
+		{
+			name: "shell parses interpolated script",
+			src: `
+shell {
+  command = ["sh", "-c", "du -sh /srv/${args.dir}"]
+}
+shell {
+  command = ["/bin/bash", "-ec", "echo ${args.query}"]
+}
+shell {
+  command = ["sh", "-c", "du -sh -- \"$1\"", "sh", "/srv/${args.dir}"]
+}
+shell {
+  command     = ["sh", "-c", "du -sh /srv/${args.dir}"]
+  allow_shell = true
+}`,
+			want: []string{
+				"3:26 Arguments parsed by the shell",
+				"6:34 Arguments parsed by the shell",
+			},
+		},
+		{
+			name: "argument values",
+			src: `
+shell {
+  command = ["ls", args.tags, "%{ if args.flag }-v%{ endif }", "${args.nope}"]
+}`,
+			want: []string{
+				"3:20 Invalid argument value",
+				"3:32 Template directive not allowed",
+				"3:67 Reference to undeclared argument",
+			},
+		},
+		{
+			name: "settings",
+			src: `
+shell {
+  command          = ["ls"]
+  output           = "jsno"
+  mime_type        = "image/png"
+  progress_pattern = "\\d+"
+  timeout          = "soon"
+  max_output_bytes = -1
+  concurrency      = 0
+  dir              = "/no/such/dir"
+  env              = { "1BAD" = "x", OK = args.tags }
+  stdin            = args.filters
+  shell            = true
+}
+shell {
+  command          = ["ls"]
+  output           = "lines"
+  mime_type        = "image/png"
+  progress_pattern = "(["
+}`,
+			want: []string{
+				"13:3 Unsupported argument",
+				"7:22 Invalid duration",
+				"8:22 Invalid number",
+				"9:22 Invalid number",
+				"10:22 Directory not found",
+				"12:22 Invalid value type",
+				"11:24 Invalid environment variable name",
+				"11:43 Invalid value type",
+				"4:22 Invalid output format",
+				"6:22 Invalid progress pattern",
+				"18:3 Conflicting output settings",
+				"19:22 Invalid progress pattern",
+			},
+		},
+		{
+			name: "backend settings",
+			src: `
+backend "shell" "b" {
+  path             = "bin:/usr/bin"
+  env              = { "A-B" = "x" }
+  concurrency      = 0
+  dir              = "/no/such/dir"
+}`,
+			want: []string{
+				"6:22 Directory not found",
+				"4:24 Invalid environment variable name",
+				"3:22 Relative PATH entry",
+				"5:22 Invalid number",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := strings.ReplaceAll(tt.src, "BIN", bin)
+			got := checktest.Compile(t, New(), src)
+			gotDiags := checktest.Format(got.Diags)
+			if diff := cmp.Diff(tt.want, gotDiags); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+				for _, d := range got.Diags {
+					t.Logf("%s", d.Error())
+				}
+			}
+		})
+	}
+}
+
+func TestCompiled(t *testing.T) {
+	bin := binDir(t)
+	got := checktest.Compile(t, New(), strings.ReplaceAll(`
+backend "shell" "tools" {
+  path        = "BIN"
+  env         = { API_TOKEN = "s3cret" }
+  concurrency = 2
+}
+shell {
+  backend = "tools"
+  command = ["tool", "--token=${env("TOKEN")}", "/srv/${args.dir}", "--"]
+  env     = { LC_ALL = "C" }
+}`, "BIN", bin))
+	if len(got.Diags) > 0 {
+		t.Fatalf("unexpected diagnostics: %s", got.Diags.Error())
+	}
+	wantBackend := map[string]any{
+		"kind": "shell", "name": "tools", "path": bin, "timeout": "30s",
+		"max_output_bytes": int64(1 << 20), "concurrency": 2, "env": []any{"API_TOKEN"},
+	}
+	if diff := cmp.Diff(wantBackend, got.Backends["tools"].Describe()); diff != "" {
+		t.Errorf("backend Describe (-want +got):\n%s", diff)
+	}
+	a := got.Actions[0].(*Action)
+	wantAction := map[string]any{
+		"kind":    "shell",
+		"backend": "tools",
+		"program": filepath.Join(bin, "tool"),
+		"command": []any{"tool", `"--token=${env("TOKEN")}"`, `"/srv/${args.dir}"`, "--"},
+		"output":  "text", "timeout": "30s", "max_output_bytes": int64(1 << 20),
+		"concurrency": 2, "allow_shell": false, "env": []any{"LC_ALL"},
+	}
+	if diff := cmp.Diff(wantAction, a.Describe()); diff != "" {
+		t.Errorf("action Describe (-want +got):\n%s", diff)
+	}
+	if len(a.Argv) != 4 {
+		t.Errorf("argv has %d elements, want 4", len(a.Argv))
+	}
+}
+
+func TestDefaultPathLookup(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh on this system")
+	}
+	got := checktest.Compile(t, New(), `
+shell {
+  command = ["sh", "-c", "echo hi"]
+}`)
+	if len(got.Diags) > 0 {
+		t.Fatalf("unexpected diagnostics: %s", got.Diags.Error())
+	}
+	if p := got.Actions[0].(*Action).ProgramPath; !filepath.IsAbs(p) || filepath.Base(p) != "sh" {
+		t.Errorf("ProgramPath = %q", p)
+	}
+}
