@@ -63,10 +63,15 @@ func (s *Scope) CheckExpr(expr hcl.Expression, attr *hcl.Attribute, want cty.Typ
 	if d.HasErrors() {
 		return cty.DynamicVal, d
 	}
-	return convertAttr(attr, v, want)
+	return convertValue(attr.Name, expr.Range(), v, want)
 }
 
 func convertAttr(attr *hcl.Attribute, v cty.Value, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	return convertValue(attr.Name, attr.Expr.Range(), v, want)
+}
+
+// convertValue converts v to want, reporting a mismatch at rng.
+func convertValue(name string, rng hcl.Range, v cty.Value, want cty.Type) (cty.Value, hcl.Diagnostics) {
 	if want == cty.DynamicPseudoType {
 		return v, nil
 	}
@@ -75,8 +80,8 @@ func convertAttr(attr *hcl.Attribute, v cty.Value, want cty.Type) (cty.Value, hc
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value type",
-			Detail:   fmt.Sprintf("%s must be %s: %s.", attr.Name, friendly(want), err),
-			Subject:  attr.Expr.Range().Ptr(),
+			Detail:   fmt.Sprintf("%s must be %s: %s.", name, friendly(want), err),
+			Subject:  rng.Ptr(),
 		}}
 	}
 	return out, nil

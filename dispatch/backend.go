@@ -39,6 +39,9 @@ func (c *compiler) compileCall(call *lang.Call, owner string, scope *adapter.Sco
 		return nil
 	}
 	block := &adapter.CallBlock{Owner: owner, Body: call.Body, DeclRange: call.DeclRange, TypeRange: call.TypeRange, Scope: scope}
+	if call.Backend == "" && !a.Info().NeedsBackend {
+		call = c.namedBackend(call)
+	}
 	if call.Backend != "" || a.Info().NeedsBackend {
 		backend, ok := c.lookupBackend(call)
 		if !ok {
@@ -127,4 +130,23 @@ func (c *compiler) checkBodyRefs(body hcl.Body, scope *adapter.Scope) {
 	for _, blk := range b.Blocks {
 		c.checkBodyRefs(blk.Body, scope)
 	}
+}
+
+// namedBackend returns call with the backend its body names in a
+// `backend = "name"` attribute, for call kinds whose block has no label
+// (shell). Without one it returns call unchanged.
+func (c *compiler) namedBackend(call *lang.Call) *lang.Call {
+	content, _, _ := call.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "backend"}}})
+	attr, ok := content.Attributes["backend"]
+	if !ok {
+		return call
+	}
+	v, d := attr.Expr.Value(nil)
+	if d.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid backend name", "backend names a %s backend block with a literal string, as in backend = \"tools\".", call.Kind)})
+		return call
+	}
+	named := *call
+	named.Backend, named.BackendRange = v.AsString(), attr.Expr.Range()
+	return &named
 }

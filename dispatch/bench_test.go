@@ -10,47 +10,33 @@ import (
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
-// generatedConfig returns a config of n HTTP tools, each with three
-// arguments, a validation, an error rule and a result block: the size a
-// large REST API wrapped by one file reaches.
+// generatedConfig returns a config of n HTTP tools of the size a REST API
+// wrapped by one file has: a description, two arguments (one constrained,
+// one optional), a call with a path and a query, and one error rule.
 func generatedConfig(n int) []byte {
 	var b strings.Builder
 	b.WriteString("backend \"http\" \"api\" {\n  base_url = \"http://127.0.0.1:9\"\n}\n\n")
 	for i := range n {
-		fmt.Fprintf(&b, `tool "tool_%d" {
-  description = "Tool number %d."
+		fmt.Fprintf(&b, `tool "get_item_%d" {
+  description = "Fetch item kind %d by id."
   arg "id" {
     type    = integer
     minimum = 1
   }
-  arg "q" {
-    type       = string
-    max_length = 100
-    required   = false
-  }
-  arg "kind" {
-    type = string
-    enum = ["a", "b", "c"]
-    default = "a"
-  }
-  validation {
-    condition     = args.id < 1000000
-    error_message = "id ${args.id} is too large"
+  arg "fields" {
+    type     = string
+    required = false
   }
   http "api" {
-    path  = "/items/${args.id}"
-    query = { q = args.q, kind = args.kind }
+    path  = "/items/%d/${args.id}"
+    query = { fields = args.fields }
   }
   error {
     when    = "status == 404"
     message = "No item {{ args.id }}."
   }
-  result {
-    structured = "body"
-    text       = "body?.name ?? 'unnamed'"
-  }
 }
-`, i, i)
+`, i, i, i)
 	}
 	return []byte(b.String())
 }

@@ -15,6 +15,8 @@ type Part struct {
 	Literal string
 	// Expr is the interpolated expression; nil for literal text.
 	Expr hcl.Expression
+	// Range is where the part is in the source.
+	Range hcl.Range
 }
 
 // Parts splits a string template into its pieces, so that each
@@ -27,16 +29,16 @@ func Parts(expr hcl.Expression, files map[string]*hcl.File) ([]Part, hcl.Diagnos
 	case *hclsyntax.TemplateExpr:
 		return templateParts(e, files)
 	case *hclsyntax.TemplateWrapExpr:
-		return []Part{{Expr: e.Wrapped}}, nil
+		return []Part{{Expr: e.Wrapped, Range: e.Wrapped.Range()}}, nil
 	case *hclsyntax.LiteralValueExpr:
 		if e.Val.Type() == cty.String && !e.Val.IsNull() {
-			return []Part{{Literal: e.Val.AsString()}}, nil
+			return []Part{{Literal: e.Val.AsString(), Range: e.Range()}}, nil
 		}
 	}
 	if t, ok := reparseJSONString(expr, files); ok {
 		return Parts(t, files)
 	}
-	return []Part{{Expr: expr}}, nil
+	return []Part{{Expr: expr, Range: expr.Range()}}, nil
 }
 
 func templateParts(t *hclsyntax.TemplateExpr, files map[string]*hcl.File) ([]Part, hcl.Diagnostics) {
@@ -44,14 +46,14 @@ func templateParts(t *hclsyntax.TemplateExpr, files map[string]*hcl.File) ([]Par
 	var diags hcl.Diagnostics
 	for _, p := range t.Parts {
 		if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String && lit.Val.IsKnown() && !lit.Val.IsNull() {
-			out = append(out, Part{Literal: lit.Val.AsString()})
+			out = append(out, Part{Literal: lit.Val.AsString(), Range: lit.Range()})
 			continue
 		}
 		if _, isFor := p.(*hclsyntax.TemplateJoinExpr); isFor || isDirective(p, files) {
 			diags = append(diags, directiveDiag(p))
 			continue
 		}
-		out = append(out, Part{Expr: p})
+		out = append(out, Part{Expr: p, Range: p.Range()})
 	}
 	return out, diags
 }

@@ -2,7 +2,6 @@ package lang
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 )
 
 // Arg is an `arg` block (an argument of a tool, template or prompt) or a
@@ -75,7 +74,7 @@ func decodeArgs(args []*Arg) hcl.Diagnostics {
 
 func decodeArgSpec(body hcl.Body) (*ArgSpec, hcl.Diagnostics) {
 	spec := &ArgSpec{}
-	diags := gohcl.DecodeBody(body, nil, spec)
+	diags := decodeBody(body, spec)
 	spec.Type = &Type{Kind: KindString}
 	if spec.TypeExpr != nil {
 		t, d := ParseType(spec.TypeExpr.Expr)

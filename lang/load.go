@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
 )
 
@@ -134,7 +133,7 @@ func fileDiag(summary, detail string) *hcl.Diagnostic {
 // decodeFile decodes one file's blocks and appends them to cfg.
 func (cfg *Config) decodeFile(f *hcl.File) hcl.Diagnostics {
 	var fc fileContent
-	diags := gohcl.DecodeBody(f.Body, nil, &fc)
+	diags := decodeBody(f.Body, &fc)
 	for _, s := range fc.Server {
 		if cfg.Server != nil {
 			diags = append(diags, &hcl.Diagnostic{
