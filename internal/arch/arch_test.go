@@ -1,0 +1,82 @@
+// Package arch_test keeps the import rules of the architecture true:
+// cmd → server → {dispatch, mcp}; dispatch → adapter ← adapters/*; lang
+// imports no adapter; mcp imports no other mcpdecl package; eval depends on
+// hcl, cty and expr only.
+package arch_test
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/mcpdecl/mcpdecl/"
+
+// forbidden maps a package to the mcpdecl packages it must not depend on,
+// directly or indirectly.
+var forbidden = map[string][]string{
+	"lang":     {"eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
+	"eval":     {"lang", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
+	"adapter":  {"lang", "adapters", "dispatch", "mcp", "server", "cmd"},
+	"adapters": {"lang", "dispatch", "mcp", "server", "cmd"},
+	"dispatch": {"mcp", "server", "cmd"},
+	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
+}
+
+func TestImportRules(t *testing.T) {
+	out, err := exec.Command("go", "list", "-json", "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var pkg struct {
+			ImportPath string
+			Deps       []string
+		}
+		if err := dec.Decode(&pkg); err != nil {
+			t.Fatal(err)
+		}
+		rel := strings.TrimPrefix(pkg.ImportPath, module)
+		for owner, bans := range forbidden {
+			if rel != owner && !strings.HasPrefix(rel, owner+"/") {
+				continue
+			}
+			for _, dep := range pkg.Deps {
+				d := strings.TrimPrefix(dep, module)
+				if d == dep {
+					continue
+				}
+				for _, ban := range bans {
+					if d == ban || strings.HasPrefix(d, ban+"/") {
+						t.Errorf("%s imports %s, which the architecture forbids", rel, d)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAdaptersIndependent checks that no adapter imports another, so each
+// can be read and tested alone.
+func TestAdaptersIndependent(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "../../adapters/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		self := fields[0]
+		if strings.HasSuffix(self, "/all") {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			for _, a := range []string{"http", "sql", "shell"} {
+				if imp == module+"adapters/"+a && imp != self {
+					t.Errorf("%s imports %s; adapters must not import each other", self, imp)
+				}
+			}
+		}
+	}
+}
