@@ -45,7 +45,6 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 	}
 	out.Type = cty.Object(attrTypes)
 	out.Env = eval.EnvType(fields)
-	out.Validator = c.compileSchema(out.Schema, declOf(args))
 	c.checkDefaults(out, args)
 	scope := c.scope(out, where)
 	for _, a := range args {
@@ -55,23 +54,6 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 	}
 	out.Validations = append(out.Validations, c.compileValidations(validations, scope)...)
 	return out
-}
-
-func declOf(args []*lang.Arg) hcl.Range {
-	if len(args) == 0 {
-		return hcl.Range{}
-	}
-	return args[0].DeclRange
-}
-
-// compileSchema compiles a JSON Schema document; a failure here means a
-// constraint is malformed (a bad pattern, say).
-func (c *compiler) compileSchema(doc map[string]any, at hcl.Range) *jsonschema.Schema {
-	s, err := compileJSONSchema(doc)
-	if err != nil {
-		c.add(hcl.Diagnostics{errorf(at, "Invalid argument schema", "The arguments do not make a valid JSON Schema: %s.", err)})
-	}
-	return s
 }
 
 func compileJSONSchema(doc map[string]any) (*jsonschema.Schema, error) {

@@ -60,6 +60,7 @@ func (c *compiler) isRequired(a *lang.Arg, hasDefault bool) bool {
 // specSchema builds the JSON Schema of one value.
 func (c *compiler) specSchema(spec *lang.ArgSpec, name string) map[string]any {
 	t := spec.Type
+	c.staticBool(spec.Sensitive) // checked for type; sensitive values are redacted in logs
 	s := typeSchema(t)
 	c.applyItems(s, spec, name)
 	c.applyProperties(s, spec, name)
@@ -156,6 +157,7 @@ func (c *compiler) applyItems(s map[string]any, spec *lang.ArgSpec, name string)
 		c.add(hcl.Diagnostics{errorf(spec.Items.TypeExpr.Expr.Range(), "Conflicting item type",
 			"The argument %q is %s but its items block says %s. Say the element type once.", name, spec.Type, spec.Items.Type)})
 	}
+	c.refuseNestedValidations(spec.Items, name)
 	s["items"] = c.specSchema(spec.Items, name+"[]")
 }
 
@@ -176,6 +178,7 @@ func (c *compiler) applyProperties(s map[string]any, spec *lang.ArgSpec, name st
 		if p.Spec == nil {
 			continue
 		}
+		c.refuseNestedValidations(p.Spec, name+"."+p.Name)
 		ps, parg := c.compileArg(p)
 		props[p.Name] = ps
 		if parg.Required {
@@ -367,4 +370,14 @@ func jsonStrings(list []any) []string {
 		out = append(out, fmt.Sprint(v))
 	}
 	return out
+}
+
+// refuseNestedValidations reports validation blocks inside items and
+// property blocks: conditions are checked once per call, over all the
+// arguments, so they belong on a top-level argument or on the tool.
+func (c *compiler) refuseNestedValidations(spec *lang.ArgSpec, name string) {
+	for _, v := range spec.Validations {
+		c.add(hcl.Diagnostics{errorf(v.DeclRange, "Misplaced validation block",
+			"Validation blocks are checked over all the arguments, so they go on a top-level argument or on the tool, not inside %q. Move it up and refer to the value as args.<name>.", name)})
+	}
 }

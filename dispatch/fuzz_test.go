@@ -29,12 +29,18 @@ func FuzzLoad(f *testing.F) {
 	reg := all.Registry()
 	f.Fuzz(func(t *testing.T, src []byte) {
 		cfg, diags := lang.LoadSource("fuzz.hcl", src)
+		if len(src) > 64<<10 {
+			return // parsing time grows with size; small inputs find the bugs
+		}
 		checkRanges(t, diags, len(src))
 		if cfg.Incomplete {
 			return
 		}
-		_, diags = dispatch.Compile(cfg, reg, dispatch.Options{})
+		table, diags := dispatch.Compile(cfg, reg, dispatch.Options{})
 		checkRanges(t, diags, len(src))
+		if table != nil {
+			checkSchemasCompile(t, table)
+		}
 	})
 }
 

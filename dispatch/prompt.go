@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/yosida95/uritemplate/v3"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -54,6 +55,10 @@ func (c *compiler) compileMessage(m *lang.Message, scope *adapter.Scope) *Messag
 		r := m.Resource[0]
 		msg.Kind, msg.URI, msg.MimeType = "resource", c.staticString(r.URI), c.staticString(r.MimeType)
 		msg.Text, msg.Data = check(r.Text), check(r.Blob)
+		if r.Text != nil && r.Blob != nil {
+			c.add(hcl.Diagnostics{errorf(r.Blob.NameRange, "Conflicting resource content",
+				"An embedded resource holds text or blob, not both. Keep one of them.")})
+		}
 		if msg.Text == nil && msg.Data == nil {
 			c.checkOwnResource(r.URI, msg.URI)
 		}
@@ -86,8 +91,13 @@ func (c *compiler) checkOwnResource(attr *hcl.Attribute, uri string) {
 		}
 		uris = append(uris, u)
 	}
+	for _, t := range c.cfg.Templates {
+		if tmpl, err := uritemplate.New(c.staticStringQuiet(t.URITemplate)); err == nil && tmpl.Match(uri) != nil {
+			return
+		}
+	}
 	c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Unknown resource",
-		"No resource block serves %q, so the message cannot embed it. Give text or blob inline, or declare the resource.%s", uri, suggestion(uri, uris))})
+		"No resource or resource template serves %q, so the message cannot embed it. Give text or blob inline, or declare the resource.%s", uri, suggestion(uri, uris))})
 }
 
 // staticStringQuiet evaluates a static string without reporting problems

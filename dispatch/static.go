@@ -66,21 +66,27 @@ func (c *compiler) allowedEnv() []string {
 
 func (c *compiler) variableValue(v *lang.Variable) cty.Value {
 	ty := cty.DynamicPseudoType
+	integer := false
 	if v.Type != nil {
 		t, d := lang.ParseType(v.Type.Expr)
 		c.add(d)
 		if t != nil {
-			ty = t.CtyType()
+			ty, integer = t.CtyType(), t.Kind == lang.KindInteger
 		}
 	}
+	var val cty.Value
 	if raw, ok := c.opts.Vars[v.Name]; ok {
-		return c.parseVarValue(v, raw, ty)
+		val = c.parseVarValue(v, raw, ty)
+	} else if raw, ok := c.lookupEnv("MCPDECL_VAR_" + v.Name); ok {
+		val = c.parseVarValue(v, raw, ty)
+	} else if v.Default != nil {
+		val = c.variableDefault(v, ty)
 	}
-	if raw, ok := c.lookupEnv("MCPDECL_VAR_" + v.Name); ok {
-		return c.parseVarValue(v, raw, ty)
-	}
-	if v.Default != nil {
-		return c.variableDefault(v, ty)
+	if val != cty.NilVal {
+		if integer && val.IsKnown() && !val.IsNull() && !val.AsBigFloat().IsInt() {
+			c.add(hcl.Diagnostics{errorf(v.NameRange, "Invalid value for variable", "The variable %q is an integer, but its value %s is not a whole number.", v.Name, val.AsBigFloat().Text('f', -1))})
+		}
+		return val
 	}
 	if c.opts.LookupEnv == nil {
 		return cty.UnknownVal(ty) // validation: any value will do

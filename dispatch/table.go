@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -44,13 +45,27 @@ type Args struct {
 	List []*Arg
 	// Schema is the JSON Schema document (2020-12) as JSON-ready values;
 	// encoding it gives the same bytes every time (keys sorted).
-	Schema    map[string]any
-	Validator *jsonschema.Schema
+	Schema map[string]any
 	// Type is the cty object type of args in HCL expressions.
 	Type cty.Type
 	// Env is the Go type of args in expr-lang programs.
 	Env         reflect.Type
 	Validations []*Validation
+
+	validatorOnce sync.Once
+	validator     *jsonschema.Schema
+	validatorErr  error
+}
+
+// Validator returns the compiled JSON Schema of the arguments. It is
+// compiled on first use: the compiler builds every schema from checked
+// parts (patterns, formats and bounds are checked at load time), and
+// compiling thousands of them up front doubled the cost of validation.
+func (a *Args) Validator() (*jsonschema.Schema, error) {
+	a.validatorOnce.Do(func() {
+		a.validator, a.validatorErr = compileJSONSchema(a.Schema)
+	})
+	return a.validator, a.validatorErr
 }
 
 // Arg is one compiled argument.

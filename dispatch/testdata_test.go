@@ -57,6 +57,7 @@ func TestValidConfigs(t *testing.T) {
 			if table == nil {
 				t.Fatal("no table")
 			}
+			checkSchemasCompile(t, table)
 		})
 	}
 }
@@ -151,4 +152,25 @@ func render(diags hcl.Diagnostics) string {
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
+}
+
+// checkSchemasCompile compiles every argument schema, which the compiler
+// leaves to first use.
+func checkSchemasCompile(t *testing.T, table *dispatch.Table) {
+	t.Helper()
+	var all []*dispatch.Args
+	for _, tool := range table.Tools {
+		all = append(all, tool.Args)
+	}
+	for _, tm := range table.Templates {
+		all = append(all, tm.Args)
+	}
+	for _, p := range table.Prompts {
+		all = append(all, p.Args)
+	}
+	for _, a := range all {
+		if _, err := a.Validator(); err != nil {
+			t.Errorf("schema %v does not compile: %v", a.Schema, err)
+		}
+	}
 }

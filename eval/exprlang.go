@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -102,7 +103,7 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute) hcl.D
 // exprHint turns an expr-lang compile message into a sentence that says
 // what to do.
 func exprHint(msg string) string {
-	msg = strings.TrimSpace(msg)
+	msg = readableTypes(strings.TrimSpace(msg))
 	out := upperFirst(msg) + "."
 	switch {
 	case strings.HasPrefix(msg, "unknown name"):
@@ -156,4 +157,14 @@ func isInterpolated(e hcl.Expression) bool {
 	}
 	_, wrapped := e.(*hclsyntax.TemplateWrapExpr)
 	return wrapped
+}
+
+// structType matches the Go struct types that stand for args and object
+// values in expr-lang messages.
+var structType = regexp.MustCompile(`(?:type )?struct \{[^{}]*\}`)
+
+// readableTypes replaces Go struct types in a message by "object", and
+// names the field a user misspelt.
+func readableTypes(msg string) string {
+	return structType.ReplaceAllString(msg, "object")
 }

@@ -46,7 +46,7 @@ tool "search_events" {
 
   http "calendar" {
     path  = "/events"
-    query = { from = args.from, to = args.to, q = try(args.words, "") }
+    query = { from = args.from, to = args.to, q = coalesce(args.words, "") }
   }
 
   result {

@@ -66,7 +66,7 @@ func decodeArgs(args []*Arg) hcl.Diagnostics {
 		spec, d := decodeArgSpec(a.Body)
 		diags = append(diags, d...)
 		a.Spec = spec
-		diags = append(diags, checkIdentifier(a.Name, a.NameRange, "argument")...)
+		diags = append(diags, checkArgName(a.Name, a.NameRange)...)
 	}
 	diags = append(diags, checkUniqueArgs(args)...)
 	return diags

@@ -33,7 +33,23 @@ func checkIdentifier(name string, rng hcl.Range, kind string) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("Invalid %s name", kind),
-		Detail:   fmt.Sprintf("The %s name %q is not a valid identifier: use letters, digits, '_' and '-', starting with a letter, for example \"start_date\".", kind, name),
+		Detail:   fmt.Sprintf("The %s name %q is not a valid identifier: use letters, digits, '_' and '-', not starting with a digit, for example \"start_date\".", kind, name),
+		Subject:  rng.Ptr(),
+	}}
+}
+
+// argName is the rule for argument names: they are read as args.<name> in
+// both expression languages, and expr-lang would read a '-' as a minus.
+var argName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkArgName(name string, rng hcl.Range) hcl.Diagnostics {
+	if argName.MatchString(name) {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid argument name",
+		Detail:   fmt.Sprintf("The argument name %q is not allowed: use letters, digits and '_', not starting with a digit, for example \"start_date\" (a '-' would read as a minus in expressions).", name),
 		Subject:  rng.Ptr(),
 	}}
 }

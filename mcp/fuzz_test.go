@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzDecodeMessage feeds arbitrary bodies through the codec, the era
@@ -39,7 +41,11 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 		m, _, _ := DecodeMessage([]byte(body)) // must not panic on its own
 		_ = m
-		req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		// Long-lived requests spelled with escapes (a listen stream, the
+		// slow tool) end when the request context does.
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		req := httptest.NewRequestWithContext(ctx, "POST", "/", strings.NewReader(body))
 		if modernHeaders {
 			req.Header = mh("tools/call", "echo")
 		}

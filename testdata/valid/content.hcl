@@ -63,7 +63,7 @@ prompt "describe" {
     resource {
       uri       = "docs://inline"
       mime_type = "text/plain"
-      text      = "Inline text for ${try(args.focus, "everything")}."
+      text      = "Inline text for ${coalesce(args.focus, "everything")}."
     }
   }
   message "assistant" {
