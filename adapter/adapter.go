@@ -10,6 +10,7 @@ package adapter
 
 import (
 	"context"
+	"net/http"
 	"reflect"
 
 	"github.com/hashicorp/hcl/v2"
@@ -69,20 +70,63 @@ type Opener interface {
 
 // Request is one call of an action.
 type Request struct {
-	// Args holds the validated arguments, as an object of the declared types.
+	// Args holds the validated arguments, as an object of the declared
+	// types; absent optional arguments are null.
 	Args cty.Value
+	// ArgsJSON holds the same arguments as decoded JSON (for a command's
+	// stdin, say).
+	ArgsJSON map[string]any
 	// Static evaluates expressions of the call block (variables, locals,
 	// functions).
 	Static *eval.Static
+	// Header holds the inbound HTTP request's headers; nil on stdio.
+	Header http.Header
+	// Progress reports progress of a long call; never nil (a no-op when the
+	// client did not ask for progress).
+	Progress func(progress, total float64, message string)
+	// Log sends a log line to the client at a level (debug, info, notice,
+	// warning, error); never nil (a no-op when the client asked for none).
+	Log func(level string, data any)
 }
 
-// Result is what a call produced: the values of the adapter's ResultEnv
-// fields, by name, for `when`, `result` and `message` programs.
+// Result is what a call produced.
 type Result struct {
+	// Fields holds the values of the adapter's ResultEnv names (status,
+	// headers, body; rows, columns; exit_code, stdout, ...), for the
+	// `when`, `result` and `message` programs.
 	Fields map[string]any
 	// Text is the answer shown when no result block says otherwise.
 	Text string
+	// Structured is the default structuredContent (a JSON object), or nil.
+	Structured map[string]any
+	// Media is binary content (an image, audio, any other blob) the call
+	// produced instead of text; nil for text answers.
+	Media *Media
+	// Failure, when not empty, says the call failed in a way the model
+	// should see as an error (a non-2xx status, a non-zero exit) unless an
+	// error rule of the tool matches first.
+	Failure string
 }
+
+// Media is binary content with its MIME type.
+type Media struct {
+	MimeType string
+	Data     []byte
+}
+
+// CallError is an error whose message is written for the model: what
+// happened and whether retrying may help. Invoke returns one for failures
+// outside the backend's answer (refused connection, timeout, TLS, a
+// database that is down); any other error is logged and reported to the
+// model only as an internal failure.
+type CallError struct {
+	Message   string
+	Retryable bool
+	Err       error
+}
+
+func (e *CallError) Error() string { return e.Message }
+func (e *CallError) Unwrap() error { return e.Err }
 
 // BackendBlock is a backend block handed to CompileBackend.
 type BackendBlock struct {
