@@ -108,6 +108,8 @@ func exprHint(msg string) string {
 	switch {
 	case strings.HasPrefix(msg, "unknown name"):
 		out += " This expression can use the names of its environment (see docs/language.md), and args.<name> for the arguments."
+	case strings.Contains(msg, "literal not terminated"):
+		out += " An expr-lang string cannot hold a raw line break; inside an HCL string write '\\n' as '\\\\n'."
 	case strings.Contains(msg, "mismatched types"):
 		out += " Compare values of the same type: numbers without quotes (status == 409), strings in quotes (body.state == 'open')."
 	case strings.Contains(msg, "expected bool"):
