@@ -8,10 +8,10 @@ tool "everything" {
     sizes     = ["48x48"]
   }
   annotations {
-    title       = "Everything"
-    read_only   = true
-    idempotent  = true
-    open_world  = false
+    title      = "Everything"
+    read_only  = true
+    idempotent = true
+    open_world = false
   }
   arg "name" {
     type        = string
@@ -39,13 +39,13 @@ tool "everything" {
     default = false
   }
   arg "colour" {
-    type = string
-    enum = ["red", "green", "blue"]
+    type        = string
+    enum        = ["red", "green", "blue"]
     completions = ["red", "green", "blue"]
   }
   arg "when" {
-    type   = string
-    format = "date-time"
+    type     = string
+    format   = "date-time"
     optional = true
   }
   arg "tags" {
