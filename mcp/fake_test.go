@@ -10,8 +10,9 @@ import (
 // fakeHandler is a small, fixed Handler for the protocol tests. The real
 // handler (package server) is tested elsewhere.
 type fakeHandler struct {
-	info  ServerInfo
-	tools []Tool
+	info   ServerInfo
+	tools  []Tool
+	noSlow bool // the fuzzer must not wait for cancellation
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -83,6 +84,9 @@ func (f *fakeHandler) CallTool(ctx context.Context, req *Request, p *CallToolPar
 		_ = n.Progress(ctx, 2, 2, "done")
 		return &CallToolResult{Content: []ContentBlock{TextContent("finished")}}, nil
 	case "slow":
+		if f.noSlow {
+			return &CallToolResult{}, nil
+		}
 		<-ctx.Done()
 		return nil, ctx.Err()
 	case "elicit":

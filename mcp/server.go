@@ -25,8 +25,8 @@ type Server struct {
 	listeners registry
 	metaCache atomic.Pointer[metaEntry]
 
-	inflight sync.WaitGroup // requests being handled, for Shutdown
-	closing  chan struct{}  // closed by Shutdown: ends listen and GET streams
+	inflight tracker       // requests being handled, for Shutdown
+	closing  chan struct{} // closed by Shutdown: ends listen and GET streams
 	closeMu  sync.Once
 }
 
@@ -53,10 +53,45 @@ func (s *Server) SupportedVersions() []string { return append([]string(nil), s.v
 // 503 (HTTP) once Shutdown has begun.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closeMu.Do(func() { close(s.closing) })
-	done := make(chan struct{})
-	go func() { s.inflight.Wait(); close(done) }()
+	return s.inflight.wait(ctx)
+}
+
+// tracker counts in-flight requests. Unlike sync.WaitGroup it allows new
+// requests to start while Shutdown waits (stdio keeps reading).
+type tracker struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n drops to 0; nil when nobody waits
+}
+
+func (t *tracker) Add(int) {
+	t.mu.Lock()
+	t.n++
+	t.mu.Unlock()
+}
+
+func (t *tracker) Done() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.n--; t.n == 0 && t.zero != nil {
+		close(t.zero)
+		t.zero = nil
+	}
+}
+
+func (t *tracker) wait(ctx context.Context) error {
+	t.mu.Lock()
+	if t.n == 0 {
+		t.mu.Unlock()
+		return nil
+	}
+	if t.zero == nil {
+		t.zero = make(chan struct{})
+	}
+	ch := t.zero
+	t.mu.Unlock()
 	select {
-	case <-done:
+	case <-ch:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
