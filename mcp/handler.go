@@ -23,13 +23,23 @@ type Handler interface {
 	// pointer until the configuration changes.
 	Info() *ServerInfo
 
+	// ListTools returns every tool, in a stable order.
 	ListTools(ctx context.Context, req *Request) ([]Tool, error)
+	// CallTool runs a tool. Unknown tool: InvalidParams. Failures of the
+	// tool itself, argument validation included, are results with IsError.
 	CallTool(ctx context.Context, req *Request, p *CallToolParams) (*CallToolResult, error)
+	// ListResources returns every concrete resource, in a stable order.
 	ListResources(ctx context.Context, req *Request) ([]Resource, error)
+	// ListResourceTemplates returns every resource template, in a stable order.
 	ListResourceTemplates(ctx context.Context, req *Request) ([]ResourceTemplate, error)
+	// ReadResource reads a resource; unknown URI: ResourceNotFound.
 	ReadResource(ctx context.Context, req *Request, p *ReadResourceParams) (*ReadResourceResult, error)
+	// ListPrompts returns every prompt, in a stable order.
 	ListPrompts(ctx context.Context, req *Request) ([]Prompt, error)
+	// GetPrompt renders a prompt; unknown prompt or missing required
+	// argument: InvalidParams.
 	GetPrompt(ctx context.Context, req *Request, p *GetPromptParams) (*GetPromptResult, error)
+	// Complete suggests argument values; the router caps them at 100.
 	Complete(ctx context.Context, req *Request, p *CompleteParams) (*CompleteResult, error)
 }
 

@@ -170,3 +170,37 @@ func scanData(sc *bufio.Scanner, want string) bool {
 	}
 	return false
 }
+
+// TestHTTPDNSRebinding runs a real loopback listener: the Host check turns on
+// by itself (conformance dns-rebinding-protection).
+func TestHTTPDNSRebinding(t *testing.T) {
+	s, _ := newTestServer(nil)
+	ts := httptest.NewServer(s.HTTPHandler(nil))
+	defer ts.Close()
+	for _, tc := range []struct {
+		host, origin string
+		status       int
+	}{
+		{"", "", 200},
+		{"localhost", "http://localhost:6274", 200},
+		{"evil.example", "", 403},
+		{"", "https://evil.example", 403},
+	} {
+		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		if tc.host != "" {
+			req.Host = tc.host
+		}
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		res, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != tc.status {
+			t.Errorf("Host %q Origin %q: status %d, want %d", tc.host, tc.origin, res.StatusCode, tc.status)
+		}
+	}
+}

@@ -145,3 +145,30 @@ func TestListenHTTPAndShutdown(t *testing.T) {
 		t.Errorf("status after shutdown = %d", rec.Code)
 	}
 }
+
+func TestLegacyStdioLogging(t *testing.T) {
+	s, _ := newTestServer(nil)
+	c := startStdio(t, s)
+	c.rev = l11
+	c.send(initBody(l11))
+	c.recv("initialize")
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"progress"}}`)
+	if r := c.recv("tools/call"); r.Method != "" {
+		t.Fatalf("log or progress sent without setLevel or token: %+v", r)
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"info"}}`)
+	c.recv("logging/setLevel")
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"progress","_meta":{"progressToken":5}}}`)
+	var got []string
+	for {
+		r := c.recv("tools/call")
+		if r.Method == "" {
+			break
+		}
+		got = append(got, r.Method)
+	}
+	if strings.Join(got, " ") != "notifications/progress notifications/message notifications/progress" {
+		t.Errorf("notifications = %v", got)
+	}
+	c.closeAndDrain()
+}

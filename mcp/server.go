@@ -64,12 +64,14 @@ type tracker struct {
 	zero chan struct{} // closed when n drops to 0; nil when nobody waits
 }
 
+// Add counts a request in (the WaitGroup-like signature keeps call sites familiar).
 func (t *tracker) Add(int) {
 	t.mu.Lock()
 	t.n++
 	t.mu.Unlock()
 }
 
+// Done counts a request out and wakes a waiting Shutdown at zero.
 func (t *tracker) Done() {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -24,7 +24,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	defer cancel()
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
-	go c.read(r, lines, readErr)
+	go c.read(r, lines, readErr, ctx.Done())
 	var err error
 loop:
 	for {
@@ -57,13 +57,20 @@ type stdioConn struct {
 	pushing sync.Once
 }
 
-func (c *stdioConn) read(r io.Reader, lines chan<- []byte, errc chan<- error) {
+// read feeds lines to ServeStdio. stop ends it once ServeStdio stopped
+// listening (a Read already blocked on r still waits for input or close).
+func (c *stdioConn) read(r io.Reader, lines chan<- []byte, errc chan<- error, stop <-chan struct{}) {
 	defer close(lines)
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br)
 		if len(line) > 0 {
-			lines <- line
+			select {
+			case lines <- line:
+			case <-stop:
+				errc <- nil
+				return
+			}
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
