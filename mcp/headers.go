@@ -120,8 +120,8 @@ func checkParamHeaders(h http.Header, params map[string]string, args json.RawMes
 func headerMatchesArg(v string, raw json.RawMessage) bool {
 	switch firstByte(raw) {
 	case '"':
-		var s string
-		return json.Unmarshal(raw, &s) == nil && s == v
+		s := jsonString(raw) // "" also for an undecodable string
+		return s == v && (s != "" || string(raw) == `""`)
 	case 't', 'f':
 		return string(raw) == v
 	}
