@@ -15,6 +15,7 @@ var version = ""
 
 // cli is the command line: one struct per subcommand, each with a Run.
 type cli struct {
+	Serve    serveCmd    `cmd:"" help:"Serve the configuration as an MCP server over stdio (default) or Streamable HTTP."`
 	Validate validateCmd `cmd:"" aliases:"lint" help:"Check configuration files without contacting any backend."`
 	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format."`
 	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts exactly as the server lists them, as JSON."`

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/server"
+)
+
+type serveCmd struct {
+	HTTP           string   `name:"http" placeholder:"ADDR" help:"Serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio."`
+	Path           string   `default:"/mcp" help:"The MCP endpoint path for --http."`
+	LegacySessions bool     `help:"Keep stateful sessions for 2025 clients over HTTP (Mcp-Session-Id and a GET stream), so they receive list_changed after a reload."`
+	AllowedOrigins []string `name:"allowed-origin" sep:"none" placeholder:"ORIGIN" help:"An exact Origin (https://app.example) allowed besides same-host and loopback origins (repeatable)."`
+	CORS           bool     `name:"cors" help:"Answer CORS preflights and expose the MCP headers to allowed origins."`
+	LogLevel       string   `default:"info" enum:"debug,info,warn,error" help:"Server log level (logs go to stderr): debug, info, warn or error."`
+	Paths          []string `arg:"" name:"path" help:"Files or directories of the configuration."`
+	loadFlags
+}
+
+func (c *serveCmd) Run(s streams) error {
+	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logLevel(c.LogLevel)}))
+	table, err := c.load(s)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := openBackends(ctx, table); err != nil {
+		return err
+	}
+	srv := server.New(table, &server.Options{Logger: log})
+	proto := mcp.NewServer(srv, nil)
+	go c.reloadOnHangup(ctx, s, log, srv, proto)
+	defer func() { closeBackends(srv.Table(), log) }()
+	if c.HTTP == "" {
+		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%d tools, %d resources, %d templates, %d prompts)\n",
+			table.Server.Name, len(table.Tools), len(table.Resources), len(table.Templates), len(table.Prompts))
+		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
+	}
+	return c.serveHTTP(ctx, s, log, table, proto)
+}
+
+// load compiles the configuration for serving: env() reads the environment
+// and every variable needs a value.
+func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
+	vars, err := c.varMap()
+	if err != nil {
+		return nil, err
+	}
+	cfg, diags := lang.Load(c.Paths...)
+	var table *dispatch.Table
+	if !cfg.Incomplete {
+		var d hcl.Diagnostics
+		table, d = dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: os.LookupEnv})
+		diags = dedupe(append(diags, d...))
+	}
+	if diags.HasErrors() {
+		sortDiagnostics(diags)
+		_ = writeTextDiagnostics(s.err, diags, cfg.Files)
+		return nil, exitCode(1)
+	}
+	return table, nil
+}
+
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, proto *mcp.Server) error {
+	ln, err := net.Listen("tcp", c.HTTP)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(c.Path, proto.HTTPHandler(&mcp.HTTPOptions{
+		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
+		Loopback: isLoopbackAddr(ln.Addr()),
+	}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%d tools, %d resources, %d templates, %d prompts)\n",
+		table.Server.Name, ln.Addr(), c.Path, len(table.Tools), len(table.Resources), len(table.Templates), len(table.Prompts))
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down; finishing calls in flight")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_ = proto.Shutdown(shutCtx)
+	if err := hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func isLoopbackAddr(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// reloadOnHangup recompiles the configuration on SIGHUP. A valid one
+// replaces the served table atomically and every listener is told the
+// lists changed; an invalid one is logged and the old table keeps serving.
+func (c *serveCmd) reloadOnHangup(ctx context.Context, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		}
+		table, err := c.load(s)
+		if err != nil {
+			log.Error("reload failed; still serving the previous configuration")
+			continue
+		}
+		if err := openBackends(ctx, table); err != nil {
+			log.Error("reload failed; still serving the previous configuration", "error", err)
+			continue
+		}
+		old := srv.Table()
+		proto.NotifyListChanged(srv.Swap(table))
+		log.Info("configuration reloaded", "tools", len(table.Tools))
+		// Calls in flight may still use the old backends; close them later.
+		time.AfterFunc(2*time.Minute, func() { closeBackends(old, log) })
+	}
+}
+
+func openBackends(ctx context.Context, t *dispatch.Table) error {
+	for name, b := range t.Backends {
+		if o, ok := b.(adapter.Opener); ok {
+			if err := o.Open(ctx); err != nil {
+				return fmt.Errorf("backend %q: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func closeBackends(t *dispatch.Table, log *slog.Logger) {
+	for name, b := range t.Backends {
+		if c, ok := b.(io.Closer); ok {
+			if err := c.Close(); err != nil {
+				log.Warn("closing backend failed", "backend", name, "error", err)
+			}
+		}
+	}
+}
+
+func logLevel(s string) slog.Level {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(strings.ToUpper(s)))
+	return l
+}

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/expr-lang/expr"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// outcome is an answer mapped through error rules and the result block,
+// before it is shaped for tools/call or resources/read.
+type outcome struct {
+	isError    bool
+	text       string
+	structured any // nil when there is none
+	media      *adapter.Media
+}
+
+// mapAnswer applies the answer rules to what a call produced (res nil for
+// a tool without a call): the first matching error rule wins; otherwise an
+// adapter-reported failure is an error; otherwise the result block (or the
+// adapter's default answer) gives the content.
+func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (*outcome, error) {
+	var fields map[string]any
+	if res != nil {
+		fields = res.Fields
+	}
+	env := buildEnv(ans.Env, fields, args)
+	for _, rule := range ans.Errors {
+		hit, err := expr.Run(rule.When.Program, env)
+		if err != nil {
+			return nil, fmt.Errorf("error rule %q: %w", rule.When.Source, err)
+		}
+		if hit == true {
+			msg, err := renderTemplate(rule.Message, env)
+			if err != nil {
+				return nil, err
+			}
+			return &outcome{isError: true, text: msg}, nil
+		}
+	}
+	if res != nil && res.Failure != "" {
+		return &outcome{isError: true, text: res.Failure}, nil
+	}
+	if ans.Result != nil {
+		return mapResult(ans.Result, env)
+	}
+	out := &outcome{}
+	if res != nil {
+		out.text, out.media = res.Text, res.Media
+		if res.Structured != nil {
+			out.structured = res.Structured
+		}
+	}
+	return out, nil
+}
+
+func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
+	out := &outcome{}
+	if r.Structured != nil {
+		v, err := expr.Run(r.Structured.Program, env)
+		if err != nil {
+			return nil, fmt.Errorf("result structured %q: %w", r.Structured.Source, err)
+		}
+		out.structured = v
+	}
+	switch {
+	case r.TextTemplate != nil:
+		s, err := renderTemplate(r.TextTemplate, env)
+		if err != nil {
+			return nil, err
+		}
+		out.text = s
+	case r.Text != nil:
+		v, err := expr.Run(r.Text.Program, env)
+		if err != nil {
+			return nil, fmt.Errorf("result text %q: %w", r.Text.Source, err)
+		}
+		out.text = formatValue(v)
+	case out.structured != nil:
+		b, err := json.Marshal(out.structured)
+		if err != nil {
+			return nil, err
+		}
+		out.text = string(b)
+	}
+	if r.MaxBytes > 0 {
+		out.text = cut(out.text, r.MaxBytes)
+	}
+	return out, nil
+}
+
+func renderTemplate(t *eval.Template, env any) (string, error) {
+	var sb strings.Builder
+	for _, p := range t.Parts {
+		if p.Program == nil {
+			sb.WriteString(p.Text)
+			continue
+		}
+		v, err := expr.Run(p.Program.Program, env)
+		if err != nil {
+			return "", fmt.Errorf("message piece {{%s}}: %w", p.Program.Source, err)
+		}
+		sb.WriteString(formatValue(v))
+	}
+	return sb.String(), nil
+}
+
+// cut shortens text to at most max bytes on a character boundary and says
+// so, so the model knows it did not see everything.
+func cut(text string, max int) string {
+	if len(text) <= max {
+		return text
+	}
+	end := max
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return text[:end] + fmt.Sprintf("\n[cut: showing the first %d of %d bytes; ask for less to see the rest]", end, len(text))
+}

@@ -1,0 +1,142 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// GetPrompt implements mcp.Handler. Missing required arguments are a
+// protocol error (-32602), as the spec says.
+func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	st := s.state.Load()
+	prompt, ok := st.prompts2[p.Name]
+	if !ok {
+		return nil, mcp.InvalidParams("unknown prompt %q", p.Name)
+	}
+	if missing := missingArgs(prompt.Args, p.Arguments); len(missing) > 0 {
+		return nil, mcp.InvalidParams("prompt %q needs the argument(s) %s", p.Name, strings.Join(missing, ", "))
+	}
+	raw, _ := json.Marshal(p.Arguments)
+	args, err := decodeArgs(prompt.Args, st.table.Static, raw)
+	if err != nil {
+		return nil, mcp.InvalidParams("%s", err.Error())
+	}
+	out := &mcp.GetPromptResult{Description: prompt.Description}
+	for _, m := range prompt.Messages {
+		content, err := s.messageContent(ctx, req, st, m, args)
+		if err != nil {
+			return nil, err
+		}
+		out.Messages = append(out.Messages, mcp.PromptMessage{Role: m.Role, Content: content})
+	}
+	return out, nil
+}
+
+func missingArgs(a *dispatch.Args, given map[string]string) []string {
+	var out []string
+	for _, arg := range a.List {
+		if _, ok := given[arg.Name]; arg.Required && !ok {
+			out = append(out, arg.Name)
+		}
+	}
+	return out
+}
+
+func (s *Server) messageContent(ctx context.Context, req *mcp.Request, st *state, m *dispatch.Message, args *callArgs) (mcp.ContentBlock, error) {
+	switch m.Kind {
+	case "text":
+		text, err := evalString(m.Text, st, args.Cty)
+		if err != nil {
+			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the prompt message cannot be built: %s", err)
+		}
+		return mcp.TextContent(text), nil
+	case "image", "audio":
+		data, err := evalString(m.Data, st, args.Cty)
+		if err != nil {
+			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the prompt %s cannot be built: %s", m.Kind, err)
+		}
+		return mcp.ContentBlock{Type: m.Kind, Data: data, MimeType: m.MimeType}, nil
+	}
+	return s.embeddedResource(ctx, req, st, m, args)
+}
+
+// embeddedResource builds an embedded resource: inline text or blob, or the
+// server's own resource read by URI.
+func (s *Server) embeddedResource(ctx context.Context, req *mcp.Request, st *state, m *dispatch.Message, args *callArgs) (mcp.ContentBlock, error) {
+	c := &mcp.ResourceContents{URI: m.URI, MimeType: m.MimeType}
+	switch {
+	case m.Text != nil:
+		text, err := evalString(m.Text, st, args.Cty)
+		if err != nil {
+			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the embedded resource cannot be built: %s", err)
+		}
+		c.Text = text
+	case m.Data != nil:
+		blob, err := evalString(m.Data, st, args.Cty)
+		if err != nil {
+			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the embedded resource cannot be built: %s", err)
+		}
+		c.Blob = blob
+	default:
+		res, err := s.ReadResource(ctx, req, &mcp.ReadResourceParams{URI: m.URI})
+		if err != nil {
+			return mcp.ContentBlock{}, err
+		}
+		c = &res.Contents[0]
+	}
+	return mcp.ContentBlock{Type: mcp.ContentResource, Resource: c}, nil
+}
+
+// Complete implements mcp.Handler: values for a prompt argument or a
+// template variable, from its completions list or enum, filtered by prefix.
+func (s *Server) Complete(_ context.Context, _ *mcp.Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	st := s.state.Load()
+	var args *dispatch.Args
+	switch p.Ref.Type {
+	case "ref/prompt":
+		prompt, ok := st.prompts2[p.Ref.Name]
+		if !ok {
+			return nil, mcp.InvalidParams("unknown prompt %q", p.Ref.Name)
+		}
+		args = prompt.Args
+	case "ref/resource":
+		for _, t := range st.table.Templates {
+			if t.URITemplate == p.Ref.URI {
+				args = t.Args
+			}
+		}
+		if args == nil {
+			return nil, mcp.InvalidParams("no resource template %q", p.Ref.URI)
+		}
+	default:
+		return nil, mcp.InvalidParams("unknown reference type %q", p.Ref.Type)
+	}
+	values := completionValues(args, p.Argument.Name, p.Argument.Value)
+	total := len(values)
+	return &mcp.CompleteResult{Values: values, Total: &total, HasMore: false}, nil
+}
+
+func completionValues(a *dispatch.Args, name, prefix string) []string {
+	out := []string{}
+	for _, arg := range a.List {
+		if arg.Name != name {
+			continue
+		}
+		source := arg.Completions
+		if len(source) == 0 {
+			source = arg.Enum
+		}
+		for _, v := range source {
+			if strings.HasPrefix(strings.ToLower(v), strings.ToLower(prefix)) {
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

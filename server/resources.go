@@ -1,0 +1,155 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// ReadResource implements mcp.Handler. A URI is served by the resource with
+// exactly that URI, else by the most specific matching template (the one
+// with the most literal characters); an unknown URI is a protocol error
+// whose code depends on the era (the mcp package shapes it).
+func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+	st := s.state.Load()
+	if r, ok := st.resIndex[p.URI]; ok {
+		return s.readResource(ctx, req, st, r)
+	}
+	if t, vars := st.matchTemplate(p.URI); t != nil {
+		return s.readTemplate(ctx, req, st, t, p.URI, vars)
+	}
+	return nil, mcp.ResourceNotFound(p.URI)
+}
+
+func (s *Server) readResource(ctx context.Context, req *mcp.Request, st *state, r *dispatch.Resource) (*mcp.ReadResourceResult, error) {
+	c := mcp.ResourceContents{URI: r.URI, MimeType: r.MimeType}
+	switch {
+	case r.Action != nil:
+		args := &callArgs{JSON: map[string]any{}, Cty: cty.EmptyObjectVal}
+		return s.readByCall(ctx, req, st, r.URI, r.MimeType, r.Action, &r.Answer, args)
+	case r.File != "":
+		b, err := os.ReadFile(r.File)
+		if err != nil {
+			s.log.Error("resource file unreadable", "uri", r.URI, "error", err)
+			return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be read right now", r.URI)
+		}
+		setContents(&c, b)
+	case r.Blob != "":
+		c.Blob = r.Blob
+	default:
+		c.Text = r.Text
+	}
+	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContents{c}}, nil
+}
+
+// setContents stores file bytes as text when they are UTF-8 text, else as a
+// base64 blob.
+func setContents(c *mcp.ResourceContents, b []byte) {
+	if isText(c.MimeType, b) {
+		c.Text = string(b)
+		return
+	}
+	c.Blob = base64.StdEncoding.EncodeToString(b)
+}
+
+func (s *Server) readTemplate(ctx context.Context, req *mcp.Request, st *state, t *dispatch.Template, uri string, vars map[string]string) (*mcp.ReadResourceResult, error) {
+	raw, _ := json.Marshal(templateArgs(t, vars))
+	args, err := decodeArgs(t.Args, st.table.Static, raw)
+	if err != nil {
+		var p *argProblem
+		if errors.As(err, &p) {
+			return nil, mcp.InvalidParams("%s does not fit the template %s: %s", uri, t.URITemplate, p.msg)
+		}
+		return nil, err
+	}
+	if t.Action != nil {
+		return s.readByCall(ctx, req, st, uri, t.MimeType, t.Action, &t.Answer, args)
+	}
+	c := mcp.ResourceContents{URI: uri, MimeType: t.MimeType}
+	expr, blob := t.Text, false
+	if expr == nil {
+		expr, blob = t.Blob, true
+	}
+	text, err := evalString(expr, st, args.Cty)
+	if err != nil {
+		s.log.Error("template content failed", "uri", uri, "error", err)
+		return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be built: %s", uri, err)
+	}
+	if blob {
+		c.Blob = text
+	} else {
+		c.Text = text
+	}
+	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContents{c}}, nil
+}
+
+// templateArgs converts URI variables (always strings) to the JSON types
+// their arguments declare, so "42" can satisfy an integer argument.
+func templateArgs(t *dispatch.Template, vars map[string]string) map[string]any {
+	out := map[string]any{}
+	for _, a := range t.Args.List {
+		v, ok := vars[a.Name]
+		if !ok {
+			continue
+		}
+		out[a.Name] = v
+		if a.Type == cty.Number || a.Type == cty.Bool {
+			var n any
+			if json.Unmarshal([]byte(v), &n) == nil {
+				out[a.Name] = n
+			}
+		}
+	}
+	return out
+}
+
+func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, uri, mimeType string, action adapter.Action, ans *dispatch.Answer, args *callArgs) (*mcp.ReadResourceResult, error) {
+	res, failure := s.invoke(ctx, "resource "+uri, action, 0, adapterRequest(req, st, args))
+	if failure != "" {
+		return nil, mcp.Errorf(mcp.CodeInternalError, "%s", failure)
+	}
+	out, err := mapAnswer(ans, res, args.JSON)
+	if err != nil {
+		s.log.Error("mapping the answer failed", "uri", uri, "error", err)
+		return nil, mcp.Errorf(mcp.CodeInternalError, "the answer for %s could not be read: %s", uri, err)
+	}
+	if out.isError {
+		return nil, mcp.Errorf(mcp.CodeInternalError, "%s", out.text)
+	}
+	c := mcp.ResourceContents{URI: uri, MimeType: mimeType}
+	switch {
+	case out.media != nil:
+		c.Blob = base64.StdEncoding.EncodeToString(out.media.Data)
+		if c.MimeType == "" {
+			c.MimeType = out.media.MimeType
+		}
+	case out.structured != nil && (mimeType == "" || mimeType == "application/json") && out.text == "":
+		c.Text = string(mustJSON(normalize(out.structured)))
+	case out.structured != nil && mimeType == "application/json":
+		c.Text = string(mustJSON(normalize(out.structured)))
+	default:
+		c.Text = out.text
+	}
+	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContents{c}}, nil
+}
+
+func evalString(expr hcl.Expression, st *state, args cty.Value) (string, error) {
+	v, diags := expr.Value(st.table.Static.WithArgs(expr, args))
+	if diags.HasErrors() {
+		return "", errors.New(diags[0].Detail)
+	}
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "", fmt.Errorf("the value is not a string")
+	}
+	return v.AsString(), nil
+}

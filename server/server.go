@@ -1,0 +1,123 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Logger receives call failures with their full detail; the model sees
+	// only the message written for it. Nil discards logs.
+	Logger *slog.Logger
+	// DefaultTimeout bounds a call whose tool sets no timeout (default 60s).
+	DefaultTimeout time.Duration
+}
+
+// Server implements mcp.Handler over a dispatch table.
+type Server struct {
+	state   atomic.Pointer[state]
+	log     *slog.Logger
+	timeout time.Duration
+}
+
+var _ mcp.Handler = (*Server)(nil)
+
+// New returns a Server serving t.
+func New(t *dispatch.Table, opts *Options) *Server {
+	if opts == nil {
+		opts = &Options{}
+	}
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.timeout <= 0 {
+		s.timeout = 60 * time.Second
+	}
+	s.state.Store(newState(t))
+	return s
+}
+
+// Swap replaces the served table atomically. Calls in flight finish on the
+// table they started with. It returns the lists that changed, for
+// list_changed notifications.
+func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
+	next := newState(t)
+	prev := s.state.Swap(next)
+	return changedLists(prev, next)
+}
+
+// Table returns the table being served.
+func (s *Server) Table() *dispatch.Table { return s.state.Load().table }
+
+// Info implements mcp.Handler.
+func (s *Server) Info() *mcp.ServerInfo { return s.state.Load().info }
+
+// ListTools implements mcp.Handler.
+func (s *Server) ListTools(context.Context, *mcp.Request) ([]mcp.Tool, error) {
+	return s.state.Load().tools, nil
+}
+
+// ListResources implements mcp.Handler.
+func (s *Server) ListResources(context.Context, *mcp.Request) ([]mcp.Resource, error) {
+	return s.state.Load().resources, nil
+}
+
+// ListResourceTemplates implements mcp.Handler.
+func (s *Server) ListResourceTemplates(context.Context, *mcp.Request) ([]mcp.ResourceTemplate, error) {
+	return s.state.Load().templates, nil
+}
+
+// ListPrompts implements mcp.Handler.
+func (s *Server) ListPrompts(context.Context, *mcp.Request) ([]mcp.Prompt, error) {
+	return s.state.Load().prompts, nil
+}
+
+// invoke runs an action under the deadline and turns failures into
+// messages for the model: a CallError's own message, or a generic one with
+// the detail logged.
+func (s *Server) invoke(ctx context.Context, what string, action adapter.Action, timeout time.Duration, req *adapter.Request) (*adapter.Result, string) {
+	if timeout <= 0 {
+		timeout = s.timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := action.Invoke(ctx, req)
+	if err == nil {
+		return res, ""
+	}
+	var ce *adapter.CallError
+	if errors.As(err, &ce) {
+		s.log.Warn("call failed", "target", what, "error", err)
+		return nil, ce.Message
+	}
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, "The call did not finish within " + timeout.String() + " and was stopped. Try a smaller request."
+	}
+	s.log.Error("call failed", "target", what, "error", err)
+	return nil, "The call failed inside the server (the details are in the server log). Retrying will probably not help."
+}
+
+func changedLists(prev, next *state) mcp.ListKind {
+	var kinds mcp.ListKind
+	if prev == nil || !sameJSON(prev.tools, next.tools) {
+		kinds |= mcp.ToolsListChanged
+	}
+	if prev == nil || !sameJSON(prev.resources, next.resources) || !sameJSON(prev.templates, next.templates) {
+		kinds |= mcp.ResourcesListChanged
+	}
+	if prev == nil || !sameJSON(prev.prompts, next.prompts) {
+		kinds |= mcp.PromptsListChanged
+	}
+	return kinds
+}
+
+func sameJSON(a, b any) bool { return string(mustJSON(a)) == string(mustJSON(b)) }

@@ -1,0 +1,202 @@
+package server
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// state is one generation of the served configuration with everything
+// precomputed that requests read: listings, indexes, compiled templates.
+// It is immutable; a reload builds a new one.
+type state struct {
+	table     *dispatch.Table
+	info      *mcp.ServerInfo
+	tools     []mcp.Tool
+	toolIndex map[string]*dispatch.Tool
+	resources []mcp.Resource
+	resIndex  map[string]*dispatch.Resource
+	templates []mcp.ResourceTemplate
+	matchers  []*templateMatcher // most specific first
+	prompts   []mcp.Prompt
+	prompts2  map[string]*dispatch.Prompt
+}
+
+// templateMatcher pairs a resource template with its parsed URI template.
+type templateMatcher struct {
+	tmpl   *dispatch.Template
+	parsed *uritemplate.Template
+	// literal is the number of characters outside {...}: a template with
+	// more literal text is more specific (books://{id}/cover beats books://{x}).
+	literal int
+}
+
+func newState(t *dispatch.Table) *state {
+	s := &state{table: t, toolIndex: map[string]*dispatch.Tool{}, resIndex: map[string]*dispatch.Resource{}, prompts2: map[string]*dispatch.Prompt{}}
+	s.info = serverInfo(t)
+	for _, tool := range t.Tools {
+		s.tools = append(s.tools, toolListing(tool))
+		s.toolIndex[tool.Name] = tool
+	}
+	for _, r := range t.Resources {
+		s.resources = append(s.resources, resourceListing(r))
+		s.resIndex[r.URI] = r
+	}
+	for _, tm := range t.Templates {
+		s.templates = append(s.templates, templateListing(tm))
+		if parsed, err := uritemplate.New(tm.URITemplate); err == nil {
+			s.matchers = append(s.matchers, &templateMatcher{tmpl: tm, parsed: parsed, literal: literalLength(tm.URITemplate)})
+		}
+	}
+	sort.SliceStable(s.matchers, func(i, j int) bool { return s.matchers[i].literal > s.matchers[j].literal })
+	for _, p := range t.Prompts {
+		s.prompts = append(s.prompts, promptListing(p))
+		s.prompts2[p.Name] = p
+	}
+	return s
+}
+
+func literalLength(tmpl string) int {
+	n, depth := 0, 0
+	for _, r := range tmpl {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}':
+			depth--
+		case depth == 0:
+			n++
+		}
+	}
+	return n
+}
+
+func serverInfo(t *dispatch.Table) *mcp.ServerInfo {
+	srv := t.Server
+	info := &mcp.ServerInfo{
+		Implementation: mcp.Implementation{Name: srv.Name, Version: srv.Version, Title: srv.Title,
+			Description: srv.Description, WebsiteURL: srv.WebsiteURL, Icons: icons(srv.Icons)},
+		Instructions: srv.Instructions,
+	}
+	caps := &info.Capabilities
+	caps.Logging = &struct{}{}
+	// The lists can change on reload, so listChanged is always offered.
+	caps.Tools = &mcp.ListChangedCapability{ListChanged: true}
+	caps.Resources = &mcp.ResourcesCapability{ListChanged: true}
+	caps.Prompts = &mcp.ListChangedCapability{ListChanged: true}
+	caps.Completions = &struct{}{}
+	return info
+}
+
+func icons(in []dispatch.Icon) []mcp.Icon {
+	var out []mcp.Icon
+	for _, ic := range in {
+		out = append(out, mcp.Icon{Src: ic.Src, MimeType: ic.MimeType, Sizes: ic.Sizes, Theme: ic.Theme})
+	}
+	return out
+}
+
+func toolListing(t *dispatch.Tool) mcp.Tool {
+	out := mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons)}
+	out.InputSchema = mustJSON(t.Args.Schema)
+	if t.OutputSchema != nil {
+		out.OutputSchema = mustJSON(t.OutputSchema)
+	}
+	if len(t.Annotations) > 0 {
+		out.Annotations = toolAnnotations(t.Annotations)
+	}
+	return out
+}
+
+func toolAnnotations(m map[string]any) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{}
+	a.Title, _ = m["title"].(string)
+	hint := func(key string) *bool {
+		if v, ok := m[key].(bool); ok {
+			return &v
+		}
+		return nil
+	}
+	a.ReadOnlyHint, a.DestructiveHint = hint("readOnlyHint"), hint("destructiveHint")
+	a.IdempotentHint, a.OpenWorldHint = hint("idempotentHint"), hint("openWorldHint")
+	return a
+}
+
+func resourceListing(r *dispatch.Resource) mcp.Resource {
+	out := mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
+		MimeType: r.MimeType, Annotations: annotations(r.Annotations), Icons: icons(r.Icons)}
+	if r.Size > 0 {
+		size := r.Size
+		out.Size = &size
+	} else if r.Text != "" {
+		size := int64(len(r.Text))
+		out.Size = &size
+	}
+	return out
+}
+
+func templateListing(t *dispatch.Template) mcp.ResourceTemplate {
+	return mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title,
+		Description: t.Description, MimeType: t.MimeType, Annotations: annotations(t.Annotations), Icons: icons(t.Icons)}
+}
+
+func annotations(m map[string]any) *mcp.Annotations {
+	if len(m) == 0 {
+		return nil
+	}
+	a := &mcp.Annotations{}
+	if aud, ok := m["audience"].([]any); ok {
+		for _, v := range aud {
+			a.Audience = append(a.Audience, v.(string))
+		}
+	}
+	if p, ok := m["priority"].(float64); ok {
+		a.Priority = &p
+	}
+	return a
+}
+
+func promptListing(p *dispatch.Prompt) mcp.Prompt {
+	out := mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
+	for _, a := range p.Args.List {
+		out.Arguments = append(out.Arguments, mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+	}
+	return out
+}
+
+// mustJSON encodes values built by the compiler from JSON-ready parts; a
+// failure is a bug in the compiler.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("server: cannot encode compiled value: " + err.Error())
+	}
+	return b
+}
+
+// matchTemplate finds the most specific template matching uri and returns
+// it with the values of its variables.
+func (s *state) matchTemplate(uri string) (*dispatch.Template, map[string]string) {
+	for _, m := range s.matchers {
+		vals := m.parsed.Match(uri)
+		if vals == nil {
+			continue
+		}
+		out := map[string]string{}
+		for _, name := range m.parsed.Varnames() {
+			v := vals.Get(name)
+			if v.T == uritemplate.ValueTypeString {
+				out[name] = v.String()
+			} else {
+				out[name] = strings.Join(v.List(), ",")
+			}
+		}
+		return m.tmpl, out
+	}
+	return nil, nil
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// CallTool implements mcp.Handler: validate, convert, invoke, map.
+func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	st := s.state.Load()
+	tool, ok := st.toolIndex[p.Name]
+	if !ok {
+		return nil, mcp.InvalidParams("unknown tool %q", p.Name)
+	}
+	args, err := decodeArgs(tool.Args, st.table.Static, p.Arguments)
+	if err != nil {
+		return s.argError(tool.Name, err), nil
+	}
+	var res *adapter.Result
+	if tool.Action != nil {
+		var failure string
+		res, failure = s.invoke(ctx, "tool "+tool.Name, tool.Action, tool.Timeout, adapterRequest(req, st, args))
+		if failure != "" {
+			return errorResult(failure), nil
+		}
+	}
+	out, err := mapAnswer(&tool.Answer, res, args.JSON)
+	if err != nil {
+		s.log.Error("mapping the answer failed", "tool", tool.Name, "error", err)
+		return errorResult(fmt.Sprintf("The answer could not be read: %s. The tool's configuration may not match what the backend returned.", err)), nil
+	}
+	return toolResult(out), nil
+}
+
+func (s *Server) argError(name string, err error) *mcp.CallToolResult {
+	var p *argProblem
+	if errors.As(err, &p) {
+		return errorResult(p.msg)
+	}
+	s.log.Error("argument handling failed", "target", name, "error", err)
+	return errorResult("The arguments could not be checked (the details are in the server log).")
+}
+
+func adapterRequest(req *mcp.Request, st *state, args *callArgs) *adapter.Request {
+	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: st.table.Static, Header: req.Header}
+	ar.Progress = func(progress, total float64, message string) {
+		_ = req.Notifier.Progress(context.Background(), progress, total, message)
+	}
+	ar.Log = func(level string, data any) {
+		_ = req.Notifier.Log(context.Background(), level, "mcpdecl", data)
+	}
+	return ar
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{mcp.TextContent(msg)}, IsError: true}
+}
+
+// toolResult shapes an outcome as a tools/call result: media as an image,
+// audio or embedded blob, text as text, structured values as
+// structuredContent (with a text copy, as the spec recommends).
+func toolResult(out *outcome) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{IsError: out.isError, Content: []mcp.ContentBlock{}}
+	if out.media != nil {
+		r.Content = append(r.Content, mediaBlock(out.media))
+	}
+	if out.structured != nil {
+		r.StructuredContent = mustJSON(normalize(out.structured))
+	}
+	if out.text != "" || out.media == nil {
+		r.Content = append(r.Content, mcp.TextContent(out.text))
+	}
+	return r
+}
+
+func mediaBlock(m *adapter.Media) mcp.ContentBlock {
+	data := base64.StdEncoding.EncodeToString(m.Data)
+	switch {
+	case hasPrefix(m.MimeType, "image/"):
+		return mcp.ContentBlock{Type: mcp.ContentImage, Data: data, MimeType: m.MimeType}
+	case hasPrefix(m.MimeType, "audio/"):
+		return mcp.ContentBlock{Type: mcp.ContentAudio, Data: data, MimeType: m.MimeType}
+	}
+	return mcp.ContentBlock{Type: mcp.ContentResource, Resource: &mcp.ResourceContents{URI: "mcpdecl://result", MimeType: m.MimeType, Blob: data}}
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
