@@ -1,8 +1,6 @@
 package httpadapter
 
 import (
-	"context"
-	"fmt"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -54,6 +52,10 @@ type Action struct {
 	ContentType string
 	// Timeout overrides the backend's; 0 keeps it.
 	Timeout time.Duration
+
+	// partSrc is the source text of each interpolation in Path, for
+	// messages; empty for literal parts.
+	partSrc []string
 }
 
 var _ adapter.Action = (*Action)(nil)
@@ -90,9 +92,4 @@ func (a *Action) Describe() map[string]any {
 		d["timeout"] = a.Timeout.String()
 	}
 	return d
-}
-
-// Invoke runs the call. The runtime is not written yet.
-func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Result, error) {
-	return nil, fmt.Errorf("%s calls cannot run yet", Kind)
 }

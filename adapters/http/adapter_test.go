@@ -371,7 +371,7 @@ http "api" {
 		t.Errorf("timeout = %s", a.Timeout)
 	}
 	_, err := a.Invoke(context.Background(), nil)
-	if err == nil || !strings.Contains(err.Error(), "cannot run yet") {
+	if err == nil || !strings.Contains(err.Error(), "no request") {
 		t.Errorf("Invoke error = %v", err)
 	}
 }

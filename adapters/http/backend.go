@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -56,6 +57,11 @@ type Backend struct {
 	// ForwardHeaders are the inbound request headers passed on, by canonical
 	// name. Authorization passes only when listed here.
 	ForwardHeaders []string
+
+	// The runtime client, built once by Open or the first call.
+	once sync.Once
+	rt   *runtime
+	err  error
 }
 
 // Retry says when a failed attempt is tried again.

@@ -38,6 +38,12 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		act.Path, d = compilePath(s, attr)
 		diags = append(diags, d...)
 		act.PathSource = describeTemplate(act.Path, s.Files)
+		act.partSrc = make([]string, len(act.Path))
+		for i, p := range act.Path {
+			if p.Expr != nil {
+				act.partSrc[i] = check.Source(p.Expr.Range(), s.Files)
+			}
+		}
 	}
 
 	act.Query, act.QueryExpr, d = check.DynamicMap(s, a["query"], func(it check.Item, v cty.Value) hcl.Diagnostics {

@@ -1,0 +1,237 @@
+package httpadapter
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// failureExcerpt is how much of a failed answer's body Failure quotes.
+const failureExcerpt = 300
+
+// Kinds of answer body.
+const (
+	kindEmpty = iota
+	kindJSON
+	kindText
+	kindMedia
+)
+
+// result describes an answer.
+//
+// The body is read by its Content-Type: JSON (application/json and
+// +json) is decoded, text (text/*, XML, YAML, JavaScript, form-encoded) is
+// a string, and anything else, images and audio included, is Media with its
+// MIME type. An answer without a Content-Type is JSON if it parses as JSON,
+// text if it is UTF-8, and application/octet-stream otherwise.
+//
+// Fields: status (int), headers (lower-case names, values joined with
+// ", "), body (the decoded JSON, or the text; nil for media and empty
+// answers), text (the body as text; empty for media).
+func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter.Result {
+	res := &adapter.Result{}
+	headers := make(map[string]string, len(ans.header))
+	for k, vs := range ans.header {
+		headers[strings.ToLower(k)] = strings.Join(vs, ", ")
+	}
+	var body any
+	var text string
+
+	mt, params, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
+	kind := classify(mt, ans.data)
+	if kind == kindJSON {
+		v, err := decodeJSON(ans.data)
+		if err != nil {
+			if mt != "" {
+				logf(req, "warning", "%s %s: the answer says it is %s but is not valid JSON (%s); it is passed on as text", a.Method, a.PathSource, mt, err)
+			}
+			kind = kindText
+		} else {
+			body = v
+			var buf bytes.Buffer
+			buf.Grow(len(ans.data))
+			if json.Compact(&buf, ans.data) == nil {
+				text = buf.String()
+			} else {
+				text = string(ans.data)
+			}
+			if obj, ok := v.(map[string]any); ok {
+				res.Structured = obj
+			}
+		}
+	}
+	switch kind {
+	case kindText:
+		text = decodeText(ans.data, params["charset"])
+		body = text
+	case kindMedia:
+		if mt == "" {
+			mt = "application/octet-stream"
+		}
+		res.Media = &adapter.Media{MimeType: mt, Data: ans.data}
+	}
+	res.Text = text
+	res.Fields = map[string]any{
+		"status":  ans.status,
+		"headers": headers,
+		"body":    body,
+		"text":    text,
+	}
+	if ans.status < 200 || ans.status > 299 {
+		res.Failure = rt.redact(failure(ans, kind, mt, text))
+	}
+	return res
+}
+
+// failure says what a non-2xx answer was: "The API answered 404 Not
+// Found: <the body's first 300 bytes on one line>".
+func failure(ans *answer, kind int, mt, text string) string {
+	reason := http.StatusText(ans.status)
+	if reason == "" {
+		reason = strings.TrimSpace(strings.TrimPrefix(ans.reason, strconv.Itoa(ans.status)))
+	}
+	msg := "The API answered " + strconv.Itoa(ans.status)
+	if reason != "" {
+		msg += " " + reason
+	}
+	switch kind {
+	case kindEmpty:
+		msg += "."
+	case kindMedia:
+		msg += fmt.Sprintf(" with %d bytes of %s.", len(ans.data), mt)
+	default:
+		msg += ": " + oneLine(text, failureExcerpt)
+	}
+	if ra := ans.header.Get("Retry-After"); ra != "" && (ans.status == http.StatusTooManyRequests || ans.status == http.StatusServiceUnavailable) {
+		if len(ra) > 40 {
+			ra = ra[:40]
+		}
+		msg += " (It asked to retry after " + oneLine(ra, 40) + ".)"
+	}
+	return msg
+}
+
+// oneLine collapses white space and cuts s to at most n bytes, on a rune
+// boundary, marking the cut with "…".
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func classify(mt string, data []byte) int {
+	switch {
+	case len(data) == 0:
+		return kindEmpty
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		return kindJSON
+	case isText(mt):
+		return kindText
+	case mt == "":
+		if json.Valid(data) {
+			return kindJSON
+		}
+		if utf8.Valid(data) {
+			return kindText
+		}
+	}
+	return kindMedia
+}
+
+func isText(mt string) bool {
+	if strings.HasPrefix(mt, "text/") || strings.HasSuffix(mt, "+xml") || strings.HasSuffix(mt, "+yaml") {
+		return true
+	}
+	switch mt {
+	case "application/xml", "application/yaml", "application/x-yaml", "application/javascript",
+		"application/x-www-form-urlencoded", "application/x-ndjson", "application/jsonl",
+		"application/graphql", "application/sql", "application/csv":
+		return true
+	}
+	return false
+}
+
+// decodeText returns the body as UTF-8: ISO-8859-1 is converted, other
+// invalid bytes become U+FFFD.
+func decodeText(data []byte, charset string) string {
+	if utf8.Valid(data) {
+		return string(data)
+	}
+	switch strings.ToLower(charset) {
+	case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252":
+		var sb strings.Builder
+		sb.Grow(len(data) * 2)
+		for _, c := range data {
+			sb.WriteRune(rune(c))
+		}
+		return sb.String()
+	}
+	return strings.ToValidUTF8(string(data), "\uFFFD")
+}
+
+// decodeJSON decodes one JSON value. Integers that fit in an int64 become
+// int (expr-lang's integer type); other integers keep their exact digits as
+// json.Number; numbers with a fraction or an exponent become float64.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("more than one JSON value")
+	}
+	return convertNumbers(v), nil
+}
+
+func convertNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			switch e.(type) {
+			case json.Number, map[string]any, []any:
+				x[k] = convertNumbers(e)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			switch e.(type) {
+			case json.Number, map[string]any, []any:
+				x[i] = convertNumbers(e)
+			}
+		}
+	case json.Number:
+		return number(x)
+	}
+	return v
+}
+
+func number(n json.Number) any {
+	s := string(n)
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(i)) == i {
+			return int(i)
+		}
+		return n // too large for int64: keep every digit
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return n
+}

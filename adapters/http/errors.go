@@ -1,0 +1,134 @@
+package httpadapter
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// errTooLarge is an answer over max_response_bytes.
+type errTooLarge struct{ limit int64 }
+
+func (e *errTooLarge) Error() string {
+	return fmt.Sprintf("the answer was larger than %d bytes", e.limit)
+}
+
+// describeTransportError turns a failure to get an answer into a message
+// for the model: what happened, and whether retrying may help. what names
+// the other side ("The API", "The OAuth2 token endpoint"), host is its
+// host[:port] and timeout the deadline the call had. Messages never hold a
+// URL, a header or a credential.
+func describeTransportError(err error, what, host string, timeout time.Duration) *adapter.CallError {
+	ce := &adapter.CallError{Err: err}
+	at := what + " at " + host
+	var (
+		tooLarge *errTooLarge
+		redirect *redirectError
+		dnsErr   *net.DNSError
+		unknown  x509.UnknownAuthorityError
+		hostErr  x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		record   tls.RecordHeaderError
+		certErr  *tls.CertificateVerificationError
+		opErr    *net.OpError
+	)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		ce.Message = fmt.Sprintf("%s gave no answer within %s. It may be overloaded or down; retrying later may help.", at, roundDuration(timeout))
+		ce.Retryable = true
+	case errors.Is(err, context.Canceled):
+		ce.Message = "The call was cancelled before " + lowerFirst(what) + " answered."
+	case errors.As(err, &tooLarge):
+		ce.Message = fmt.Sprintf("The answer of %s was larger than %d bytes, the limit of this backend (max_response_bytes). Ask for less, for example with a filter or a smaller page size.", at, tooLarge.limit)
+	case errors.As(err, &redirect) && redirect.tooMany:
+		ce.Message = fmt.Sprintf("%s redirected more than %d times; the call was stopped. Retrying will not help.", at, MaxRedirects)
+	case errors.As(err, &redirect):
+		ce.Message = fmt.Sprintf("%s redirected to another host (%s), which mcpdecl does not follow: redirects must stay on the backend's own scheme and host. Retrying will not help.", at, redirect.host)
+	case errors.As(err, &dnsErr):
+		if dnsErr.IsNotFound {
+			ce.Message = fmt.Sprintf("The host %s of %s could not be found (DNS: no such host). Check the backend's base_url; retrying will not help.", dnsErr.Name, lowerFirst(what))
+		} else {
+			ce.Message = fmt.Sprintf("The DNS lookup of %s failed (%s). Retrying later may help.", dnsErr.Name, dnsErr.Err)
+			ce.Retryable = true
+		}
+	case errors.As(err, &unknown) || errors.As(err, &certErr) && isUnknownAuthority(certErr.Err):
+		ce.Message = fmt.Sprintf("The TLS certificate of %s is not trusted (it is signed by an unknown authority). If the API uses a private certificate authority, set tls { ca_file = \"...\" } in the backend. Retrying will not help.", at)
+	case errors.As(err, &hostErr):
+		ce.Message = fmt.Sprintf("The TLS certificate of %s does not match its host name (%s). Check the backend's base_url; retrying will not help.", at, strings.TrimPrefix(hostErr.Error(), "x509: "))
+	case errors.As(err, &invalid):
+		ce.Message = fmt.Sprintf("The TLS certificate of %s is not valid (%s). Retrying will not help.", at, strings.TrimPrefix(invalid.Error(), "x509: "))
+	case errors.As(err, &certErr):
+		ce.Message = fmt.Sprintf("The TLS certificate of %s could not be verified (%s). Retrying will not help.", at, strings.TrimPrefix(certErr.Err.Error(), "x509: "))
+	case errors.As(err, &record):
+		ce.Message = fmt.Sprintf("%s did not answer with TLS. If it serves plain HTTP, its base_url should start with http://. Retrying will not help.", at)
+	case isTLSAlert(err):
+		ce.Message = fmt.Sprintf("%s refused the TLS connection (%s). It may require a client certificate (tls { cert_file, key_file }) or refuse the one given. Retrying will not help.", at, tlsAlert(err))
+	case errors.Is(err, syscall.ECONNREFUSED):
+		ce.Message = fmt.Sprintf("%s refused the connection; it may be down. Retrying later may help.", at)
+		ce.Retryable = true
+	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE):
+		ce.Message = fmt.Sprintf("%s closed the connection before it answered in full. Retrying may help.", at)
+		ce.Retryable = true
+	case errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH):
+		ce.Message = fmt.Sprintf("%s cannot be reached (no route to the host). Retrying later may help.", at)
+		ce.Retryable = true
+	case errors.As(err, &opErr) && opErr.Timeout():
+		ce.Message = fmt.Sprintf("%s gave no answer in time. Retrying later may help.", at)
+		ce.Retryable = true
+	default:
+		ce.Message = fmt.Sprintf("The call to %s failed: %s.", lowerFirst(at), innerMessage(err))
+		var ne net.Error
+		ce.Retryable = errors.As(err, &ne)
+	}
+	return ce
+}
+
+func isUnknownAuthority(err error) bool {
+	var u x509.UnknownAuthorityError
+	return errors.As(err, &u)
+}
+
+// isTLSAlert reports whether the other side ended the TLS connection with an
+// alert, such as "certificate required".
+func isTLSAlert(err error) bool {
+	var ae tls.AlertError
+	return errors.As(err, &ae) || strings.Contains(err.Error(), "remote error: tls: ")
+}
+
+func tlsAlert(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, "remote error: tls: "); i >= 0 {
+		return strings.TrimSpace(s[i+len("remote error: tls: "):])
+	}
+	return strings.TrimPrefix(s, "tls: ")
+}
+
+// innerMessage is the error without the method and URL that *url.Error
+// adds.
+func innerMessage(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return strings.TrimSuffix(err.Error(), ".")
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d
+}

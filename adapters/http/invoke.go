@@ -1,0 +1,260 @@
+package httpadapter
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// answer is one attempt's HTTP answer, read in full.
+type answer struct {
+	status int
+	reason string // the status line's text, such as "404 Not Found"
+	header http.Header
+	data   []byte
+}
+
+// Invoke runs the call: it builds the request from the arguments, sends it
+// (with retries, within the call's deadline) and describes the answer.
+//
+// The deadline (the call's timeout, else the backend's) covers every
+// attempt and every wait between attempts. A method the retry block does
+// not list is sent once. A failure to get any answer is an
+// *adapter.CallError written for the model; an answer with a non-2xx
+// status is a Result with Failure set.
+func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Result, error) {
+	if a.Backend == nil {
+		return nil, fmt.Errorf("%s: the call names no backend", a.Owner)
+	}
+	if req == nil || req.Static == nil {
+		return nil, fmt.Errorf("%s: no request", a.Owner)
+	}
+	rt, err := a.Backend.runtime()
+	if err != nil {
+		return nil, err
+	}
+	out, err := a.build(rt, req)
+	if err != nil {
+		return nil, err
+	}
+
+	timeout := a.Backend.Timeout
+	if a.Timeout > 0 {
+		timeout = a.Timeout
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	start := time.Now()
+	if dl, ok := ctx.Deadline(); ok && dl.Sub(start) < timeout {
+		timeout = dl.Sub(start)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+
+	r := a.Backend.Retry
+	attempts := 1
+	if r != nil && slices.Contains(r.Methods, a.Method) {
+		attempts = max(1, r.Attempts)
+	}
+	reauthorized := false
+	var ans *answer
+	for attempt := 1; ; attempt++ {
+		var token string
+		ans, token, err = a.attempt(ctx, rt, out)
+		if err == nil && ans.status == http.StatusUnauthorized && token != "" && !reauthorized {
+			// The API refused a cached OAuth2 token (revoked, or expired
+			// early): get a new one and try once more. A 401 means the
+			// request was not processed, so this is safe for any method.
+			rt.oauth.Invalidate(token)
+			reauthorized = true
+			attempt--
+			continue
+		}
+		if attempt >= attempts || ctx.Err() != nil {
+			break
+		}
+		var why string
+		wait := backoff(r, attempt)
+		if err != nil {
+			var ce *adapter.CallError
+			if !errors.As(err, &ce) || !ce.Retryable {
+				break
+			}
+			why = "failed"
+		} else {
+			if !slices.Contains(r.OnStatus, ans.status) {
+				break
+			}
+			why = "answered " + ans.reason
+			if ra, ok := retryAfter(ans.header, time.Now()); ok {
+				wait = ra
+			}
+		}
+		// Never wait past the deadline: answer with what we have.
+		if time.Until(deadline) <= wait {
+			break
+		}
+		logf(req, "info", "%s %s %s; retrying in %s (attempt %d of %d)", a.Method, a.PathSource, why, wait.Round(time.Millisecond), attempt+1, attempts)
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
+		var ce *adapter.CallError
+		if !errors.As(err, &ce) {
+			ce = describeTransportError(err, "The API", rt.base.Host, timeout)
+		}
+		ce.Message = rt.redact(ce.Message)
+		ce.Err = rt.redactErr(ce.Err)
+		return nil, ce
+	}
+	return a.result(rt, ans, req), nil
+}
+
+// attempt sends the request once and reads the answer. token is the
+// OAuth2 Authorization value sent, if any.
+func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *answer, token string, err error) {
+	h := out.header
+	if rt.oauth != nil && !out.authorized {
+		token, err = rt.oauth.Token(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		h = h.Clone()
+		h.Set("Authorization", token)
+	} else {
+		// resty adds to the header map it is given.
+		h = h.Clone()
+	}
+	r := rt.client.R()
+	r.SetContext(ctx)
+	r.Header = h
+	if out.body != nil {
+		r.SetBody(out.body)
+	}
+	resp, err := r.Execute(out.method, out.url)
+	if resp != nil && resp.RawResponse != nil && resp.RawResponse.Body != nil {
+		defer resp.RawResponse.Body.Close()
+	}
+	if err != nil {
+		return nil, token, err
+	}
+	raw := resp.RawResponse
+	ans = &answer{status: raw.StatusCode, reason: raw.Status, header: raw.Header}
+	if ans.reason == "" {
+		ans.reason = strconv.Itoa(raw.StatusCode)
+	}
+	ans.data, err = readBody(raw, a.Backend.MaxResponseBytes)
+	if err != nil {
+		return nil, token, err
+	}
+	return ans, token, nil
+}
+
+// readBody reads an answer's body, refusing one larger than limit bytes
+// (decompressed).
+func readBody(raw *http.Response, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	var body io.Reader = raw.Body
+	size := raw.ContentLength
+	if strings.EqualFold(raw.Header.Get("Content-Encoding"), "gzip") && !raw.Uncompressed {
+		// The transport decompresses only when it asked for gzip itself.
+		zr, err := gzip.NewReader(raw.Body)
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		body, size = zr, -1
+	}
+	if size > limit {
+		return nil, &errTooLarge{limit: limit}
+	}
+	capacity := int64(512)
+	if size >= 0 {
+		capacity = size + 1
+	}
+	buf := make([]byte, 0, capacity)
+	lr := io.LimitReader(body, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if int64(len(buf)) > limit {
+		return nil, &errTooLarge{limit: limit}
+	}
+	return buf, nil
+}
+
+// backoff is the wait before attempt+1: exponential from min_wait, capped
+// at max_wait, with random jitter between min_wait and that cap.
+func backoff(r *Retry, attempt int) time.Duration {
+	if r == nil {
+		return 0
+	}
+	lo, hi := r.MinWait, r.MaxWait
+	if hi < lo {
+		hi = lo
+	}
+	capped := lo
+	for i := 1; i < attempt && capped < hi; i++ {
+		capped *= 2
+	}
+	capped = min(capped, hi)
+	if capped <= lo {
+		return lo
+	}
+	return lo + rand.N(capped-lo+1)
+}
+
+// retryAfter reads a Retry-After header: seconds, or an HTTP date.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		return time.Duration(min(n, 1<<30)) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, t.Sub(now)), true
+	}
+	return 0, false
+}
+
+func logf(req *adapter.Request, level, format string, args ...any) {
+	if req.Log != nil {
+		req.Log(level, fmt.Sprintf(format, args...))
+	}
+}

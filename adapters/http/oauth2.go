@@ -1,0 +1,281 @@
+package httpadapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// maxTokenAnswer bounds the token endpoint's answer.
+const maxTokenAnswer = 1 << 20
+
+// tokenSource gets OAuth 2 access tokens with the client credentials grant
+// (RFC 6749 §4.4) and caches them until shortly before they expire.
+// Concurrent callers that find no valid token share one token request.
+type tokenSource struct {
+	auth    *Auth
+	client  *http.Client
+	timeout time.Duration
+	host    string
+	now     func() time.Time
+
+	mu       sync.Mutex
+	token    string    // "Bearer xyz", ready for the Authorization header
+	expiry   time.Time // zero: no known expiry (kept until the API answers 401)
+	inflight *tokenCall
+	// inForm is set once the endpoint refused credentials in a basic
+	// Authorization header and accepted them in the form.
+	inForm bool
+}
+
+type tokenCall struct {
+	done  chan struct{}
+	token string
+	err   error
+}
+
+func newTokenSource(a *Auth, tr http.RoundTripper, timeout time.Duration) *tokenSource {
+	host := a.TokenURL
+	if u, err := url.Parse(a.TokenURL); err == nil {
+		host = u.Host
+	}
+	return &tokenSource{
+		auth: a,
+		client: &http.Client{
+			Transport: tr,
+			// Never follow a redirect with the client secret.
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		},
+		timeout: timeout,
+		host:    host,
+		now:     time.Now,
+	}
+}
+
+// Token returns the Authorization header value: a cached token, or a new
+// one. A caller whose ctx ends stops waiting; the request it started goes on
+// for the others.
+func (ts *tokenSource) Token(ctx context.Context) (string, error) {
+	ts.mu.Lock()
+	if ts.token != "" && (ts.expiry.IsZero() || ts.now().Before(ts.expiry)) {
+		tok := ts.token
+		ts.mu.Unlock()
+		return tok, nil
+	}
+	c := ts.inflight
+	if c == nil {
+		c = &tokenCall{done: make(chan struct{})}
+		ts.inflight = c
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ts.timeout)
+		go func() {
+			defer cancel()
+			ts.fetch(fctx, c)
+		}()
+	}
+	ts.mu.Unlock()
+	select {
+	case <-c.done:
+		return c.token, c.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// Invalidate drops token if it is still the cached one, after the API
+// refused it.
+func (ts *tokenSource) Invalidate(token string) {
+	ts.mu.Lock()
+	if ts.token == token {
+		ts.token, ts.expiry = "", time.Time{}
+	}
+	ts.mu.Unlock()
+}
+
+func (ts *tokenSource) fetch(ctx context.Context, c *tokenCall) {
+	ts.mu.Lock()
+	inForm := ts.inForm
+	ts.mu.Unlock()
+	start := ts.now()
+	tok, err := ts.request(ctx, inForm)
+	var te *tokenError
+	if !inForm && errors.As(err, &te) && (te.status == http.StatusBadRequest || te.status == http.StatusUnauthorized) {
+		// Some servers accept client credentials only in the form
+		// (client_secret_post); try once, and remember.
+		if tok2, err2 := ts.request(ctx, true); err2 == nil {
+			tok, err, inForm = tok2, nil, true
+		}
+	}
+	ts.mu.Lock()
+	ts.inflight = nil
+	if err == nil {
+		ts.token = tok.header()
+		ts.expiry = time.Time{}
+		if tok.expiresIn > 0 {
+			life := time.Duration(tok.expiresIn) * time.Second
+			// Refresh a little early: a fifth of the lifetime, at most a minute.
+			ts.expiry = start.Add(life - min(time.Minute, life/5))
+		}
+		ts.inForm = inForm
+		c.token = ts.token
+	} else {
+		c.err = err
+	}
+	ts.mu.Unlock()
+	close(c.done)
+}
+
+type tokenAnswer struct {
+	accessToken, tokenType string
+	expiresIn              int64
+}
+
+func (t *tokenAnswer) header() string {
+	typ := t.tokenType
+	if typ == "" || strings.EqualFold(typ, "bearer") {
+		typ = "Bearer"
+	}
+	return typ + " " + t.accessToken
+}
+
+// tokenError is a token endpoint's refusal.
+type tokenError struct {
+	status int
+	code   string // the OAuth error code, such as invalid_client
+}
+
+func (e *tokenError) Error() string {
+	s := fmt.Sprintf("token endpoint answered %d %s", e.status, http.StatusText(e.status))
+	if e.code != "" {
+		s += " (" + e.code + ")"
+	}
+	return s
+}
+
+func (ts *tokenSource) request(ctx context.Context, inForm bool) (*tokenAnswer, error) {
+	a := ts.auth
+	form := url.Values{"grant_type": {"client_credentials"}}
+	if len(a.Scopes) > 0 {
+		form.Set("scope", strings.Join(a.Scopes, " "))
+	}
+	if inForm {
+		form.Set("client_id", a.ClientID)
+		form.Set("client_secret", a.ClientSecret)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.TokenURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, ts.callError(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", userAgent)
+	if !inForm {
+		// RFC 6749 §2.3.1: both are form-encoded before basic auth.
+		req.SetBasicAuth(url.QueryEscape(a.ClientID), url.QueryEscape(a.ClientSecret))
+	}
+	resp, err := ts.client.Do(req)
+	if err != nil {
+		return nil, ts.callError(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenAnswer))
+	if err != nil {
+		return nil, ts.callError(err)
+	}
+	fields := map[string]any{}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == "application/x-www-form-urlencoded" || mt == "text/plain" {
+		if vals, err := url.ParseQuery(string(data)); err == nil {
+			for k := range vals {
+				fields[k] = vals.Get(k)
+			}
+		}
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		_ = dec.Decode(&fields)
+	}
+	str := func(k string) string {
+		switch v := fields[k].(type) {
+		case string:
+			return v
+		case json.Number:
+			return v.String()
+		}
+		return ""
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		code := str("error")
+		if !isOAuthCode(code) {
+			code = ""
+		}
+		return nil, ts.refusal(&tokenError{status: resp.StatusCode, code: code})
+	}
+	t := &tokenAnswer{accessToken: str("access_token"), tokenType: str("token_type")}
+	if t.accessToken == "" || badHeaderValue(t.accessToken) || badHeaderValue(t.tokenType) || strings.ContainsAny(t.tokenType, " ") {
+		return nil, &adapter.CallError{
+			Message: fmt.Sprintf("The OAuth2 token endpoint at %s answered without a usable access_token. This is a problem of the server's configuration; retrying will not help.", ts.host),
+		}
+	}
+	if n, err := strconv.ParseFloat(str("expires_in"), 64); err == nil && n > 0 {
+		t.expiresIn = int64(n)
+	}
+	return t, nil
+}
+
+// isOAuthCode reports whether s looks like an OAuth error code, which is
+// safe to repeat (unlike a free-text description).
+func isOAuthCode(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (ts *tokenSource) refusal(te *tokenError) error {
+	msg := fmt.Sprintf("Could not get an OAuth2 access token: the token endpoint at %s answered %d %s", ts.host, te.status, http.StatusText(te.status))
+	if te.code != "" {
+		msg += " (" + te.code + ")"
+	}
+	retryable := te.status == http.StatusTooManyRequests || te.status >= 500
+	switch {
+	case te.code == "invalid_client" || te.status == http.StatusUnauthorized:
+		msg += ". The client_id or client_secret of the backend is wrong; retrying will not help."
+	case te.code == "invalid_scope":
+		msg += ". The scopes of the backend are not allowed for this client; retrying will not help."
+	case retryable:
+		msg += ". Retrying later may help."
+	default:
+		msg += "; retrying will not help."
+	}
+	return &adapter.CallError{Message: msg, Retryable: retryable, Err: te}
+}
+
+func (ts *tokenSource) callError(err error) error {
+	ce := describeTransportError(err, "The OAuth2 token endpoint", ts.host, ts.timeout)
+	ce.Message = "Could not get an OAuth2 access token: " + lowerFirst(ce.Message)
+	return ce
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

@@ -1,0 +1,415 @@
+package httpadapter
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// outgoing is one call's request, built once and sent by every attempt.
+type outgoing struct {
+	method string
+	// url is the full URL: the base URL, the escaped path and the escaped
+	// query. It may hold an API key; show it only through runtime.redact.
+	url    string
+	header http.Header
+	body   []byte
+	// authorized is set when the call's or the forwarded headers set
+	// Authorization, which then wins over an OAuth2 token.
+	authorized bool
+}
+
+// hopByHop are the headers that describe one connection, never forwarded
+// (RFC 9110 §7.6.1), with the ones the client computes itself.
+var hopByHop = []string{
+	"Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization",
+	"Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade",
+	"Host", "Content-Length",
+}
+
+// evaluator evaluates a call's expressions with one evaluation context.
+type evaluator struct {
+	req *adapter.Request
+	ctx *hcl.EvalContext
+}
+
+func (ev *evaluator) value(expr hcl.Expression, what string) (cty.Value, error) {
+	if ev.ctx == nil {
+		ev.ctx = ev.req.Static.WithArgs(expr, ev.req.Args)
+	}
+	v, diags := expr.Value(ev.ctx)
+	if diags.HasErrors() {
+		d := diags[0]
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += ": " + strings.TrimSuffix(d.Detail, ".")
+		}
+		return cty.NilVal, buildError("%s could not be computed (%s).", what, msg)
+	}
+	v, _ = v.Unmark()
+	if !v.IsWhollyKnown() {
+		return cty.NilVal, buildError("%s is not known.", what)
+	}
+	return v, nil
+}
+
+// buildError is a request that could not be built from the arguments: the
+// model may fix it by calling again with other arguments.
+func buildError(format string, a ...any) *adapter.CallError {
+	return &adapter.CallError{Message: "The request was not sent: " + lowerFirst(fmt.Sprintf(format, a...))}
+}
+
+// build makes the request of one call from its arguments.
+func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
+	ev := &evaluator{req: req}
+	out := &outgoing{method: a.Method}
+
+	var sb strings.Builder
+	sb.Grow(len(rt.prefix) + 64)
+	sb.WriteString(rt.prefix)
+	if err := a.buildPath(&sb, ev); err != nil {
+		return nil, err
+	}
+	pathEnd := sb.Len()
+	n := sb.Len()
+	sb.WriteByte('?')
+	if err := writeParams(&sb, a.Query, a.QueryExpr, ev, "query"); err != nil {
+		return nil, err
+	}
+	if rt.apiKeyQuery != "" {
+		if sb.Len() > n+1 {
+			sb.WriteByte('&')
+		}
+		sb.WriteString(rt.apiKeyQuery)
+	}
+	full := sb.String()
+	if len(full) == n+1 {
+		full = full[:n]
+	}
+	// Whatever the arguments held, the URL keeps the backend's scheme and
+	// host, and resty sends exactly this string.
+	u, err := url.Parse(full)
+	if err != nil || !sameOrigin(u, rt.base) || u.User != nil || u.Fragment != "" || u.String() != full || u.EscapedPath() != full[len(rt.origin):pathEnd] {
+		return nil, fmt.Errorf("%s: the request URL %s does not stay on the backend's host", a.Owner, rt.redact(full))
+	}
+	out.url = full
+
+	h := make(http.Header, len(rt.header)+4)
+	for k, v := range rt.header {
+		h[k] = v[:len(v):len(v)]
+	}
+	if err := a.forward(h, req.Header, out); err != nil {
+		return nil, err
+	}
+	if err := a.buildBody(h, ev, out); err != nil {
+		return nil, err
+	}
+	if err := a.callHeaders(h, ev, out); err != nil {
+		return nil, err
+	}
+	out.header = h
+	return out, nil
+}
+
+// buildPath appends the path: literal parts as written (characters that
+// are not allowed in a path escaped), each interpolated value path-escaped,
+// so that no value can add a segment, a query or a fragment.
+func (a *Action) buildPath(sb *strings.Builder, ev *evaluator) error {
+	start := sb.Len()
+	for i, p := range a.Path {
+		if p.Expr == nil {
+			writeLiteralPath(sb, p.Literal)
+			continue
+		}
+		what := "the path value " + a.partSource(i)
+		v, err := ev.value(p.Expr, what)
+		if err != nil {
+			return err
+		}
+		s, err := eval.PartString(v)
+		if err != nil {
+			return buildError("%s cannot be used: %s.", what, err)
+		}
+		if s == "" && strings.HasSuffix(sb.String(), "/") && (i+1 == len(a.Path) || a.Path[i+1].Expr == nil && strings.HasPrefix(a.Path[i+1].Literal, "/")) {
+			return buildError("%s is empty, which would leave a path segment empty and address another resource. Give a value.", what)
+		}
+		sb.WriteString(url.PathEscape(s))
+	}
+	for seg := range strings.SplitSeq(sb.String()[start:], "/") {
+		if seg == "." || seg == ".." {
+			return buildError("a path segment would be %q, which would climb out of the API's path. Give another value.", seg)
+		}
+	}
+	return nil
+}
+
+func (a *Action) partSource(i int) string {
+	if i < len(a.partSrc) && a.partSrc[i] != "" {
+		return a.partSrc[i]
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+// writeLiteralPath copies literal path text, escaping what a path may not
+// hold (spaces, non-ASCII) and keeping valid %XX escapes.
+func writeLiteralPath(sb *strings.Builder, lit string) {
+	const hex = "0123456789ABCDEF"
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		switch {
+		case isPathChar(c):
+			sb.WriteByte(c)
+		case c == '%' && i+2 < len(lit) && isHex(lit[i+1]) && isHex(lit[i+2]):
+			sb.WriteByte(c)
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(hex[c>>4])
+			sb.WriteByte(hex[c&15])
+		}
+	}
+}
+
+func isPathChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		strings.IndexByte("-._~!$&'()*+,;=:@/", c) >= 0
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// writeParams appends name=value pairs, query-escaped and joined with &,
+// in the order written (sorted by name for a computed map). Lists repeat
+// the name; null values are left out.
+func writeParams(sb *strings.Builder, items []Param, whole hcl.Expression, ev *evaluator, what string) error {
+	first := true
+	add := func(name string, v cty.Value) error {
+		vals, err := paramValues(v)
+		if err != nil {
+			return buildError("the %s value %s %s", what, name, err)
+		}
+		for _, s := range vals {
+			if !first {
+				sb.WriteByte('&')
+			}
+			first = false
+			sb.WriteString(url.QueryEscape(name))
+			sb.WriteByte('=')
+			sb.WriteString(url.QueryEscape(s))
+		}
+		return nil
+	}
+	for _, it := range items {
+		v, err := ev.value(it.Expr, fmt.Sprintf("the %s value %s", what, it.Name))
+		if err != nil {
+			return err
+		}
+		if err := add(it.Name, v); err != nil {
+			return err
+		}
+	}
+	if whole != nil {
+		v, err := ev.value(whole, what)
+		if err != nil {
+			return err
+		}
+		if v.IsNull() {
+			return nil
+		}
+		if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+			return buildError("%s must be a map, not %s.", what, v.Type().FriendlyName())
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			if err := add(k.AsString(), e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// paramValues converts a query, form or header value to its strings: none
+// for null, one for a string, number or bool, one per element of a list.
+func paramValues(v cty.Value) ([]string, error) {
+	if v.IsNull() {
+		return nil, nil
+	}
+	ty := v.Type()
+	if ty.IsPrimitiveType() {
+		s, err := eval.PartString(v)
+		if err != nil {
+			return nil, fmt.Errorf("cannot be used: %s.", err)
+		}
+		return []string{s}, nil
+	}
+	if !(ty.IsListType() || ty.IsSetType() || ty.IsTupleType()) {
+		return nil, fmt.Errorf("is %s; it must be a string, number or bool, or a list of them.", ty.FriendlyName())
+	}
+	out := make([]string, 0, v.LengthInt())
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() {
+			continue
+		}
+		if !e.Type().IsPrimitiveType() {
+			return nil, fmt.Errorf("holds %s; lists must hold strings, numbers or bools.", e.Type().FriendlyName())
+		}
+		s, err := eval.PartString(e)
+		if err != nil {
+			return nil, fmt.Errorf("cannot be used: %s.", err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// forward copies the inbound headers the backend lists, never hop-by-hop
+// ones nor those the inbound Connection header names.
+func (a *Action) forward(h, inbound http.Header, out *outgoing) error {
+	if inbound == nil || len(a.Backend.ForwardHeaders) == 0 {
+		return nil
+	}
+	for _, name := range a.Backend.ForwardHeaders {
+		if slices.Contains(hopByHop, name) || connectionOption(inbound, name) {
+			continue
+		}
+		vals := inbound.Values(name)
+		if len(vals) == 0 {
+			continue
+		}
+		for _, v := range vals {
+			if badHeaderValue(v) {
+				return buildError("the forwarded header %s holds a line break or another control character.", name)
+			}
+		}
+		h[name] = slices.Clone(vals)
+		if name == "Authorization" {
+			out.authorized = true
+		}
+	}
+	return nil
+}
+
+func connectionOption(h http.Header, name string) bool {
+	for _, v := range h.Values("Connection") {
+		for opt := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(opt), name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (a *Action) buildBody(h http.Header, ev *evaluator, out *outgoing) error {
+	switch a.BodyKind {
+	case BodyJSON:
+		v, err := ev.value(a.Body, "the body")
+		if err != nil {
+			return err
+		}
+		if v.IsNull() {
+			return nil // an absent optional body: send none
+		}
+		out.body, err = ctyjson.Marshal(v, v.Type())
+		if err != nil {
+			return buildError("the body cannot be sent as JSON: %s.", err)
+		}
+		h.Set("Content-Type", orDefault(a.ContentType, "application/json"))
+	case BodyForm:
+		var sb strings.Builder
+		if err := writeParams(&sb, a.Form, a.FormExpr, ev, "form"); err != nil {
+			return err
+		}
+		out.body = []byte(sb.String())
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+	case BodyRaw:
+		v, err := ev.value(a.RawBody, "raw_body")
+		if err != nil {
+			return err
+		}
+		if v.IsNull() {
+			return nil
+		}
+		s, err := eval.PartString(v)
+		if err != nil {
+			return buildError("raw_body cannot be used: %s.", err)
+		}
+		out.body = []byte(s)
+		h.Set("Content-Type", a.ContentType)
+	}
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// callHeaders sets the call's own headers, which win over the backend's
+// and the forwarded ones. A value with a line break is refused, never sent.
+func (a *Action) callHeaders(h http.Header, ev *evaluator, out *outgoing) error {
+	set := func(name string, v cty.Value) error {
+		vals, err := paramValues(v)
+		if err != nil {
+			return buildError("the header %s %s", name, err)
+		}
+		if len(vals) == 0 {
+			return nil
+		}
+		for _, s := range vals {
+			if badHeaderValue(s) {
+				return buildError("the value of the header %s holds a line break (CR or LF) or another control character, which could add headers of its own. Give a value on one line.", name)
+			}
+		}
+		name = http.CanonicalHeaderKey(name)
+		h[name] = vals
+		if name == "Authorization" {
+			out.authorized = true
+		}
+		return nil
+	}
+	for _, it := range a.Headers {
+		v, err := ev.value(it.Expr, "the header "+it.Name)
+		if err != nil {
+			return err
+		}
+		if err := set(it.Name, v); err != nil {
+			return err
+		}
+	}
+	if a.HeadersExpr != nil {
+		v, err := ev.value(a.HeadersExpr, "headers")
+		if err != nil {
+			return err
+		}
+		if v.IsNull() {
+			return nil
+		}
+		if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+			return buildError("headers must be a map, not %s.", v.Type().FriendlyName())
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			if !validHeaderName(k.AsString()) {
+				return buildError("%q is not a valid header name.", k.AsString())
+			}
+			if err := set(k.AsString(), e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
