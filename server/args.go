@@ -41,16 +41,22 @@ func decodeArgs(a *dispatch.Args, static *eval.Static, raw json.RawMessage) (*ca
 	if err != nil {
 		return nil, fmt.Errorf("compile argument schema: %w", err)
 	}
-	if err := validator.Validate(instance); err != nil {
-		return nil, &argProblem{schemaProblems(err)}
-	}
 	obj, _ := instance.(map[string]any)
 	out := &callArgs{JSON: applyDefaults(a, obj)}
-	if out.Cty, err = toCty(a, out.JSON); err != nil {
-		return nil, &argProblem{"invalid arguments: " + err.Error()}
+	var problems []string
+	if err := validator.Validate(instance); err != nil {
+		problems = append(problems, schemaProblems(err))
 	}
-	if msgs := failedValidations(a, static, out.Cty); len(msgs) > 0 {
-		return nil, &argProblem{strings.Join(msgs, "\n")}
+	// The validation blocks run even when the schema found problems, as
+	// long as the values convert, so the model learns everything at once.
+	var convErr error
+	if out.Cty, convErr = toCty(a, out.JSON); convErr == nil {
+		problems = append(problems, failedValidations(a, static, out.Cty)...)
+	} else if len(problems) == 0 {
+		problems = append(problems, "invalid arguments: "+convErr.Error())
+	}
+	if len(problems) > 0 {
+		return nil, &argProblem{strings.Join(problems, "\n")}
 	}
 	return out, nil
 }
