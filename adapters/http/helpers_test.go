@@ -166,3 +166,7 @@ func (rec *recorder) uris() []string {
 	}
 	return out
 }
+
+type ctyValue = cty.Value
+
+func str(s string) cty.Value { return cty.StringVal(s) }

@@ -82,16 +82,22 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 			attempt--
 			continue
 		}
+		if err != nil {
+			var ce *adapter.CallError
+			if !errors.As(err, &ce) {
+				ce = describeTransportError(err, "The API", rt.base.Host, timeout)
+				err = ce
+			}
+			if !ce.Retryable {
+				break
+			}
+		}
 		if attempt >= attempts || ctx.Err() != nil {
 			break
 		}
 		var why string
 		wait := backoff(r, attempt)
 		if err != nil {
-			var ce *adapter.CallError
-			if !errors.As(err, &ce) || !ce.Retryable {
-				break
-			}
 			why = "failed"
 		} else {
 			if !slices.Contains(r.OnStatus, ans.status) {

@@ -192,7 +192,7 @@ func (e *redirectError) Error() string {
 // checkRedirect follows at most MaxRedirects redirects, each to the
 // backend's own scheme and host.
 func (rt *runtime) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= MaxRedirects {
+	if len(via) > MaxRedirects {
 		return &redirectError{tooMany: true}
 	}
 	if !sameOrigin(req.URL, rt.base) {
