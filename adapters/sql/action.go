@@ -1,9 +1,6 @@
 package sqladapter
 
 import (
-	"context"
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -38,9 +35,4 @@ func (a *Action) Describe() map[string]any {
 		d["params"] = len(a.Query.Params)
 	}
 	return d
-}
-
-// Invoke runs the call. The runtime is not written yet.
-func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Result, error) {
-	return nil, fmt.Errorf("%s calls cannot run yet", Kind)
 }

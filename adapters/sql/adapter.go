@@ -7,8 +7,22 @@
 // placeholder (? or $n) plus a bound parameter, so no argument value ever
 // becomes SQL text. See [CompileQuery].
 //
-// This package holds the load-time half: schemas, checks and the compiled
-// [Backend] and [Action] values that the runtime uses.
+// Load time (no I/O beyond checking that an init_sql file exists) compiles
+// the schemas into [Backend] and [Action] values. At serve time,
+// [Backend.Open] opens the connection pool and [Action.Invoke] runs the
+// statement with its bound parameters.
+//
+// Read-only is enforced in layers: the compiler refuses statements that
+// write; SQLite read-only calls use connections with PRAGMA query_only;
+// Postgres and MySQL/MariaDB read-only calls run in a read-only transaction
+// (and a read-only Postgres backend also sets
+// default_transaction_read_only). The real boundary remains a database
+// role that may only read.
+//
+// An SQLite backend may set init_sql to a file of SQL statements: when the
+// database file does not exist at Open, it is created from that file in one
+// transaction (see [EnsureSQLiteFile]), so an example works on a fresh clone
+// with nothing installed.
 package sqladapter
 
 import (
@@ -57,6 +71,7 @@ var BackendSchema = &hcl.BodySchema{
 		{Name: "conn_max_lifetime"},
 		{Name: "statement_timeout"},
 		{Name: "max_rows"},
+		{Name: "init_sql"},
 	},
 }
 

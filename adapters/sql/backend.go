@@ -3,9 +3,11 @@ package sqladapter
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -41,6 +43,12 @@ type Backend struct {
 	StatementTimeout time.Duration
 	// MaxRows is the default row limit of the calls.
 	MaxRows int
+	// InitSQL is the path of an SQL file (resolved against the config
+	// file's directory) that creates the SQLite database when its file is
+	// missing at Open; empty for none.
+	InitSQL string
+
+	state atomic.Pointer[pools] // set by Open
 }
 
 var _ adapter.Backend = (*Backend)(nil)
@@ -59,6 +67,9 @@ func (b *Backend) Describe() map[string]any {
 	}
 	if b.ConnMaxLifetime > 0 {
 		d["conn_max_lifetime"] = b.ConnMaxLifetime.String()
+	}
+	if b.InitSQL != "" {
+		d["init_sql"] = b.InitSQL
 	}
 	return d
 }
@@ -147,7 +158,40 @@ func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {
 	n, d = check.Int(s, a["max_rows"], DefaultMaxRows, 1)
 	diags = append(diags, d...)
 	b.MaxRows = int(n)
+	if attr := a["init_sql"]; attr != nil {
+		p, known, d := check.String(s, attr, "")
+		diags = append(diags, d...)
+		if known && !d.HasErrors() {
+			b.InitSQL, d = checkInitSQL(attr, p, b.Driver)
+			diags = append(diags, d...)
+		}
+	}
 	return b, diags
+}
+
+// checkInitSQL checks the init_sql attribute: an SQLite backend only, and a
+// file that exists. It returns the path resolved against the config file.
+func checkInitSQL(attr *hcl.Attribute, p string, d Dialect) (string, hcl.Diagnostics) {
+	r := attr.Expr.Range()
+	if d != SQLite {
+		return "", hcl.Diagnostics{check.Error("init_sql needs SQLite",
+			fmt.Sprintf("init_sql creates an embedded SQLite database file when it is missing; a %s database is created by its server. Remove init_sql, or set driver = \"sqlite\".", d), r)}
+	}
+	if strings.TrimSpace(p) == "" {
+		return "", hcl.Diagnostics{check.Error("Empty init_sql",
+			"init_sql names an SQL file, such as \"orders.sql\", relative to this configuration file; it cannot be empty. Remove it if the database file always exists.", r)}
+	}
+	full := check.Path(attr, p)
+	st, err := os.Stat(full)
+	switch {
+	case err != nil:
+		return "", hcl.Diagnostics{check.Error("init_sql file not found",
+			fmt.Sprintf("The file %q does not exist (paths are relative to the configuration file). Create it, or fix the path.", full), r)}
+	case st.IsDir():
+		return "", hcl.Diagnostics{check.Error("init_sql is a directory",
+			fmt.Sprintf("%q is a directory; init_sql names one SQL file.", full), r)}
+	}
+	return full, nil
 }
 
 // parseDriver maps a driver name to its dialect; "mariadb" means mysql.

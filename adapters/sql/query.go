@@ -32,6 +32,9 @@ type Query struct {
 	// Verb is the statement's first keyword, in capitals (SELECT, WITH,
 	// INSERT, ...).
 	Verb string
+	// Returning is true when the statement holds the keyword RETURNING
+	// (outside strings and comments), so a write yields rows.
+	Returning bool
 }
 
 // CompileQuery compiles the query template expr for dialect d. Each ${...}
@@ -173,7 +176,8 @@ func (c *compiler) compile(text string) (*Query, hcl.Diagnostics) {
 			sb.WriteByte('?')
 		}
 	}
-	return &Query{Text: sb.String(), Params: c.params, Verb: verb}, c.diags
+	returning := slices.ContainsFunc(toks, func(t token) bool { return t.kind == tWord && t.text == "RETURNING" })
+	return &Query{Text: sb.String(), Params: c.params, Verb: verb, Returning: returning}, c.diags
 }
 
 func isWordStart(b byte) bool {

@@ -1,0 +1,227 @@
+package sqladapter
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// Messages of the failures the model may act on.
+const (
+	msgTimeout   = "The query took longer than %s and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
+	msgLost      = "The database connection was lost; retrying may help."
+	msgReadOnly  = "The database refused to write: this tool is read-only."
+	msgBusy      = "The database is busy (another writer holds a lock); retrying may help."
+	msgCancelled = "The call was cancelled before the query finished."
+)
+
+// callError turns a database error into a *adapter.CallError written for
+// the model. ctx is the caller's context and cctx the call's, with the
+// statement timeout.
+func (a *Action) callError(ctx, cctx context.Context, p *pools, err error) error {
+	ce := func(msg string, retry bool) error {
+		return &adapter.CallError{Message: msg, Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
+	}
+	timeout := a.Backend.StatementTimeout.String()
+	switch {
+	case ctx.Err() != nil:
+		return ce(msgCancelled, false)
+	case cctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+		return ce(fmt.Sprintf(msgTimeout, timeout), false)
+	}
+	var (
+		pgErr *pgconn.PgError
+		myErr *mysql.MySQLError
+		slErr *sqlite.Error
+	)
+	switch {
+	case errors.As(err, &pgErr):
+		msg, retry := postgresMessage(pgErr, timeout)
+		return ce(msg, retry)
+	case errors.As(err, &myErr):
+		msg, retry := mysqlMessage(myErr, timeout)
+		return ce(msg, retry)
+	case errors.As(err, &slErr):
+		msg, retry := sqliteMessage(slErr, timeout)
+		return ce(msg, retry)
+	case isLostConnection(err):
+		return ce(msgLost, true)
+	}
+	// Anything else (a conversion failure, a driver bug) is internal.
+	return &redactedError{msg: fmt.Sprintf("%s: %s", a.Owner, a.Backend.scrub(err.Error())), err: err}
+}
+
+// isLostConnection reports whether err says the connection broke, so the
+// statement may not have run.
+func isLostConnection(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		// 57P01 admin_shutdown (pg_terminate_backend), 57P02 crash_shutdown,
+		// 57P03 cannot_connect_now, class 08 connection exceptions.
+		return pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03" || strings.HasPrefix(pgErr.Code, "08")
+	}
+	var myErr *mysql.MySQLError
+	if errors.As(err, &myErr) {
+		// 1053 server shutdown, 1927 connection killed (MariaDB),
+		// 2006 gone away, 2013 lost during query.
+		switch myErr.Number {
+		case 1053, 1927, 2006, 2013:
+			return true
+		}
+		return false
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && !netErr.Timeout() {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) || pgconn.SafeToRetry(err)
+}
+
+func postgresMessage(e *pgconn.PgError, timeout string) (string, bool) {
+	switch e.Code {
+	case "23505":
+		return fmt.Sprintf("The statement broke the unique constraint %s: a row with the same key already exists.", quoteName(e.ConstraintName, e.TableName)), false
+	case "23503":
+		return fmt.Sprintf("The statement broke the foreign-key constraint %s: the referenced row does not exist, or other rows still refer to this one.", quoteName(e.ConstraintName, e.TableName)), false
+	case "23502":
+		return fmt.Sprintf("The column %s cannot be null; give it a value.", quoteName(e.ColumnName, e.TableName)), false
+	case "23514":
+		return fmt.Sprintf("The statement broke the check constraint %s: a value is out of the allowed range.", quoteName(e.ConstraintName, e.TableName)), false
+	case "25006":
+		return msgReadOnly, false
+	case "57014":
+		return fmt.Sprintf(msgTimeout, timeout), false
+	case "40001", "40P01":
+		return "The database aborted the statement because of a conflict with another transaction; retrying may help.", true
+	case "53300":
+		return "The database has too many connections; retrying later may help.", true
+	}
+	switch {
+	case e.Code == "42601":
+		return "The SQL statement has a syntax error: " + e.Message + ". The tool's query must be fixed in its configuration.", false
+	case strings.HasPrefix(e.Code, "42"):
+		return "The database refused the statement: " + e.Message + ". The tool's query or the database schema must be fixed.", false
+	case strings.HasPrefix(e.Code, "22"):
+		return "A value does not fit: " + e.Message + ". Check the arguments.", false
+	case strings.HasPrefix(e.Code, "57P"), strings.HasPrefix(e.Code, "08"):
+		return msgLost, true
+	}
+	return "The database refused the statement: " + e.Message + " (SQLSTATE " + e.Code + ").", false
+}
+
+// mysqlKey finds the key name in "Duplicate entry 'x' for key 't.k'".
+var mysqlKey = regexp.MustCompile("for key '([^']*)'")
+
+// mysqlConstraint finds the constraint name in a foreign-key or check
+// failure: CONSTRAINT `name`, or constraint 'name'.
+var mysqlConstraint = regexp.MustCompile("(?i)constraint [`']([^`']*)[`']")
+
+// mysqlColumn finds the column name in "Column 'x' cannot be null".
+var mysqlColumn = regexp.MustCompile("(?i)(?:column|field) '([^']*)'")
+
+func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
+	find := func(re *regexp.Regexp) string {
+		if m := re.FindStringSubmatch(e.Message); m != nil {
+			return "`" + m[1] + "`"
+		}
+		return "(unnamed)"
+	}
+	switch e.Number {
+	case 1062, 1586:
+		return fmt.Sprintf("The statement broke the unique constraint %s: a row with the same key already exists.", find(mysqlKey)), false
+	case 1451, 1452, 1216, 1217:
+		return fmt.Sprintf("The statement broke the foreign-key constraint %s: the referenced row does not exist, or other rows still refer to this one.", find(mysqlConstraint)), false
+	case 1048, 1364:
+		return fmt.Sprintf("The column %s cannot be null; give it a value.", find(mysqlColumn)), false
+	case 3819, 4025:
+		return fmt.Sprintf("The statement broke the check constraint %s: a value is out of the allowed range.", find(mysqlConstraint)), false
+	case 1792, 1290, 1836:
+		return msgReadOnly, false
+	case 3024, 1969, 1317, 1028:
+		return fmt.Sprintf(msgTimeout, timeout), false
+	case 1205, 1213:
+		return "The database aborted the statement because of a conflict with another transaction; retrying may help.", true
+	case 1040, 1203:
+		return "The database has too many connections; retrying later may help.", true
+	case 1053, 1927, 2006, 2013:
+		return msgLost, true
+	case 1064, 1149:
+		return "The SQL statement has a syntax error: " + e.Message + ". The tool's query must be fixed in its configuration.", false
+	case 1146, 1054, 1052, 1142, 1143, 1044, 1045:
+		return "The database refused the statement: " + e.Message + ". The tool's query or the database schema must be fixed.", false
+	case 1264, 1265, 1292, 1366, 1406, 1690:
+		return "A value does not fit: " + e.Message + ". Check the arguments.", false
+	}
+	return fmt.Sprintf("The database refused the statement: %s (error %d).", e.Message, e.Number), false
+}
+
+// sqliteCode matches the " (2067)" a modernc message ends with.
+var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
+
+func sqliteMessage(e *sqlite.Error, timeout string) (string, bool) {
+	msg := sqliteCode.ReplaceAllString(e.Error(), "")
+	if _, after, ok := strings.Cut(msg, ": "); ok {
+		msg = after // drop the generic "constraint failed: " or "SQL logic error: "
+	}
+	what := ""
+	if _, cols, ok := strings.Cut(msg, "constraint failed: "); ok {
+		what = cols
+	}
+	switch e.Code() {
+	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+		return fmt.Sprintf("The statement broke a unique constraint on %s: a row with the same key already exists.", what), false
+	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+		return "The statement broke a foreign-key constraint: the referenced row does not exist, or other rows still refer to this one.", false
+	case sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+		return fmt.Sprintf("The column %s cannot be null; give it a value.", what), false
+	case sqlite3.SQLITE_CONSTRAINT_CHECK:
+		return fmt.Sprintf("The statement broke the check constraint %s: a value is out of the allowed range.", what), false
+	}
+	switch e.Code() & 0xff {
+	case sqlite3.SQLITE_READONLY:
+		return msgReadOnly, false
+	case sqlite3.SQLITE_INTERRUPT:
+		return fmt.Sprintf(msgTimeout, timeout), false
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return msgBusy, true
+	case sqlite3.SQLITE_CONSTRAINT:
+		return "The statement broke a constraint: " + msg + ".", false
+	case sqlite3.SQLITE_ERROR:
+		if strings.Contains(msg, "syntax error") {
+			return "The SQL statement has a syntax error: " + msg + ". The tool's query must be fixed in its configuration.", false
+		}
+		return "The database refused the statement: " + msg + ". The tool's query or the database schema must be fixed.", false
+	}
+	return "The database refused the statement: " + msg + ".", false
+}
+
+// quoteName renders a constraint or column name for a message.
+func quoteName(name, table string) string {
+	switch {
+	case name == "":
+		return "(unnamed)"
+	case table != "":
+		return fmt.Sprintf("%q on table %q", name, table)
+	}
+	return fmt.Sprintf("%q", name)
+}

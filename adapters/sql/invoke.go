@@ -1,0 +1,418 @@
+package sqladapter
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// rowVerbs start statements that yield rows; other statements run with
+// ExecContext unless they say RETURNING.
+var rowVerbs = []string{"SELECT", "WITH", "VALUES", "TABLE", "SHOW", "EXPLAIN", "DESCRIBE", "DESC", "PRAGMA", "CALL"}
+
+// insertVerbs start statements whose last_insert_id means something.
+var insertVerbs = []string{"INSERT", "REPLACE", "UPSERT"}
+
+// Invoke runs the call: it binds the query's parameters from the
+// arguments, runs the statement under the backend's statement_timeout and
+// returns the rows (or, for a write, rows_affected and last_insert_id).
+//
+// Result.Fields holds rows ([]map[string]any), columns ([]string, in the
+// order of the result set), rows_affected (int), last_insert_id (int) and
+// truncated (bool). Result.Structured is {"rows": rows} (with "truncated":
+// true when rows were cut) for a statement that yields rows, else
+// {"rows_affected": n} (with "last_insert_id" for an insert). Result.Text
+// is the same as JSON, the columns of each row in order.
+//
+// Database failures are returned as *adapter.CallError, written for the
+// model and without the DSN.
+func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Result, error) {
+	if a.Backend == nil || a.Query == nil {
+		return nil, fmt.Errorf("%s: the sql call did not compile", a.Owner)
+	}
+	p := a.Backend.state.Load()
+	if p == nil {
+		return nil, fmt.Errorf("backend \"sql\" %q is not open", a.Backend.Name)
+	}
+	args, err := a.bind(req)
+	if err != nil {
+		return nil, err
+	}
+	cctx := ctx
+	if t := a.Backend.StatementTimeout; t > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	out, err := a.run(cctx, p, args)
+	if err != nil && a.ReadOnly && cctx.Err() == nil && isLostConnection(err) {
+		// A read-only statement is safe to run again; the pool has
+		// dropped the broken connection.
+		out, err = a.run(cctx, p, args)
+	}
+	if err != nil {
+		return nil, a.callError(ctx, cctx, p, err)
+	}
+	return out.result(), nil
+}
+
+// bind evaluates the bound-parameter expressions with the call's arguments
+// and converts the values for the driver.
+func (a *Action) bind(req *adapter.Request) ([]any, error) {
+	params := a.Query.Params
+	if len(params) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(params))
+	var (
+		ectx     *hcl.EvalContext
+		ectxFile string
+	)
+	for i, p := range params {
+		var v cty.Value
+		if name, ok := argsAttr(p); ok && req.Args.Type().IsObjectType() && req.Args.Type().HasAttribute(name) && req.Args.IsKnown() && !req.Args.IsNull() {
+			v = req.Args.GetAttr(name)
+		} else {
+			if file := p.Range().Filename; ectx == nil || file != ectxFile {
+				static := req.Static
+				if static == nil {
+					static = &eval.Static{}
+				}
+				ectx, ectxFile = static.WithArgs(p, req.Args), file
+			}
+			var diags hcl.Diagnostics
+			v, diags = p.Value(ectx)
+			if diags.HasErrors() {
+				return nil, fmt.Errorf("%s: SQL parameter %d: %s", a.Owner, i+1, diags.Error())
+			}
+		}
+		arg, err := goValue(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: SQL parameter %d at %s: %w", a.Owner, i+1, p.Range(), err)
+		}
+		args[i] = arg
+	}
+	return args, nil
+}
+
+// argsAttr reports whether e is exactly args.<name>.
+func argsAttr(e hcl.Expression) (string, bool) {
+	t, diags := hcl.AbsTraversalForExpr(e)
+	if diags.HasErrors() || len(t) != 2 || t.RootName() != "args" {
+		return "", false
+	}
+	if a, ok := t[1].(hcl.TraverseAttr); ok {
+		return a.Name, true
+	}
+	return "", false
+}
+
+// goValue converts a primitive cty value into a driver argument: a string,
+// a bool, an int64 for whole numbers, a float64 when it holds the number
+// exactly as written, or else the number's decimal text (which every
+// database converts exactly to a numeric type).
+func goValue(v cty.Value) (any, error) {
+	v, _ = v.Unmark()
+	if v.IsNull() {
+		return nil, nil
+	}
+	if !v.IsKnown() {
+		return nil, errors.New("the value is not known")
+	}
+	switch v.Type() {
+	case cty.String:
+		return v.AsString(), nil
+	case cty.Bool:
+		return v.True(), nil
+	case cty.Number:
+		bf := v.AsBigFloat()
+		if bf.IsInt() {
+			if i, acc := bf.Int64(); acc == big.Exact {
+				return i, nil
+			}
+			return bf.Text('f', 0), nil
+		}
+		f, _ := bf.Float64()
+		text := bf.Text('g', -1)
+		if !math.IsInf(f, 0) && strconv.FormatFloat(f, 'g', -1, 64) == text {
+			return f, nil
+		}
+		return bf.Text('f', -1), nil
+	}
+	return nil, fmt.Errorf("a bound parameter takes a string, number or bool, not %s", v.Type().FriendlyName())
+}
+
+// outcome is what a statement produced.
+type outcome struct {
+	rows      []map[string]any
+	columns   []string
+	truncated bool
+	exec      bool // ran with ExecContext
+	affected  int64
+	lastID    int64
+	hasLastID bool
+	maxRows   int
+}
+
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// yieldsRows reports whether the statement is run as a query.
+func (q *Query) yieldsRows() bool {
+	return q.Returning || slices.Contains(rowVerbs, q.Verb)
+}
+
+// run runs the statement once.
+func (a *Action) run(ctx context.Context, p *pools, args []any) (*outcome, error) {
+	if a.ReadOnly {
+		return a.runReadOnly(ctx, p, args)
+	}
+	db := p.rw
+	if db == nil {
+		return nil, errors.New("read-write call on a read-only backend")
+	}
+	if a.Query.yieldsRows() {
+		return a.query(ctx, db, args)
+	}
+	res, err := db.ExecContext(ctx, a.Query.Text, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := &outcome{exec: true, rows: []map[string]any{}, columns: []string{}}
+	if n, err := res.RowsAffected(); err == nil {
+		out.affected = n
+	}
+	if slices.Contains(insertVerbs, a.Query.Verb) {
+		if id, err := res.LastInsertId(); err == nil {
+			out.lastID, out.hasLastID = id, true
+		}
+	}
+	return out, nil
+}
+
+// runReadOnly runs the statement where the database refuses writes.
+func (a *Action) runReadOnly(ctx context.Context, p *pools, args []any) (*outcome, error) {
+	if a.Backend.Driver == SQLite {
+		if !p.toggle {
+			return a.query(ctx, p.ro, args)
+		}
+		conn, err := p.ro.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "PRAGMA query_only = 1"); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if _, err := conn.ExecContext(context.Background(), "PRAGMA query_only = 0"); err != nil {
+				conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+		return a.query(ctx, conn, args)
+	}
+	tx, err := p.ro.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return a.query(ctx, tx, args)
+}
+
+// query runs the statement and reads at most maxRows rows.
+func (a *Action) query(ctx context.Context, db queryer, args []any) (*outcome, error) {
+	rows, err := db.QueryContext(ctx, a.Query.Text, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out, err := readRows(rows, a.MaxRows, a.Backend.Driver)
+	if err != nil {
+		return nil, err
+	}
+	if a.Query.Returning && !a.ReadOnly {
+		out.affected = int64(len(out.rows))
+	}
+	return out, nil
+}
+
+// readRows reads up to max rows (all when max <= 0).
+func readRows(rows *sql.Rows, max int, d Dialect) (*outcome, error) {
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	out := &outcome{rows: []map[string]any{}, columns: columnNames(types), maxRows: max}
+	kinds := make([]colKind, len(types))
+	for i, t := range types {
+		kinds[i] = kindOf(d, t.DatabaseTypeName())
+	}
+	vals := make([]any, len(types))
+	ptrs := make([]any, len(types))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if max > 0 && len(out.rows) == max {
+			out.truncated = true
+			break
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		row := make(map[string]any, len(vals))
+		for i, v := range vals {
+			row[out.columns[i]] = convert(v, kinds[i], d)
+			vals[i] = nil
+		}
+		out.rows = append(out.rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// columnNames returns the result's column names, with a repeated name
+// (SELECT a.id, b.id) numbered from its second use on: id, id_2.
+func columnNames(types []*sql.ColumnType) []string {
+	names := make([]string, len(types))
+	seen := make(map[string]bool, len(types))
+	for i, t := range types {
+		name := t.Name()
+		if seen[name] {
+			for n := 2; ; n++ {
+				alt := name + "_" + strconv.Itoa(n)
+				if !seen[alt] {
+					name = alt
+					break
+				}
+			}
+		}
+		seen[name] = true
+		names[i] = name
+	}
+	return names
+}
+
+// truncatedNote ends the text of a truncated result.
+const truncatedNote = "Showing the first %d rows; more were cut. Narrow the query."
+
+// result builds the adapter's result.
+func (o *outcome) result() *adapter.Result {
+	fields := map[string]any{
+		"rows":           o.rows,
+		"columns":        o.columns,
+		"rows_affected":  int(o.affected),
+		"last_insert_id": int(o.lastID),
+		"truncated":      o.truncated,
+	}
+	if o.exec {
+		st := map[string]any{"rows_affected": int(o.affected)}
+		text := `{"rows_affected": ` + strconv.FormatInt(o.affected, 10)
+		if o.hasLastID {
+			st["last_insert_id"] = int(o.lastID)
+			text += `, "last_insert_id": ` + strconv.FormatInt(o.lastID, 10)
+		}
+		return &adapter.Result{Fields: fields, Structured: st, Text: text + "}"}
+	}
+	st := map[string]any{"rows": o.rows}
+	if o.truncated {
+		st["truncated"] = true
+	}
+	text := rowsJSON(o.columns, o.rows)
+	if o.truncated {
+		text += "\n" + fmt.Sprintf(truncatedNote, len(o.rows))
+	}
+	return &adapter.Result{Fields: fields, Structured: st, Text: text}
+}
+
+// rowsJSON renders rows as a JSON array with one object per line, its
+// members in column order.
+func rowsJSON(columns []string, rows []map[string]any) string {
+	if len(rows) == 0 {
+		return "[]"
+	}
+	b := make([]byte, 0, 64*len(rows)*max(1, len(columns)))
+	b = append(b, '[')
+	for i, row := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '\n', '{')
+		for j, c := range columns {
+			if j > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendJSONString(b, c)
+			b = append(b, ": "...)
+			b = appendJSON(b, row[c])
+		}
+		b = append(b, '}')
+	}
+	b = append(b, '\n', ']')
+	return string(b)
+}
+
+func appendJSON(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		return strconv.AppendBool(b, v)
+	case int64:
+		return strconv.AppendInt(b, v, 10)
+	case float64:
+		return strconv.AppendFloat(b, v, 'g', -1, 64)
+	case json.Number:
+		return append(b, v...)
+	case string:
+		return appendJSONString(b, v)
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return appendJSONString(b, fmt.Sprint(v))
+	}
+	return append(b, j...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string, without escaping <, > and
+// &, and with invalid UTF-8 replaced by U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r < 0x20 || r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
+}
