@@ -31,6 +31,7 @@ func (e *errTooLarge) Error() string {
 func describeTransportError(err error, what, host string, timeout time.Duration) *adapter.CallError {
 	ce := &adapter.CallError{Err: err}
 	at := what + " at " + host
+	of := lowerFirst(at) // "the API at host", inside a sentence
 	var (
 		tooLarge *errTooLarge
 		redirect *redirectError
@@ -49,7 +50,7 @@ func describeTransportError(err error, what, host string, timeout time.Duration)
 	case errors.Is(err, context.Canceled):
 		ce.Message = "The call was cancelled before " + lowerFirst(what) + " answered."
 	case errors.As(err, &tooLarge):
-		ce.Message = fmt.Sprintf("The answer of %s was larger than %d bytes, the limit of this backend (max_response_bytes). Ask for less, for example with a filter or a smaller page size.", at, tooLarge.limit)
+		ce.Message = fmt.Sprintf("The answer of %s was larger than %d bytes, the limit of this backend (max_response_bytes). Ask for less, for example with a filter or a smaller page size.", of, tooLarge.limit)
 	case errors.As(err, &redirect) && redirect.tooMany:
 		ce.Message = fmt.Sprintf("%s redirected more than %d times; the call was stopped. Retrying will not help.", at, MaxRedirects)
 	case errors.As(err, &redirect):
@@ -62,14 +63,14 @@ func describeTransportError(err error, what, host string, timeout time.Duration)
 			ce.Retryable = true
 		}
 	case errors.As(err, &unknown) || errors.As(err, &certErr) && isUnknownAuthority(certErr.Err):
-		ce.Message = fmt.Sprintf("The TLS certificate of %s is not trusted (it is signed by an unknown authority). If the API uses a private certificate authority, set tls { ca_file = \"...\" } in the backend. Retrying will not help.", at)
+		ce.Message = fmt.Sprintf("The TLS certificate of %s is not trusted (it is signed by an unknown authority). If the API uses a private certificate authority, set tls { ca_file = \"...\" } in the backend. Retrying will not help.", of)
 	case errors.As(err, &hostErr):
-		ce.Message = fmt.Sprintf("The TLS certificate of %s does not match its host name (%s). Check the backend's base_url; retrying will not help.", at, strings.TrimPrefix(hostErr.Error(), "x509: "))
+		ce.Message = fmt.Sprintf("The TLS certificate of %s does not match its host name (%s). Check the backend's base_url; retrying will not help.", of, strings.TrimPrefix(hostErr.Error(), "x509: "))
 	case errors.As(err, &invalid):
-		ce.Message = fmt.Sprintf("The TLS certificate of %s is not valid (%s). Retrying will not help.", at, strings.TrimPrefix(invalid.Error(), "x509: "))
+		ce.Message = fmt.Sprintf("The TLS certificate of %s is not valid (%s). Retrying will not help.", of, strings.TrimPrefix(invalid.Error(), "x509: "))
 	case errors.As(err, &certErr):
-		ce.Message = fmt.Sprintf("The TLS certificate of %s could not be verified (%s). Retrying will not help.", at, strings.TrimPrefix(certErr.Err.Error(), "x509: "))
-	case errors.As(err, &record):
+		ce.Message = fmt.Sprintf("The TLS certificate of %s could not be verified (%s). Retrying will not help.", of, strings.TrimPrefix(certErr.Err.Error(), "x509: "))
+	case errors.As(err, &record) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
 		ce.Message = fmt.Sprintf("%s did not answer with TLS. If it serves plain HTTP, its base_url should start with http://. Retrying will not help.", at)
 	case isTLSAlert(err):
 		ce.Message = fmt.Sprintf("%s refused the TLS connection (%s). It may require a client certificate (tls { cert_file, key_file }) or refuse the one given. Retrying will not help.", at, tlsAlert(err))
@@ -86,7 +87,7 @@ func describeTransportError(err error, what, host string, timeout time.Duration)
 		ce.Message = fmt.Sprintf("%s gave no answer in time. Retrying later may help.", at)
 		ce.Retryable = true
 	default:
-		ce.Message = fmt.Sprintf("The call to %s failed: %s.", lowerFirst(at), innerMessage(err))
+		ce.Message = fmt.Sprintf("The call to %s failed: %s.", of, innerMessage(err))
 		var ne net.Error
 		ce.Retryable = errors.As(err, &ne)
 	}
