@@ -20,6 +20,8 @@ backend "sql" "orders" {
   dsn       = "file:${var.orders_db}"
   read_only = true
   max_rows  = 500
+  # created from this SQL file, in one transaction, when the database file is missing
+  init_sql = "orders.sql"
 }
 
 tool "open_orders" {

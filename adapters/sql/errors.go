@@ -64,6 +64,18 @@ func (a *Action) callError(ctx, cctx context.Context, p *pools, err error) error
 	return &redactedError{msg: fmt.Sprintf("%s: %s", a.Owner, a.Backend.scrub(err.Error())), err: err}
 }
 
+// notRun reports whether err says the statement surely did not take
+// effect: the driver knew the connection was bad before sending it, or
+// Postgres had terminated the session (pg_terminate_backend, shutdown),
+// which rolls back the statement's transaction.
+func notRun(err error) bool {
+	if errors.Is(err, driver.ErrBadConn) || pgconn.SafeToRetry(err) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03")
+}
+
 // isLostConnection reports whether err says the connection broke, so the
 // statement may not have run.
 func isLostConnection(err error) bool {

@@ -60,9 +60,10 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		defer cancel()
 	}
 	out, err := a.run(cctx, p, args)
-	if err != nil && a.ReadOnly && cctx.Err() == nil && isLostConnection(err) {
-		// A read-only statement is safe to run again; the pool has
-		// dropped the broken connection.
+	if err != nil && cctx.Err() == nil && (a.ReadOnly && isLostConnection(err) || notRun(err)) {
+		// The pool has dropped the broken connection; run once more on
+		// another. A read-only statement is always safe to repeat, a
+		// write only when it surely did not take effect.
 		out, err = a.run(cctx, p, args)
 	}
 	if err != nil {
@@ -85,7 +86,11 @@ func (a *Action) bind(req *adapter.Request) ([]any, error) {
 	)
 	for i, p := range params {
 		var v cty.Value
-		if name, ok := argsAttr(p); ok && req.Args.Type().IsObjectType() && req.Args.Type().HasAttribute(name) && req.Args.IsKnown() && !req.Args.IsNull() {
+		name := ""
+		if i < len(a.Query.argNames) {
+			name = a.Query.argNames[i]
+		}
+		if name != "" && req.Args.Type().IsObjectType() && req.Args.Type().HasAttribute(name) && req.Args.IsKnown() && !req.Args.IsNull() {
 			v = req.Args.GetAttr(name)
 		} else {
 			if file := p.Range().Filename; ectx == nil || file != ectxFile {
@@ -173,6 +178,13 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
+// stmtQueryer runs a prepared statement as a queryer; the text is ignored.
+type stmtQueryer struct{ stmt *sql.Stmt }
+
+func (s stmtQueryer) QueryContext(ctx context.Context, _ string, args ...any) (*sql.Rows, error) {
+	return s.stmt.QueryContext(ctx, args...)
+}
+
 // yieldsRows reports whether the statement is run as a query.
 func (q *Query) yieldsRows() bool {
 	return q.Returning || slices.Contains(rowVerbs, q.Verb)
@@ -188,7 +200,7 @@ func (a *Action) run(ctx context.Context, p *pools, args []any) (*outcome, error
 		return nil, errors.New("read-write call on a read-only backend")
 	}
 	if a.Query.yieldsRows() {
-		return a.query(ctx, db, args)
+		return a.query(ctx, p, db, args)
 	}
 	res, err := db.ExecContext(ctx, a.Query.Text, args...)
 	if err != nil {
@@ -210,7 +222,7 @@ func (a *Action) run(ctx context.Context, p *pools, args []any) (*outcome, error
 func (a *Action) runReadOnly(ctx context.Context, p *pools, args []any) (*outcome, error) {
 	if a.Backend.Driver == SQLite {
 		if !p.toggle {
-			return a.query(ctx, p.ro, args)
+			return a.query(ctx, p, p.ro, args)
 		}
 		conn, err := p.ro.Conn(ctx)
 		if err != nil {
@@ -225,18 +237,27 @@ func (a *Action) runReadOnly(ctx context.Context, p *pools, args []any) (*outcom
 				conn.Raw(func(any) error { return driver.ErrBadConn })
 			}
 		}()
-		return a.query(ctx, conn, args)
+		return a.query(ctx, p, conn, args)
 	}
 	tx, err := p.ro.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	return a.query(ctx, tx, args)
+	return a.query(ctx, p, tx, args)
 }
 
-// query runs the statement and reads at most maxRows rows.
-func (a *Action) query(ctx context.Context, db queryer, args []any) (*outcome, error) {
+// query runs the statement and reads at most maxRows rows. On an SQLite
+// pool it uses a prepared statement kept for the action (the driver does
+// not cache them; Postgres's does).
+func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any) (*outcome, error) {
+	if pool, ok := db.(*sql.DB); ok && a.Backend.Driver == SQLite {
+		stmt, err := p.stmt(ctx, pool, a.Query)
+		if err != nil {
+			return nil, err
+		}
+		db = stmtQueryer{stmt}
+	}
 	rows, err := db.QueryContext(ctx, a.Query.Text, args...)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -40,10 +41,38 @@ type pools struct {
 	toggle bool
 	// mariadb is set when a mysql backend's server is MariaDB.
 	mariadb bool
+	// stmts holds prepared statements by stmtKey (SQLite only).
+	stmts sync.Map
+}
+
+type stmtKey struct {
+	db *sql.DB
+	q  *Query
+}
+
+// stmt returns the statement q prepared on db, preparing it on first use.
+func (p *pools) stmt(ctx context.Context, db *sql.DB, q *Query) (*sql.Stmt, error) {
+	k := stmtKey{db, q}
+	if s, ok := p.stmts.Load(k); ok {
+		return s.(*sql.Stmt), nil
+	}
+	s, err := db.PrepareContext(ctx, q.Text)
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := p.stmts.LoadOrStore(k, s); loaded {
+		s.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return s, nil
 }
 
 func (p *pools) close() error {
 	var errs []error
+	p.stmts.Range(func(_, s any) bool {
+		s.(*sql.Stmt).Close()
+		return true
+	})
 	if p.ro != nil {
 		errs = append(errs, p.ro.Close())
 	}

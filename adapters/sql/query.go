@@ -35,6 +35,10 @@ type Query struct {
 	// Returning is true when the statement holds the keyword RETURNING
 	// (outside strings and comments), so a write yields rows.
 	Returning bool
+
+	// argNames[i] is "x" when Params[i] is exactly args.x, which the
+	// runtime reads without evaluating an expression.
+	argNames []string
 }
 
 // CompileQuery compiles the query template expr for dialect d. Each ${...}
@@ -177,7 +181,12 @@ func (c *compiler) compile(text string) (*Query, hcl.Diagnostics) {
 		}
 	}
 	returning := slices.ContainsFunc(toks, func(t token) bool { return t.kind == tWord && t.text == "RETURNING" })
-	return &Query{Text: sb.String(), Params: c.params, Verb: verb, Returning: returning}, c.diags
+	q := &Query{Text: sb.String(), Params: c.params, Verb: verb, Returning: returning}
+	q.argNames = make([]string, len(q.Params))
+	for i, p := range q.Params {
+		q.argNames[i], _ = argsAttr(p)
+	}
+	return q, c.diags
 }
 
 func isWordStart(b byte) bool {

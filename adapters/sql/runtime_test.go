@@ -387,6 +387,18 @@ func runtimeCases() []runtimeCase {
 			kill: true,
 			skip: bySQL[string]{"sqlite": "SQLite has no server to drop the connection"},
 		},
+		{
+			name:    "read-write call after the server killed the connection",
+			backend: "max_open_conns = 1",
+			write:   true,
+			query: bySQL[string]{
+				"postgres": "SELECT pg_backend_pid() AS id, ${args.n}::int AS n",
+				"mariadb":  "SELECT CONNECTION_ID() AS id, ${args.n} AS n",
+			},
+			args: map[string]cty.Value{"n": cty.NumberIntVal(1)},
+			kill: true,
+			skip: bySQL[string]{"sqlite": "SQLite has no server to drop the connection"},
+		},
 	}...)
 	return cases
 }

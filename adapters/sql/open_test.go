@@ -1,0 +1,414 @@
+package sqladapter
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/internal/checktest"
+	"github.com/mcpdecl/mcpdecl/eval"
+)
+
+// TestOrdersExample compiles the backend and the sql blocks of
+// examples/orders.hcl (in a copy, so no database file is left in the
+// repository) and runs them on a fresh directory: init_sql must create the
+// database, and each query must answer.
+func TestOrdersExample(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"orders.hcl", "orders.sql"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "examples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	filename := filepath.Join(dir, "orders.hcl")
+	src, _ := os.ReadFile(filename)
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	argsType := cty.Object(map[string]cty.Type{
+		"status": cty.String, "since": cty.String, "min_total": cty.Number, "id": cty.Number,
+	})
+	static := &eval.Static{Vars: map[string]cty.Value{"orders_db": cty.StringVal("orders.db")}}
+	scope := &adapter.Scope{
+		Names:    &eval.Names{Args: []string{"status", "since", "min_total", "id"}, ArgsWhere: "the example", Vars: []string{"orders_db"}},
+		Static:   static,
+		ArgsType: argsType,
+		ArgsEnv:  reflect.TypeFor[map[string]any](),
+		Files:    map[string]*hcl.File{filename: f},
+	}
+	body := f.Body.(*hclsyntax.Body)
+	var backend *Backend
+	calls := map[string]*Action{}
+	for _, blk := range body.Blocks {
+		if blk.Type == "backend" {
+			b, diags := New().CompileBackend(&adapter.BackendBlock{Name: blk.Labels[1], Body: blk.Body, DeclRange: blk.DefRange(), Scope: scope})
+			if len(diags) > 0 {
+				t.Fatalf("backend: %s", diags.Error())
+			}
+			backend = b.(*Backend)
+			continue
+		}
+		for _, inner := range blk.Body.Blocks {
+			if inner.Type != Kind {
+				continue
+			}
+			a, diags := New().CompileCall(&adapter.CallBlock{Owner: blk.Type + " " + blk.Labels[0], Backend: backend, Body: inner.Body, DeclRange: inner.DefRange(), TypeRange: inner.TypeRange, Scope: scope})
+			if len(diags) > 0 {
+				t.Fatalf("%s: %s", blk.Labels[0], diags.Error())
+			}
+			calls[blk.Labels[0]] = a.(*Action)
+		}
+	}
+	if backend.InitSQL != filepath.Join(dir, "orders.sql") {
+		t.Errorf("init_sql = %q", backend.InitSQL)
+	}
+	open(t, backend)
+	if _, err := os.Stat(filepath.Join(dir, "orders.db")); err != nil {
+		t.Fatalf("the database was not created: %v", err)
+	}
+	args := func(set map[string]cty.Value) cty.Value {
+		m := map[string]cty.Value{}
+		for name, ty := range argsType.AttributeTypes() {
+			m[name] = cty.NullVal(ty)
+			if v, ok := set[name]; ok {
+				m[name] = v
+			}
+		}
+		return cty.ObjectVal(m)
+	}
+	run := func(call string, set map[string]cty.Value) []map[string]any {
+		t.Helper()
+		res, err := calls[call].Invoke(context.Background(), &adapter.Request{Args: args(set), Static: static})
+		if err != nil {
+			t.Fatalf("%s: %v", call, err)
+		}
+		return res.Fields["rows"].([]map[string]any)
+	}
+	if diff := cmp.Diff([]map[string]any{
+		{"customer": "Ada", "n": int64(2)}, {"customer": "Brian", "n": int64(1)}, {"customer": "Chen", "n": int64(1)},
+	}, run("open_orders", map[string]cty.Value{"status": cty.StringVal("open")})); diff != "" {
+		t.Errorf("open_orders (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]map[string]any{
+		// NUMERIC affinity stores 990.00 as an integer.
+		{"customer": "Dolores", "orders": int64(1), "total": int64(990)},
+		{"customer": "Chen", "orders": int64(1), "total": 74.1},
+	}, run("order_totals", map[string]cty.Value{"since": cty.StringVal("2026-10-05"), "min_total": cty.NumberIntVal(70)})); diff != "" {
+		t.Errorf("order_totals (-want +got):\n%s", diff)
+	}
+	if rows := run("schema", nil); len(rows) != 1 || !strings.HasPrefix(rows[0]["sql"].(string), "CREATE TABLE orders") {
+		t.Errorf("schema: %v", rows)
+	}
+	if diff := cmp.Diff([]map[string]any{
+		{"id": int64(3), "customer": "Brian", "status": "open", "total": 18.99, "created_at": "2026-10-03T11:30:00Z"},
+	}, run("order", map[string]cty.Value{"id": cty.NumberIntVal(3)})); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+func TestInitSQLDiagnostics(t *testing.T) {
+	sqlFile := filepath.Join("..", "..", "examples", "orders.sql")
+	tests := []struct {
+		name, attrs string
+		want        []string
+	}{
+		{"valid", `init_sql = "` + sqlFile + `"`, nil},
+		{"postgres", `init_sql = "` + sqlFile + `"` + "\n" + `driver = "postgres"`, []string{"3:12 init_sql needs SQLite"}},
+		{"missing", `init_sql = "nope.sql"`, []string{"3:12 init_sql file not found"}},
+		{"empty", `init_sql = ""`, []string{"3:12 Empty init_sql"}},
+		{"directory", `init_sql = "."`, []string{"3:12 init_sql is a directory"}},
+		{"not a string", `init_sql = ["a.sql"]`, []string{"3:12 Invalid value type"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "backend \"sql\" \"db\" {\ndsn = \"x.db\"\n" + tt.attrs + "\n}"
+			if !strings.Contains(src, "driver") {
+				src = strings.Replace(src, "\n}", "\ndriver = \"sqlite\"\n}", 1)
+			}
+			got := checktest.Compile(t, New(), src)
+			if diff := cmp.Diff(tt.want, checktest.Format(got.Diags)); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+				for _, d := range got.Diags {
+					t.Logf("%s", d.Error())
+				}
+			}
+		})
+	}
+}
+
+func TestEnsureSQLiteFile(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "init.sql")
+	os.WriteFile(script, []byte("CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1), (2);\n"), 0o644)
+	db := filepath.Join(dir, "sub", "t.db")
+	if err := EnsureSQLiteFile(db, script); err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		d, err := sql.Open("sqlite", db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		var n int
+		if err := d.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 2 {
+		t.Errorf("rows = %d, want 2", n)
+	}
+	// An existing database is left alone.
+	os.WriteFile(script, []byte("INSERT INTO t VALUES (3);"), 0o644)
+	if err := EnsureSQLiteFile(db, script); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 2 {
+		t.Errorf("after a second call, rows = %d, want 2", n)
+	}
+	// A failing script leaves nothing behind: not half the tables, not the
+	// temporary file.
+	bad := filepath.Join(dir, "bad.sql")
+	os.WriteFile(bad, []byte("CREATE TABLE u (a INTEGER);\nINSERT INTO nope VALUES (1);"), 0o644)
+	db2 := filepath.Join(dir, "bad.db")
+	err := EnsureSQLiteFile(db2, bad)
+	if err == nil || !strings.Contains(err.Error(), "no such table: nope") {
+		t.Errorf("err = %v, want one naming the missing table", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "bad.db") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, driver, dsn string
+		readOnly          bool
+		want              string
+	}{
+		{"sqlite file missing", "sqlite", "file:missing.db", true, `backend "sql" "db": the SQLite database file ` + filepath.Join(dir, "missing.db") + ` does not exist; a read-only backend does not create it (set init_sql to create it from an SQL file)`},
+		{"postgres refused", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?connect_timeout=2", true, `backend "sql" "db": cannot connect to Postgres at postgres://app:xxxxx@127.0.0.1:1/orders?connect_timeout=2: `},
+		{"postgres bad dsn", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?sslmode=bogus", true, `backend "sql" "db": invalid Postgres DSN postgres://app:xxxxx@127.0.0.1:1/orders?sslmode=bogus: `},
+		{"mysql refused", "mysql", "app:s3cretpw@tcp(127.0.0.1:1)/orders?timeout=2s", true, `backend "sql" "db": cannot connect to MySQL at app:xxxxx@tcp(127.0.0.1:1)/orders?timeout=2s: `},
+		{"mysql bad dsn", "mysql", "app:s3cretpw@tcp(127.0.0.1:1)orders", true, `backend "sql" "db": invalid MySQL DSN app:xxxxx@tcp(127.0.0.1:1)orders: `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &Backend{Name: "db", Driver: Dialect(tt.driver), DSN: tt.dsn, BaseDir: dir, ReadOnly: tt.readOnly, MaxOpenConns: 2, StatementTimeout: DefaultStatementTimeout}
+			err := b.Open(context.Background())
+			if err == nil {
+				b.Close()
+				t.Fatal("Open succeeded")
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, tt.want) {
+				t.Errorf("error:\n got %q\nwant a prefix %q", msg, tt.want)
+			}
+			if strings.Contains(msg, "s3cretpw") {
+				t.Errorf("the error holds the password: %q", msg)
+			}
+		})
+	}
+}
+
+func TestParseSQLiteDSN(t *testing.T) {
+	tests := []struct {
+		dsn, want string
+		memory    bool
+	}{
+		{"orders.db", "/cfg/orders.db", false},
+		{"file:orders.db", "file:/cfg/orders.db", false},
+		{"file:data/orders.db?_pragma=foreign_keys(1)", "file:/cfg/data/orders.db?_pragma=foreign_keys%281%29", false},
+		{"/abs/orders.db", "/abs/orders.db", false},
+		{"file:///abs/my%20orders.db", "file:/abs/my orders.db", false},
+		{"file:odd?name.db", "file:/cfg/odd", false}, // ? starts the query, as in SQLite
+		{":memory:", ":memory:", true},
+		{"file::memory:?cache=shared", "file::memory:?cache=shared", true},
+	}
+	for _, tt := range tests {
+		d, err := parseSQLiteDSN(tt.dsn, "/cfg")
+		if err != nil {
+			t.Errorf("%q: %v", tt.dsn, err)
+			continue
+		}
+		if got := d.String(); got != tt.want && !strings.HasPrefix(got, tt.want+"?") {
+			t.Errorf("%q → %q, want %q", tt.dsn, got, tt.want)
+		}
+		if d.memory != tt.memory {
+			t.Errorf("%q: memory = %v", tt.dsn, d.memory)
+		}
+	}
+	if _, err := parseSQLiteDSN("file://host/x.db", "/cfg"); err == nil {
+		t.Error("a URI with a host was accepted")
+	}
+}
+
+// TestSQLiteInMemoryReadWrite checks a read-write private in-memory
+// database: one connection, query_only switched on for read-only calls and
+// off again after them.
+func TestSQLiteInMemoryReadWrite(t *testing.T) {
+	db := &testDB{name: "sqlite", driver: "sqlite", dsn: ":memory:"}
+	b, create := compileTestCall(t, db, "", "CREATE TABLE t (a INTEGER)", "", true)
+	open(t, b)
+	if _, err := invoke(create, nil); err != nil {
+		t.Fatal(err)
+	}
+	insert := &Action{Owner: "t", Backend: b, MaxRows: 10, Query: &Query{Text: "INSERT INTO t VALUES (1)", Verb: "INSERT"}}
+	ro := *insert
+	ro.ReadOnly = true
+	var ce *adapter.CallError
+	if _, err := invoke(&ro, nil); !errors.As(err, &ce) || ce.Message != msgReadOnly {
+		t.Errorf("read-only insert: err = %v", err)
+	}
+	res, err := invoke(insert, nil)
+	if err != nil {
+		t.Fatalf("insert after the read-only call: %v", err)
+	}
+	if res.Fields["rows_affected"] != 1 || res.Fields["last_insert_id"] != 1 {
+		t.Errorf("fields = %v", res.Fields)
+	}
+}
+
+func TestGoValue(t *testing.T) {
+	big, _ := cty.ParseNumberVal("123456789012345678901234567890")
+	precise, _ := cty.ParseNumberVal("0.1000000000000000000001")
+	tests := []struct {
+		in   cty.Value
+		want any
+	}{
+		{cty.StringVal("x"), "x"},
+		{cty.True, true},
+		{cty.NumberIntVal(-7), int64(-7)},
+		{cty.NumberFloatVal(2.5), 2.5},
+		{cty.MustParseNumberVal("0.1"), 0.1},
+		{big, "123456789012345678901234567890"},
+		{precise, "0.1000000000000000000001"},
+		{cty.NullVal(cty.String), nil},
+		{cty.StringVal("s").Mark("sensitive"), "s"},
+	}
+	for _, tt := range tests {
+		got, err := goValue(tt.in)
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("goValue(%#v) = %#v, %v; want %#v", tt.in, got, err, tt.want)
+		}
+	}
+	if _, err := goValue(cty.ListValEmpty(cty.String)); err == nil {
+		t.Error("a list was accepted")
+	}
+}
+
+func TestRowsJSON(t *testing.T) {
+	got := rowsJSON([]string{"b", "a"}, []map[string]any{{"b": "x<&>\"\n\u2028\x01", "a": nil}, {"b": int64(1), "a": []any{1.5, true}}})
+	want := "[\n{\"b\": \"x<&>\\\"\\n\\u2028\\u0001\", \"a\": null},\n{\"b\": 1, \"a\": [1.5,true]}\n]"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// BenchmarkPointRead compares a SQLite point read through Action.Invoke
+// with the same query through database/sql, scanning the same columns.
+func BenchmarkPointRead(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "bench.db")
+	setup, err := sql.Open("sqlite", path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := setup.Exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer TEXT NOT NULL, status TEXT NOT NULL, total REAL NOT NULL)"); err != nil {
+		b.Fatal(err)
+	}
+	tx, _ := setup.Begin()
+	for i := 1; i <= 10000; i++ {
+		tx.Exec("INSERT INTO orders VALUES (?, ?, 'open', ?)", i, fmt.Sprintf("customer %d", i%97), float64(i)/4)
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	setup.Close()
+
+	b.Run("invoke", func(b *testing.B) {
+		be := &Backend{Name: "db", Driver: SQLite, DSN: "file:" + path, ReadOnly: true, MaxOpenConns: 4, StatementTimeout: DefaultStatementTimeout, MaxRows: DefaultMaxRows}
+		if err := be.Open(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		defer be.Close()
+		expr, diags := hclsyntax.ParseTemplate([]byte("SELECT id, customer, status, total FROM orders WHERE id = ${args.n}"), "q.sql", hcl.InitialPos)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		q, diags := CompileQuery(expr, SQLite, true, nil)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		a := &Action{Owner: "bench", Backend: be, Query: q, MaxRows: 100, ReadOnly: true}
+		static := &eval.Static{}
+		args := make([]cty.Value, 10000)
+		for i := range args {
+			args[i] = argsVal(map[string]cty.Value{"n": cty.NumberIntVal(int64(i + 1))})
+		}
+		ctx := context.Background()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			res, err := a.Invoke(ctx, &adapter.Request{Args: args[i%len(args)], Static: static})
+			if err != nil || len(res.Fields["rows"].([]map[string]any)) != 1 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("database-sql", func(b *testing.B) {
+		db, err := sql.Open("sqlite", path+"?_pragma=query_only(1)")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		db.SetMaxOpenConns(4)
+		db.SetMaxIdleConns(4)
+		ctx := context.Background()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; b.Loop(); i++ {
+			rows, err := db.QueryContext(ctx, "SELECT id, customer, status, total FROM orders WHERE id = ?", int64(i%10000+1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var (
+				id               int64
+				customer, status string
+				total            float64
+			)
+			n := 0
+			for rows.Next() {
+				if err := rows.Scan(&id, &customer, &status, &total); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			rows.Close()
+			if n != 1 {
+				b.Fatal(n)
+			}
+		}
+	})
+}
