@@ -3,9 +3,7 @@ package httpadapter
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -41,7 +39,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	res := &adapter.Result{}
 	headers := make(map[string]string, len(ans.header))
 	for k, vs := range ans.header {
-		headers[strings.ToLower(k)] = strings.Join(vs, ", ")
+		headers[lowerName(k)] = strings.Join(vs, ", ")
 	}
 	var body any
 	var text string
@@ -57,13 +55,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 			kind = kindText
 		} else {
 			body = v
-			var buf bytes.Buffer
-			buf.Grow(len(ans.data))
-			if json.Compact(&buf, ans.data) == nil {
-				text = buf.String()
-			} else {
-				text = string(ans.data)
-			}
+			text = compactText(ans.data)
 			if obj, ok := v.(map[string]any); ok {
 				res.Structured = obj
 			}
@@ -184,54 +176,40 @@ func decodeText(data []byte, charset string) string {
 	return strings.ToValidUTF8(string(data), "\uFFFD")
 }
 
-// decodeJSON decodes one JSON value. Integers that fit in an int64 become
-// int (expr-lang's integer type); other integers keep their exact digits as
-// json.Number; numbers with a fraction or an exponent become float64.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+// compactText is a JSON answer as text: as it came when it is on one line,
+// else compacted (pretty-printed answers spend the model's tokens on white
+// space).
+func compactText(data []byte) string {
+	if bytes.IndexByte(data, '\n') < 0 {
+		return string(data)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("more than one JSON value")
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	if json.Compact(&buf, data) != nil {
+		return string(data)
 	}
-	return convertNumbers(v), nil
+	return buf.String()
 }
 
-func convertNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			switch e.(type) {
-			case json.Number, map[string]any, []any:
-				x[k] = convertNumbers(e)
-			}
-		}
-	case []any:
-		for i, e := range x {
-			switch e.(type) {
-			case json.Number, map[string]any, []any:
-				x[i] = convertNumbers(e)
-			}
-		}
-	case json.Number:
-		return number(x)
+// commonHeaders maps frequent canonical header names to lower case
+// without allocating.
+var commonHeaders = func() map[string]string {
+	m := map[string]string{}
+	for _, n := range []string{
+		"Content-Type", "Content-Length", "Date", "Server", "Etag", "Last-Modified",
+		"Cache-Control", "Expires", "Vary", "Connection", "Keep-Alive", "Transfer-Encoding",
+		"Content-Encoding", "Location", "Retry-After", "Set-Cookie", "Link", "Age",
+		"Access-Control-Allow-Origin", "Strict-Transport-Security", "X-Request-Id",
+		"X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset",
+	} {
+		m[n] = strings.ToLower(n)
 	}
-	return v
-}
+	return m
+}()
 
-func number(n json.Number) any {
-	s := string(n)
-	if !strings.ContainsAny(s, ".eE") {
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(i)) == i {
-			return int(i)
-		}
-		return n // too large for int64: keep every digit
+func lowerName(k string) string {
+	if l, ok := commonHeaders[k]; ok {
+		return l
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f
-	}
-	return n
+	return strings.ToLower(k)
 }

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -138,17 +139,15 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 // attempt sends the request once and reads the answer. token is the
 // OAuth2 Authorization value sent, if any.
 func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *answer, token string, err error) {
+	// out.header belongs to this call alone: resty may add to it (Accept
+	// for a JSON body), the same way on every attempt.
 	h := out.header
 	if rt.oauth != nil && !out.authorized {
 		token, err = rt.oauth.Token(ctx)
 		if err != nil {
 			return nil, "", err
 		}
-		h = h.Clone()
 		h.Set("Authorization", token)
-	} else {
-		// resty adds to the header map it is given.
-		h = h.Clone()
 	}
 	r := rt.client.R()
 	r.SetContext(ctx)
@@ -195,12 +194,34 @@ func readBody(raw *http.Response, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, &errTooLarge{limit: limit}
 	}
-	capacity := int64(512)
 	if size >= 0 {
-		capacity = size + 1
+		// Known length: one buffer of that size (and a byte to see EOF).
+		buf := make([]byte, 0, size+1)
+		return readAllInto(buf, body, limit)
 	}
-	buf := make([]byte, 0, capacity)
-	lr := io.LimitReader(body, limit+1)
+	// Unknown length (chunked): read into a pooled scratch buffer, then copy
+	// out exactly what came.
+	sp := scratchPool.Get().(*[]byte)
+	buf, err := readAllInto((*sp)[:0], body, limit)
+	var out []byte
+	if err == nil {
+		out = append([]byte(nil), buf...)
+	}
+	if cap(buf) <= 1<<20 {
+		*sp = buf[:0]
+		scratchPool.Put(sp)
+	}
+	return out, err
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	b := make([]byte, 0, 32<<10)
+	return &b
+}}
+
+// readAllInto appends r to buf, failing once it passes limit bytes.
+func readAllInto(buf []byte, r io.Reader, limit int64) ([]byte, error) {
+	lr := io.LimitReader(r, limit+1)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -211,11 +232,11 @@ func readBody(raw *http.Response, limit int64) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return buf, err
 		}
 	}
 	if int64(len(buf)) > limit {
-		return nil, &errTooLarge{limit: limit}
+		return buf, &errTooLarge{limit: limit}
 	}
 	return buf, nil
 }

@@ -1,0 +1,86 @@
+package httpadapter
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// referenceDecode is what decodeJSON must equal: encoding/json with
+// UseNumber, then the number conversion.
+func referenceDecode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, strconv.ErrSyntax
+	}
+	var conv func(any) any
+	conv = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				x[k] = conv(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = conv(e)
+			}
+		case json.Number:
+			s := string(x)
+			if !strings.ContainsAny(s, ".eE") {
+				if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+					return int(n)
+				}
+				return x
+			}
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				return f
+			}
+			return x
+		}
+		return v
+	}
+	return conv(v), nil
+}
+
+var jsonSeeds = []string{
+	`{}`, `[]`, `null`, `true`, `false`, `0`, `-0`, `-1`, `12`, `1.5`, `-2.5e10`, `1E400`, `1e-400`,
+	`999999999999999999`, `-999999999999999999`, `9223372036854775807`, `9223372036854775808`,
+	`-9223372036854775808`, `-9223372036854775809`, `123456789012345678901234567890`,
+	`"a"`, `"\u00e9\n\"\\\/"`, `"\ud83d\ude00"`, `"\ud83d"`, "\"\xff\xfe\"", `"é"`,
+	` { "a" : [ 1 , 2 , { "b" : null } ] , "c" : "d" } `, `{"a":1,"a":2}`,
+	`[1, 2,]`, `{"a"}`, `[1] [2]`, ``, ` `, `{"a":1}x`, `01`, `1.`, `"\x01"`,
+}
+
+func TestDecodeJSON(t *testing.T) {
+	for _, s := range jsonSeeds {
+		checkDecode(t, []byte(s))
+	}
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range jsonSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkDecode)
+}
+
+func checkDecode(t *testing.T, data []byte) {
+	want, wantErr := referenceDecode(data)
+	got, err := decodeJSON(data)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("%q: error %v, reference error %v", data, err, wantErr)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("%q: (-reference +got):\n%s", data, diff)
+	}
+}
