@@ -57,3 +57,31 @@ func BenchmarkCompile1000Tools(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParse1000Tools measures HCL parsing and decoding alone (the part
+// of BenchmarkCompile1000Tools spent in the hcl library and lang).
+func BenchmarkParse1000Tools(b *testing.B) {
+	src := generatedConfig(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, diags := lang.LoadSource("gen.hcl", src); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+	}
+}
+
+// BenchmarkCompileOnly1000Tools measures dispatch.Compile alone on an
+// already decoded configuration.
+func BenchmarkCompileOnly1000Tools(b *testing.B) {
+	cfg, diags := lang.LoadSource("gen.hcl", generatedConfig(1000))
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	reg := all.Registry()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, diags := dispatch.Compile(cfg, reg, dispatch.Options{}); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+	}
+}

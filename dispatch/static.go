@@ -38,6 +38,7 @@ func (c *compiler) compileStatic() {
 		c.static.Vars[v.Name] = c.variableValue(v)
 	}
 	c.compileLocals()
+	c.static.Seal()
 }
 
 // allowedEnv reads server.allow_env, which must be a literal list: it

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -29,17 +28,37 @@ func ToJSON(v cty.Value) (any, error) {
 	if !v.IsWhollyKnown() {
 		return nil, fmt.Errorf("value is not known until a call is made")
 	}
-	b, err := ctyjson.Marshal(v, v.Type())
-	if err != nil {
-		return nil, err
+	return toJSON(v), nil
+}
+
+func toJSON(v cty.Value) any {
+	if v.IsNull() {
+		return nil
 	}
-	var out any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&out); err != nil {
-		return nil, err
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		return v.AsString()
+	case t == cty.Number:
+		return json.Number(v.AsBigFloat().Text('f', -1))
+	case t == cty.Bool:
+		return v.True()
+	case t.IsObjectType() || t.IsMapType():
+		out := make(map[string]any, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			out[k.AsString()] = toJSON(e)
+		}
+		return out
+	case t.IsListType() || t.IsSetType() || t.IsTupleType():
+		out := make([]any, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, toJSON(e))
+		}
+		return out
 	}
-	return out, nil
+	return nil
 }
 
 // FromJSON decodes JSON into a cty value of type ty.

@@ -18,6 +18,17 @@ type Static struct {
 
 	mu    sync.Mutex
 	funcs map[string]map[string]function.Function // by base directory
+
+	sealed             bool
+	varsObj, localsObj cty.Value
+}
+
+// Seal marks Vars and Locals as final, so every later context shares one
+// object value of each instead of building it per evaluation.
+func (s *Static) Seal() {
+	s.varsObj = cty.ObjectVal(orEmpty(s.Vars))
+	s.localsObj = cty.ObjectVal(orEmpty(s.Locals))
+	s.sealed = true
 }
 
 // Functions returns the function table for expressions in the file named
@@ -46,9 +57,11 @@ func (s *Static) Context(expr hcl.Expression) *hcl.EvalContext {
 // value args (an object, or an unknown value of the args type for type
 // checking). cty.NilVal leaves args undefined.
 func (s *Static) WithArgs(expr hcl.Expression, args cty.Value) *hcl.EvalContext {
-	vars := map[string]cty.Value{
-		"var":   cty.ObjectVal(orEmpty(s.Vars)),
-		"local": cty.ObjectVal(orEmpty(s.Locals)),
+	vars := make(map[string]cty.Value, 3)
+	if s.sealed {
+		vars["var"], vars["local"] = s.varsObj, s.localsObj
+	} else {
+		vars["var"], vars["local"] = cty.ObjectVal(orEmpty(s.Vars)), cty.ObjectVal(orEmpty(s.Locals))
 	}
 	if args != cty.NilVal {
 		vars["args"] = args

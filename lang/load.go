@@ -123,7 +123,9 @@ func parseSource(p *hclparse.Parser, name string, src []byte) (*hcl.File, hcl.Di
 	if strings.HasSuffix(name, ".json") {
 		return p.ParseJSON(src, name)
 	}
-	return p.ParseHCL(src, name)
+	f, diags := parseNative(src, name)
+	p.AddFile(name, f)
+	return f, diags
 }
 
 func fileDiag(summary, detail string) *hcl.Diagnostic {

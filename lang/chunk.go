@@ -1,0 +1,219 @@
+package lang
+
+import (
+	"bytes"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// chunkSize is the size above which a native-syntax file is parsed in
+// pieces. The hcl lexer keeps every token of a file in one slice, which
+// grows by copying; on a 360 KB file that was 50 MB of the 80 MB a load
+// allocated. Pieces of about this size (measured: 2 KB allocated least)
+// keep the slices small. A variable so tests can force small pieces.
+var chunkSize = 2 << 10
+
+// parseNative parses a native-syntax file, in pieces of whole top-level
+// blocks when it is large. The result is the same as hclsyntax.ParseConfig:
+// positions are those of the whole file, and when any piece has errors the
+// whole file is parsed again at once, so diagnostics never depend on where
+// the pieces were cut.
+func parseNative(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
+	cuts := topLevelCuts(src, chunkSize)
+	if len(cuts) == 0 {
+		return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	}
+	// The first piece's body becomes the whole file's body: its File.Nav
+	// (which finds the block around a position, for "in tool ..." in
+	// diagnostics) points at that body, and hcl offers no other way to
+	// make one.
+	var first *hcl.File
+	var body *hclsyntax.Body
+	start, pos := 0, hcl.InitialPos
+	for _, end := range append(cuts, len(src)) {
+		f, diags := hclsyntax.ParseConfig(src[start:end], filename, pos)
+		if diags.HasErrors() {
+			return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+		}
+		part := f.Body.(*hclsyntax.Body)
+		if first == nil {
+			first, body = f, part
+		} else {
+			body.Attributes = mergeAttrs(body.Attributes, part.Attributes)
+			body.Blocks = append(body.Blocks, part.Blocks...)
+			body.EndRange = part.EndRange
+		}
+		pos = advance(pos, src[start:end])
+		start = end
+	}
+	body.SrcRange.End = pos
+	return &hcl.File{Body: body, Bytes: src, Nav: first.Nav}, nil
+}
+
+// mergeAttrs adds top-level attributes of a later piece. The language has
+// none, and a name given twice would be lost here, so any attribute at all
+// is left to the whole-file parse, which reports it properly.
+func mergeAttrs(into, from hclsyntax.Attributes) hclsyntax.Attributes {
+	if into == nil {
+		into = hclsyntax.Attributes{}
+	}
+	for k, v := range from {
+		into[k] = v
+	}
+	return into
+}
+
+// advance returns the position just after text, which starts at pos.
+func advance(pos hcl.Pos, text []byte) hcl.Pos {
+	lines := bytes.Count(text, []byte("\n"))
+	pos.Byte += len(text)
+	if lines == 0 {
+		pos.Column += len([]rune(string(text)))
+		return pos
+	}
+	pos.Line += lines
+	pos.Column = 1 + len([]rune(string(text[bytes.LastIndexByte(text, '\n')+1:])))
+	return pos
+}
+
+// topLevelCuts returns offsets of line starts at nesting depth zero, at
+// least size bytes apart. It follows brackets, quoted strings (with
+// escapes and ${ } interpolations), heredocs and comments; a mistake can
+// only produce a piece with an unterminated construct, which fails to
+// parse and makes parseNative fall back to the whole file.
+func topLevelCuts(src []byte, size int) []int {
+	if len(src) <= size {
+		return nil
+	}
+	var cuts []int
+	s := &scanState{src: src}
+	last := 0
+	for s.i < len(src) {
+		atLineStart := s.i == 0 || src[s.i-1] == '\n'
+		if atLineStart && s.depth == 0 && s.i-last >= size {
+			cuts = append(cuts, s.i)
+			last = s.i
+		}
+		if !s.step() {
+			return nil
+		}
+	}
+	return cuts
+}
+
+type scanState struct {
+	src   []byte
+	i     int
+	depth int
+}
+
+// step consumes one token-ish unit; false means the text could not be
+// followed (the caller then parses the file whole).
+func (s *scanState) step() bool {
+	c := s.src[s.i]
+	switch {
+	case c == '#' || c == '/' && s.peek(1) == '/':
+		s.skipTo('\n')
+	case c == '/' && s.peek(1) == '*':
+		end := bytes.Index(s.src[s.i+2:], []byte("*/"))
+		if end < 0 {
+			return false
+		}
+		s.i += end + 4
+	case c == '"':
+		return s.skipString()
+	case c == '<' && s.peek(1) == '<':
+		return s.skipHeredoc()
+	case c == '{' || c == '[' || c == '(':
+		s.depth++
+		s.i++
+	case c == '}' || c == ']' || c == ')':
+		s.depth--
+		s.i++
+		return s.depth >= 0
+	default:
+		s.i++
+	}
+	return true
+}
+
+func (s *scanState) peek(n int) byte {
+	if s.i+n < len(s.src) {
+		return s.src[s.i+n]
+	}
+	return 0
+}
+
+func (s *scanState) skipTo(b byte) {
+	for s.i < len(s.src) && s.src[s.i] != b {
+		s.i++
+	}
+}
+
+// skipString skips a quoted template, including nested ${ ... } whose
+// expressions may hold strings and braces of their own.
+func (s *scanState) skipString() bool {
+	s.i++ // opening quote
+	for s.i < len(s.src) {
+		switch c := s.src[s.i]; {
+		case c == '\\':
+			s.i += 2
+		case c == '"':
+			s.i++
+			return true
+		case c == '\n':
+			return false
+		case (c == '$' || c == '%') && s.peek(1) == '{':
+			if s.peek(-1) == c { // $${ and %%{ are literal
+				s.i += 2
+				continue
+			}
+			s.i += 2
+			depth := s.depth
+			s.depth = 1
+			for s.depth > 0 && s.i < len(s.src) {
+				if !s.step() {
+					return false
+				}
+			}
+			s.depth = depth
+		default:
+			s.i++
+		}
+	}
+	return false
+}
+
+// skipHeredoc skips <<EOT ... EOT and <<-EOT ... EOT.
+func (s *scanState) skipHeredoc() bool {
+	j := s.i + 2
+	if j < len(s.src) && s.src[j] == '-' {
+		j++
+	}
+	k := j
+	for k < len(s.src) && (isIdentByte(s.src[k])) {
+		k++
+	}
+	if k == j || k >= len(s.src) || s.src[k] != '\n' {
+		s.i += 2 // not a heredoc (a "<<" elsewhere is not valid HCL anyway)
+		return true
+	}
+	marker := s.src[j:k]
+	for line := k + 1; line < len(s.src); {
+		end := bytes.IndexByte(s.src[line:], '\n')
+		if end < 0 {
+			end = len(s.src) - line
+		}
+		if bytes.Equal(bytes.TrimSpace(s.src[line:line+end]), marker) {
+			s.i = line + end
+			return true
+		}
+		line += end + 1
+	}
+	return false
+}
+
+func isIdentByte(b byte) bool {
+	return b == '_' || b == '-' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
