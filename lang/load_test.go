@@ -3,6 +3,7 @@ package lang
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -108,4 +109,15 @@ func contains(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+func TestIsMCPName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"search_books": true, "a.b-c_D9": true, "": false, "bad name": false, "ünï": false,
+		strings.Repeat("x", 128): true, strings.Repeat("x", 129): false, "slash/": false,
+	} {
+		if got := isMCPName(name); got != want {
+			t.Errorf("isMCPName(%q) = %v, want %v", name, got, want)
+		}
+	}
 }

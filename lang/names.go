@@ -9,11 +9,25 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// mcpName is the rule MCP sets for tool and prompt names.
-var mcpName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// isMCPName checks the rule MCP sets for tool and prompt names,
+// ^[A-Za-z0-9_.-]{1,128}$. (As a regexp, the {1,128} repetition compiles to
+// 128 copies of the class, which cost more at start-up than all the rest of
+// the package.)
+func isMCPName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func checkMCPName(name string, rng hcl.Range, kind string) hcl.Diagnostics {
-	if mcpName.MatchString(name) {
+	if isMCPName(name) {
 		return nil
 	}
 	return hcl.Diagnostics{{
