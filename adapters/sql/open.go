@@ -99,6 +99,9 @@ func (b *Backend) Open(ctx context.Context) error {
 		p   *pools
 		err error
 	)
+	if strings.TrimSpace(b.DSN) == "" {
+		return fmt.Errorf("backend \"sql\" %q: the DSN is empty; set dsn (or the variable or environment variable it comes from)", b.Name)
+	}
 	switch b.Driver {
 	case SQLite:
 		p, err = b.openSQLite(ctx)
