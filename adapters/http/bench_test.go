@@ -100,3 +100,57 @@ http "api" {
 		}
 	})
 }
+
+// BenchmarkOverhead measures the adapter's own work without the network:
+// building the request from the arguments, and describing a 2 KB JSON
+// answer.
+func BenchmarkOverhead(b *testing.B) {
+	c := compileEnv(b, `
+backend "http" "api" {
+  base_url = "http://127.0.0.1:1"
+  headers  = { Accept = "application/json" }
+}
+http "api" {
+  path  = "/books/${args.isbn}"
+  query = { q = args.query }
+}`, nil)
+	act := c.actions[0]
+	rt, err := act.Backend.runtime()
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := &adapter.Request{
+		Args:   args(map[string]cty.Value{"isbn": cty.StringVal("978-3-16"), "query": cty.StringVal("go lang")}),
+		Static: c.static,
+		Log:    func(string, any) {},
+	}
+	b.Run("build", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := act.build(rt, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	body := jsonAnswer2K()
+	ans := &answer{status: 200, reason: "200 OK", data: body, header: http.Header{
+		"Content-Type": {"application/json"}, "Date": {"Tue, 01 Dec 2026 00:00:00 GMT"}, "Content-Length": {"2071"},
+	}}
+	b.Run("result", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if res := act.result(rt, ans, req); res.Structured == nil {
+				b.Fatal("no structured content")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(body, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -88,8 +88,12 @@ func describeTransportError(err error, what, host string, timeout time.Duration)
 		ce.Retryable = true
 	default:
 		ce.Message = fmt.Sprintf("The call to %s failed: %s.", of, innerMessage(err))
-		var ne net.Error
-		ce.Retryable = errors.As(err, &ne)
+		// A network failure of another kind may pass; anything else will not.
+		inner, ne := err, net.Error(nil)
+		if ue, ok := err.(*url.Error); ok {
+			inner = ue.Err
+		}
+		ce.Retryable = errors.As(inner, &ne)
 	}
 	return ce
 }

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -128,6 +130,12 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		var ce *adapter.CallError
 		if !errors.As(err, &ce) {
 			ce = describeTransportError(err, "The API", rt.base.Host, timeout)
+		}
+		if ce.Retryable && (a.Method == "POST" || a.Method == "PATCH") && !errors.Is(err, context.Canceled) {
+			var dns *net.DNSError
+			if !errors.Is(err, syscall.ECONNREFUSED) && !errors.As(err, &dns) {
+				ce.Message += " The API may have received the " + a.Method + " request before the failure; check before sending it again."
+			}
 		}
 		ce.Message = rt.redact(ce.Message)
 		ce.Err = rt.redactErr(ce.Err)

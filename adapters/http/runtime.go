@@ -57,10 +57,12 @@ func (b *Backend) Open(context.Context) error {
 	return err
 }
 
-// Close closes the idle connections of the backend's client.
+// Close closes the idle connections of the backend's client. Calls made
+// after Close fail.
 func (b *Backend) Close() error {
-	if rt, _ := b.runtime(); rt != nil {
-		rt.transport.CloseIdleConnections()
+	b.once.Do(func() { b.err = fmt.Errorf("backend %q is closed", b.Name) })
+	if b.rt != nil {
+		b.rt.transport.CloseIdleConnections()
 	}
 	return nil
 }
