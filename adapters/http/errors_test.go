@@ -24,7 +24,9 @@ func TestDescribeTransportError(t *testing.T) {
 	wrap := func(err error) error {
 		return &url.Error{Op: "Get", URL: "https://api.example.com/x?api_key=k", Err: err}
 	}
-	opErr := func(err error) error { return &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)} }
+	opErr := func(err error) error {
+		return &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)}
+	}
 	tests := []struct {
 		err       error
 		want      string
