@@ -73,12 +73,12 @@ func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, 
 	}
 	prog, err := expr.Compile(text, opts...)
 	if err != nil {
-		return nil, exprDiag(err, offset, src, attr)
+		return nil, exprDiag(err, offset, src, attr, env)
 	}
 	return &Program{Program: prog, Source: text, Range: attr.Expr.Range()}, nil
 }
 
-func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute) hcl.Diagnostics {
+func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type) hcl.Diagnostics {
 	r := attr.Expr.Range()
 	msg := err.Error()
 	var fe *file.Error
@@ -94,7 +94,7 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute) hcl.D
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Invalid expression",
-		Detail:   exprHint(msg),
+		Detail:   exprHint(msg, env),
 		Subject:  &r,
 		Context:  attr.Range.Ptr(),
 	}}
@@ -102,12 +102,16 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute) hcl.D
 
 // exprHint turns an expr-lang compile message into a sentence that says
 // what to do.
-func exprHint(msg string) string {
+func exprHint(msg string, env reflect.Type) string {
 	msg = readableTypes(strings.TrimSpace(msg))
 	out := upperFirst(msg) + "."
 	switch {
 	case strings.HasPrefix(msg, "unknown name"):
-		out += " This expression can use the names of its environment (see docs/language.md), and args.<name> for the arguments."
+		names := envNames(env)
+		out += fmt.Sprintf(" The names available here are %s.", strings.Join(names, ", "))
+		if s := closestName(strings.TrimPrefix(msg, "unknown name "), names); s != "" {
+			out += fmt.Sprintf(" Did you mean %q?", s)
+		}
 	case strings.Contains(msg, "literal not terminated"):
 		out += " An expr-lang string cannot hold a raw line break; inside an HCL string write '\\n' as '\\\\n'."
 	case strings.Contains(msg, "mismatched types"):
@@ -169,4 +173,17 @@ var structType = regexp.MustCompile(`(?:type )?struct \{[^{}]*\}`)
 // names the field a user misspelt.
 func readableTypes(msg string) string {
 	return structType.ReplaceAllString(msg, "object")
+}
+
+// envNames lists the top-level names of an environment type.
+func envNames(env reflect.Type) []string {
+	var out []string
+	for i := range env.NumField() {
+		out = append(out, env.Field(i).Tag.Get("expr"))
+	}
+	return out
+}
+
+func closestName(given string, names []string) string {
+	return closest(strings.TrimSpace(given), names)
 }
