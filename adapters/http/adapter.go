@@ -1,5 +1,5 @@
 // Package httpadapter compiles `backend "http"` blocks and `http "<backend>"
-// { ... }` call blocks.
+// { ... }` call blocks, and runs the calls.
 //
 // A backend holds what every call to one API shares: the base URL, default
 // headers, authentication, TLS settings, timeouts, retries and the response
@@ -8,8 +8,53 @@
 // query-escaped when the call runs, so an argument cannot change the shape of
 // the URL.
 //
-// This package holds the load-time half: schemas, checks and the compiled
-// [Backend] and [Action] values that the runtime uses.
+// # Load time
+//
+// adapter.go, backend.go and call.go check the blocks and produce [Backend]
+// and [Action] values. They perform no I/O.
+//
+// # Run time
+//
+// Each backend owns one resty client (one connection pool), built by
+// [Backend.Open] or by the first call: TLS files read, proxy from the
+// environment, no cookie jar, redirects followed at most [MaxRedirects] times
+// and only to the backend's own scheme and host, resty's own retries and
+// debug log off.
+//
+// [Action.Invoke] builds the request from the arguments (request.go):
+//   - the path: literal parts copied, each interpolation path-escaped as one
+//     segment value; an empty value that would leave a segment empty, and a
+//     segment that would be "." or "..", are refused. The URL must keep the
+//     backend's scheme and host, and this is checked before sending;
+//   - the query: values query-escaped, lists repeated (k=a&k=b), null left
+//     out, in the order written; an api_key "in query" is added last;
+//   - headers, later ones winning: the backend's (with static auth), the
+//     forwarded inbound ones (only those listed, never hop-by-hop ones),
+//     the body's Content-Type, the call's own. A value with CR, LF or another
+//     control character is refused, never sent. An OAuth2 token is added
+//     unless a forwarded or call header set Authorization;
+//   - the body: JSON (a null body sends none), form-encoded, or raw text.
+//
+// Then it sends the request (invoke.go). The deadline (the call's timeout,
+// else the backend's, else the caller's if shorter) covers every attempt and
+// every wait. Only the methods of retry.methods are retried, on transport
+// errors that may pass (refused or closed connections, not TLS or DNS "no
+// such host") and on the statuses of retry.on_status; the wait is jittered
+// between min_wait and an exponentially growing cap at most max_wait, or
+// what Retry-After asks (seconds or an HTTP date), and a wait that would end
+// past the deadline is not started: the call answers with what it has. An
+// OAuth2 token the API refuses with 401 is dropped and the call made once
+// more with a new one.
+//
+// Answers larger than max_response_bytes (after decompression) are refused
+// with a CallError, not cut: a cut JSON document cannot be decoded, and a
+// silently shortened answer could mislead the model. Answers are described
+// by their Content-Type (answer.go): JSON is decoded with integers as int
+// (expr-lang's integer type), integers beyond int64 as json.Number (exact
+// digits) and other numbers as float64; text as a string; anything else as
+// Media. Failures to get an answer are *adapter.CallError values whose
+// messages say what happened and whether retrying may help, and never hold
+// a URL, a header or a credential (errors.go).
 package httpadapter
 
 import (

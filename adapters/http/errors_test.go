@@ -176,3 +176,21 @@ http "api" { path = "/x" }`, srv.URL), nil)
 		t.Errorf("Invoke after Close = %v", err)
 	}
 }
+
+func TestSameOrigin(t *testing.T) {
+	base, _ := url.Parse("https://API.example.com/v1")
+	tests := map[string]bool{
+		"https://api.example.com/x":      true,
+		"https://api.example.com:443/x":  true,
+		"http://api.example.com/x":       false,
+		"https://api.example.com:8443/x": false,
+		"https://evil.example/x":         false,
+		"https://api.example.com.evil/x": false,
+	}
+	for raw, want := range tests {
+		u, _ := url.Parse(raw)
+		if got := sameOrigin(u, base); got != want {
+			t.Errorf("sameOrigin(%s) = %v", raw, got)
+		}
+	}
+}
