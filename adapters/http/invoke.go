@@ -48,6 +48,10 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	}
 	out, err := a.build(rt, req)
 	if err != nil {
+		var ce *adapter.CallError
+		if errors.As(err, &ce) {
+			ce.Message = rt.redact(ce.Message)
+		}
 		return nil, err
 	}
 
@@ -73,9 +77,10 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	}
 	reauthorized := false
 	var ans *answer
+	var sent bool // whether the last attempt sent the request
 	for attempt := 1; ; attempt++ {
 		var token string
-		ans, token, err = a.attempt(ctx, rt, out)
+		ans, token, sent, err = a.attempt(ctx, rt, out)
 		if err == nil && ans.status == http.StatusUnauthorized && token != "" && !reauthorized {
 			// The API refused a cached OAuth2 token (revoked, or expired
 			// early): get a new one and try once more. A 401 means the
@@ -131,7 +136,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		if !errors.As(err, &ce) {
 			ce = describeTransportError(err, "The API", rt.base.Host, timeout)
 		}
-		if ce.Retryable && (a.Method == "POST" || a.Method == "PATCH") && !errors.Is(err, context.Canceled) {
+		if sent && ce.Retryable && (a.Method == "POST" || a.Method == "PATCH") && !errors.Is(err, context.Canceled) {
 			var dns *net.DNSError
 			if !errors.Is(err, syscall.ECONNREFUSED) && !errors.As(err, &dns) {
 				ce.Message += " The API may have received the " + a.Method + " request before the failure; check before sending it again."
@@ -146,14 +151,14 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 
 // attempt sends the request once and reads the answer. token is the
 // OAuth2 Authorization value sent, if any.
-func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *answer, token string, err error) {
+func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *answer, token string, sent bool, err error) {
 	// out.header belongs to this call alone: resty may add to it (Accept
 	// for a JSON body), the same way on every attempt.
 	h := out.header
 	if rt.oauth != nil && !out.authorized {
 		token, err = rt.oauth.Token(ctx)
 		if err != nil {
-			return nil, "", err
+			return nil, "", false, err
 		}
 		h.Set("Authorization", token)
 	}
@@ -168,7 +173,7 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 		defer resp.RawResponse.Body.Close()
 	}
 	if err != nil {
-		return nil, token, err
+		return nil, token, true, err
 	}
 	raw := resp.RawResponse
 	ans = &answer{status: raw.StatusCode, reason: raw.Status, header: raw.Header}
@@ -177,9 +182,9 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 	}
 	ans.data, err = readBody(raw, a.Backend.MaxResponseBytes)
 	if err != nil {
-		return nil, token, err
+		return nil, token, true, err
 	}
-	return ans, token, nil
+	return ans, token, true, nil
 }
 
 // readBody reads an answer's body, refusing one larger than limit bytes
