@@ -34,7 +34,9 @@ const (
 //
 // Fields: status (int), headers (lower-case names, values joined with
 // ", "), body (the decoded JSON, or the text; nil for media and empty
-// answers), text (the body as text; empty for media).
+// answers), text (the body as it came, as a string; empty for media).
+// Result.Text is the same text, except that pretty-printed JSON is
+// compacted.
 func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter.Result {
 	res := &adapter.Result{}
 	headers := make(map[string]string, len(ans.header))
@@ -42,7 +44,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 		headers[lowerName(k)] = strings.Join(vs, ", ")
 	}
 	var body any
-	var text string
+	var text, raw string // Result.Text, and the text field
 
 	mt, params, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
 	kind := classify(mt, ans.data)
@@ -55,7 +57,8 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 			kind = kindText
 		} else {
 			body = v
-			text = compactText(ans.data)
+			raw = string(ans.data)
+			text = compactText(raw)
 			if obj, ok := v.(map[string]any); ok {
 				res.Structured = obj
 			}
@@ -64,7 +67,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	switch kind {
 	case kindText:
 		text = decodeText(ans.data, params["charset"])
-		body = text
+		body, raw = text, text
 	case kindMedia:
 		if mt == "" {
 			mt = "application/octet-stream"
@@ -76,7 +79,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 		"status":  ans.status,
 		"headers": headers,
 		"body":    body,
-		"text":    text,
+		"text":    raw,
 	}
 	if ans.status < 200 || ans.status > 299 {
 		res.Failure = rt.redact(failure(ans, kind, mt, text))
@@ -179,14 +182,14 @@ func decodeText(data []byte, charset string) string {
 // compactText is a JSON answer as text: as it came when it is on one line,
 // else compacted (pretty-printed answers spend the model's tokens on white
 // space).
-func compactText(data []byte) string {
-	if bytes.IndexByte(data, '\n') < 0 {
-		return string(data)
+func compactText(data string) string {
+	if strings.IndexByte(data, '\n') < 0 {
+		return data
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(data))
-	if json.Compact(&buf, data) != nil {
-		return string(data)
+	if json.Compact(&buf, []byte(data)) != nil {
+		return data
 	}
 	return buf.String()
 }
