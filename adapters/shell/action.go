@@ -1,9 +1,8 @@
 package shelladapter
 
 import (
-	"context"
-	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -49,6 +48,9 @@ type Action struct {
 	AllowShell      bool
 	Concurrency     int
 	ProgressPattern *regexp.Regexp
+
+	semOnce sync.Once
+	sem     chan struct{} // Concurrency slots, made on first use
 }
 
 var _ adapter.Action = (*Action)(nil)
@@ -94,9 +96,4 @@ func (a *Action) Describe() map[string]any {
 		d["env"] = "computed"
 	}
 	return d
-}
-
-// Invoke runs the call. The runtime is not written yet.
-func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Result, error) {
-	return nil, fmt.Errorf("%s calls cannot run yet", Kind)
 }

@@ -7,8 +7,9 @@
 // inherited unless listed), output is capped, and a timeout kills the
 // process group. An optional backend block holds settings shared by calls.
 //
-// This package holds the load-time half: schemas, checks and the compiled
-// [Backend] and [Action] values that the runtime uses.
+// Compiling (schemas, checks, the [Backend] and [Action] values) does no
+// I/O beyond looking programs and directories up; [Action.Invoke] runs the
+// command.
 package shelladapter
 
 import (

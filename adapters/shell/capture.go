@@ -1,0 +1,134 @@
+package shelladapter
+
+import (
+	"bytes"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// maxLineBytes caps one line handed to the line callbacks (a log
+// notification, a progress match); the rest of a longer line is dropped.
+const maxLineBytes = 4096
+
+// capture is the writer of one output stream. It keeps the first limit
+// bytes and counts the rest, so that a command printing gigabytes costs at
+// most limit bytes of memory; it never fails, so the command is never
+// blocked or killed by a full pipe. When onLine is set, it also hands over
+// each line as soon as its end is written, while the command runs.
+//
+// exec.Cmd calls Write from one goroutine per stream; Invoke reads the
+// fields only after Wait returned.
+type capture struct {
+	limit   int64
+	buf     []byte
+	dropped int64
+
+	onLine  func(line []byte) // nil: no line splitting
+	line    []byte            // the current line, up to maxLineBytes
+	lineCut bool              // the current line was longer than maxLineBytes
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	if room := c.limit - int64(len(c.buf)); room > 0 {
+		keep := min(int64(len(p)), room)
+		c.buf = append(c.buf, p[:keep]...)
+		c.dropped += int64(len(p)) - keep
+	} else {
+		c.dropped += int64(len(p))
+	}
+	if c.onLine != nil {
+		c.split(p)
+	}
+	return len(p), nil
+}
+
+// split cuts p into lines ended by "\n" or "\r" (progress bars redraw a
+// line with "\r"), carrying a partial line over to the next Write.
+func (c *capture) split(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexAny(p, "\r\n")
+		if i < 0 {
+			c.appendLine(p)
+			return
+		}
+		c.appendLine(p[:i])
+		c.flush()
+		p = p[i+1:]
+	}
+}
+
+func (c *capture) appendLine(p []byte) {
+	if room := maxLineBytes - len(c.line); room < len(p) {
+		p = p[:max(room, 0)]
+		c.lineCut = true
+	}
+	c.line = append(c.line, p...)
+}
+
+// flush hands over the current line, if it is not empty.
+func (c *capture) flush() {
+	if len(c.line) > 0 {
+		c.onLine(c.line)
+	}
+	c.line, c.lineCut = c.line[:0], false
+}
+
+// streamer turns output lines into notifications: each stderr line is a
+// log line, and lines of either stream matching the progress pattern are
+// progress notifications, sent only when the progress increases.
+type streamer struct {
+	log      func(level string, data any)
+	progress func(progress, total float64, message string)
+	pattern  *regexp.Regexp // nil: no progress
+
+	mu   sync.Mutex // the two streams are written from two goroutines
+	sent bool
+	last float64
+}
+
+func (s *streamer) stdoutLine(line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.matchProgress(line)
+}
+
+func (s *streamer) stderrLine(line []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log("info", strings.ToValidUTF8(string(line), "\uFFFD"))
+	s.matchProgress(line)
+}
+
+func (s *streamer) matchProgress(line []byte) {
+	if s.pattern == nil {
+		return
+	}
+	m := s.pattern.FindSubmatch(line)
+	if m == nil {
+		return
+	}
+	progress, ok := parseNumber(m[1])
+	if !ok || (s.sent && progress <= s.last) {
+		return
+	}
+	var total float64
+	if len(m) > 2 {
+		if t, ok := parseNumber(m[2]); ok {
+			total = t
+		}
+	}
+	s.sent, s.last = true, progress
+	s.progress(progress, total, strings.ToValidUTF8(string(line), "\uFFFD"))
+}
+
+// parseNumber reads a progress group, such as "42" or "42.5".
+func parseNumber(b []byte) (float64, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
