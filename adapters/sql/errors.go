@@ -31,7 +31,7 @@ const (
 // callError turns a database error into a *adapter.CallError written for
 // the model. ctx is the caller's context and cctx the call's, with the
 // statement timeout.
-func (a *Action) callError(ctx, cctx context.Context, p *pools, err error) error {
+func (a *Action) callError(ctx, cctx context.Context, err error) error {
 	ce := func(msg string, retry bool) error {
 		return &adapter.CallError{Message: msg, Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
 	}

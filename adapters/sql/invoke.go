@@ -67,7 +67,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		out, err = a.run(cctx, p, args)
 	}
 	if err != nil {
-		return nil, a.callError(ctx, cctx, p, err)
+		return nil, a.callError(ctx, cctx, err)
 	}
 	return out.result(), nil
 }

@@ -476,3 +476,45 @@ func BenchmarkPointRead(b *testing.B) {
 		b.ReportMetric(diffs[len(diffs)/2], "added-ns/op(median)")
 	})
 }
+
+// TestConcurrentInvoke shares one read action and one write action among
+// goroutines, as the server does, on a read-write SQLite backend.
+func TestConcurrentInvoke(t *testing.T) {
+	db := openTestDB(t, "sqlite")
+	if _, err := db.admin.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	b, insert := compileTestCall(t, db, "max_open_conns = 4", "INSERT INTO t (name) VALUES (${args.query})", "", true)
+	read := &Action{Owner: "t", Backend: b, MaxRows: 1000, ReadOnly: true,
+		Query: &Query{Text: "SELECT count(*) AS n FROM t WHERE name <> ?", Verb: "SELECT", Params: insert.Query.Params, argNames: insert.Query.argNames}}
+	open(t, b)
+	const workers, calls = 4, 25
+	errs := make(chan error, workers*calls*2)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range calls {
+				args := map[string]cty.Value{"query": cty.StringVal(fmt.Sprintf("w%d-%d", w, i))}
+				if _, err := invoke(insert, args); err != nil {
+					errs <- err
+				}
+				if _, err := invoke(read, args); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	var n int
+	db.admin.QueryRow("SELECT count(*) FROM t").Scan(&n)
+	if n != workers*calls {
+		t.Errorf("rows = %d, want %d", n, workers*calls)
+	}
+}
