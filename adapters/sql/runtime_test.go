@@ -324,6 +324,21 @@ func runtimeCases() []runtimeCase {
 			},
 		},
 		{
+			name: "foreign-key violation",
+			setup: bySQL[[]string]{"": {
+				"CREATE TABLE {t}_p (id INTEGER PRIMARY KEY)",
+				"CREATE TABLE {t} (id INTEGER PRIMARY KEY, pid INTEGER, CONSTRAINT {t}_fk FOREIGN KEY (pid) REFERENCES {t}_p (id))",
+			}},
+			write: true,
+			query: bySQL[string]{"": "INSERT INTO {t} (id, pid) VALUES (1, ${args.n})"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(7)},
+			want: bySQL[want]{
+				"postgres": {errText: `The statement broke the foreign-key constraint "{t}_fk" on table "{t}": the referenced row does not exist`},
+				"mariadb":  {errText: "The statement broke the foreign-key constraint `{t}_fk`: the referenced row does not exist"},
+			},
+			skip: bySQL[string]{"sqlite": "SQLite checks foreign keys only with PRAGMA foreign_keys = ON (add ?_pragma=foreign_keys(1) to the DSN)"},
+		},
+		{
 			name:  "unknown table",
 			query: bySQL[string]{"": "SELECT * FROM {t}_missing WHERE id = ${args.n}"},
 			args:  map[string]cty.Value{"n": cty.NumberIntVal(1)},
@@ -496,6 +511,7 @@ func runCase(t *testing.T, db *testDB, tc runtimeCase) {
 			db.admin.Exec(sub("DROP FUNCTION IF EXISTS {t}_f(text)"))
 		}
 		db.admin.Exec(sub("DROP TABLE IF EXISTS {t}"))
+		db.admin.Exec(sub("DROP TABLE IF EXISTS {t}_p"))
 	})
 	for _, s := range tc.setup.For(db.name) {
 		if _, err := db.admin.Exec(sub(s)); err != nil {
