@@ -425,3 +425,65 @@ http "api" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
 }
+
+func TestBuildDetails(t *testing.T) {
+	srv := newRecorder(t, nil)
+	c := compileEnv(t, fmt.Sprintf(`
+backend "http" "api" { base_url = "%s" }
+http "api" {
+  path  = "/bücher dir/%%41%%zz/${args.isbn}"
+  query = merge({ a = 1, "b c" = "d&e" }, args.filters)
+}
+http "api" { path = "/x/${base64decode(args.query)}" }
+http "api" {
+  path  = "/x"
+  query = { t = [args.query, null, 3, true] }
+}`, srv.URL), nil)
+	a := args(map[string]cty.Value{
+		"isbn":    str("é"),
+		"query":   str("!!not base64"),
+		"filters": cty.MapVal(map[string]cty.Value{"z": str("1"), "k": cty.NullVal(cty.String)}),
+	})
+	for _, i := range []int{0, 2} {
+		if _, err := c.invoke(i, a, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		"GET /b%C3%BCcher%20dir/%41%25zz/%C3%A9?a=1&b+c=d%26e&z=1",
+		"GET /x?t=%21%21not+base64&t=3&t=true",
+	}
+	if diff := cmp.Diff(want, srv.uris()); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+
+	refusals := []struct {
+		action int
+		args   cty.Value
+		want   string
+	}{
+		{1, a, "The request was not sent: the path value base64decode(args.query) could not be computed (Invalid function argument: Invalid value for \"str\" parameter: not valid base64: illegal base64 data at input byte 0)."},
+		{0, args(nil), "The request was not sent: the path value args.isbn cannot be used: the value is null."},
+	}
+	for _, tt := range refusals {
+		_, err := c.invoke(tt.action, tt.args, nil)
+		var ce *adapter.CallError
+		if !errors.As(err, &ce) || !strings.HasPrefix(ce.Message, tt.want) || ce.Retryable {
+			t.Errorf("error = %v\nwant a CallError starting %q", err, tt.want)
+		}
+	}
+	if n := srv.count(); n != 2 {
+		t.Errorf("requests = %d, want 2", n)
+	}
+}
+
+func TestTokenEndpointDown(t *testing.T) {
+	api := newRecorder(t, nil)
+	c := compileEnv(t, oauthConfig(api.URL, "http://127.0.0.1:1"), map[string]string{"SECRET": "s"})
+	_, err := c.invoke(0, args(nil), nil)
+	var ce *adapter.CallError
+	want := "Could not get an OAuth2 access token: the OAuth2 token endpoint at 127.0.0.1:1 refused the connection; it may be down. Retrying later may help."
+	if !errors.As(err, &ce) || ce.Message != want || !ce.Retryable {
+		t.Errorf("error = %v", err)
+	}
+}
