@@ -37,6 +37,11 @@ type serveCmd struct {
 
 func (c *serveCmd) Run(s streams) error {
 	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logLevel(c.LogLevel)}))
+	// Catch SIGHUP before the (possibly slow) first load and backend open:
+	// its default action would kill the server instead of reloading it.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	table, err := c.load(s)
 	if err != nil {
 		return err
@@ -48,7 +53,7 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	srv := server.New(table, &server.Options{Logger: log})
 	proto := mcp.NewServer(srv, nil)
-	go c.reloadOnHangup(ctx, s, log, srv, proto)
+	go c.reloadOnHangup(ctx, hup, s, log, srv, proto)
 	defer func() { closeBackends(srv.Table(), log) }()
 	if c.HTTP == "" {
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%d tools, %d resources, %d templates, %d prompts)\n",
@@ -119,10 +124,7 @@ func isLoopbackAddr(a net.Addr) bool {
 // reloadOnHangup recompiles the configuration on SIGHUP. A valid one
 // replaces the served table atomically and every listener is told the
 // lists changed; an invalid one is logged and the old table keeps serving.
-func (c *serveCmd) reloadOnHangup(ctx context.Context, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server) {
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
+func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server) {
 	for {
 		select {
 		case <-ctx.Done():
