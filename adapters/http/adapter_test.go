@@ -266,6 +266,10 @@ http "api" {
 http "api" {
   content_type = "no type"
   timeout      = "-1s"
+}
+http "api" {
+  method = "OPTIONS"
+  body   = {}
 }`,
 			want: []string{
 				"4:3 Request body not allowed",
@@ -277,6 +281,7 @@ http "api" {
 				"22:18 Invalid content type",
 				"22:3 Content type without body",
 				"23:18 Invalid duration",
+				"27:3 Request body not allowed",
 			},
 		},
 		{

@@ -84,7 +84,8 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 	if len(bodies) > 0 {
 		first := bodies[0]
 		act.BodyKind = first.Name
-		if act.Method == "GET" || act.Method == "HEAD" {
+		// resty v2 never sends a body with OPTIONS either.
+		if act.Method == "GET" || act.Method == "HEAD" || act.Method == "OPTIONS" {
 			diags = append(diags, check.Error("Request body not allowed",
 				fmt.Sprintf("A %s request carries no body, and many servers ignore or reject one. Send the values as query = { ... }, or use method = \"POST\".", act.Method),
 				first.NameRange))

@@ -80,20 +80,19 @@ func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
 		return nil, err
 	}
 	pathEnd := sb.Len()
-	n := sb.Len()
 	sb.WriteByte('?')
 	if err := writeParams(&sb, a.Query, a.QueryExpr, ev, "query"); err != nil {
 		return nil, err
 	}
 	if rt.apiKeyQuery != "" {
-		if sb.Len() > n+1 {
+		if sb.Len() > pathEnd+1 {
 			sb.WriteByte('&')
 		}
 		sb.WriteString(rt.apiKeyQuery)
 	}
 	full := sb.String()
-	if len(full) == n+1 {
-		full = full[:n]
+	if len(full) == pathEnd+1 {
+		full = full[:pathEnd]
 	}
 	// Whatever the arguments held, the URL keeps the backend's scheme and
 	// host, and resty sends exactly this string.
