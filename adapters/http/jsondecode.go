@@ -34,6 +34,8 @@ func decodeJSON(data []byte) (any, error) {
 type jsonParser struct {
 	data []byte
 	i    int
+	// keys interns object keys: a list of objects repeats the same ones.
+	keys map[string]string
 }
 
 func (p *jsonParser) space() {
@@ -59,7 +61,7 @@ func (p *jsonParser) value() any {
 		}
 		for {
 			p.space()
-			k := p.string()
+			k := p.key()
 			p.space()
 			p.i++ // ':'
 			p.space()
@@ -132,6 +134,30 @@ func (p *jsonParser) string() string {
 	var s string
 	_ = json.Unmarshal(raw, &s)
 	return s
+}
+
+// key reads an object key, reusing the string of an equal earlier key.
+func (p *jsonParser) key() string {
+	start := p.i
+	end := start + 1
+	for end < len(p.data) && p.data[end] != '"' && p.data[end] != '\\' {
+		end++
+	}
+	if p.data[end] != '"' || end-start > 64 {
+		return p.string()
+	}
+	if k, ok := p.keys[string(p.data[start+1:end])]; ok {
+		p.i = end + 1
+		return k
+	}
+	k := p.string()
+	if p.keys == nil {
+		p.keys = make(map[string]string, 16)
+	}
+	if len(p.keys) < 512 {
+		p.keys[k] = k
+	}
+	return k
 }
 
 func hasBackslash(b []byte) bool {
