@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -137,7 +136,8 @@ func goSDKHandler(b *testing.B, schema any) http.Handler {
 
 // TestBenchmarkTargets keeps the per-call budget honest in ordinary test
 // runs: a static tools/call through the HTTP handler must stay within
-// 16 KB allocated (allocation is stable, unlike time on a shared machine).
+// 16 KB allocated. Allocation is stable; time on a shared machine is not,
+// so the 20 µs target is only logged here and read from the benchmarks.
 func TestBenchmarkTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures allocations")
@@ -152,9 +152,6 @@ func TestBenchmarkTargets(t *testing.T) {
 		t.Logf("%s: %d ns/op, %d B/op, %d allocs/op", era, res.NsPerOp(), res.AllocedBytesPerOp(), res.AllocsPerOp())
 		if res.AllocedBytesPerOp() > 16<<10 {
 			t.Errorf("%s tools/call allocates %d B/op; the budget is 16 KB", era, res.AllocedBytesPerOp())
-		}
-		if per := time.Duration(res.NsPerOp()); per > 200*time.Microsecond { // 10x the target: only gross regressions
-			t.Errorf("%s tools/call takes %v/op; the target is 20µs", era, per)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func TestHostileHTTP(t *testing.T) {
 		{name: "modern without clientCapabilities", header: modern("tools/list", ""),
 			body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, wantStatus: 400, wantCode: mcp.CodeInvalidParams},
 		{name: "unsupported version", header: with(modern("tools/list", ""), "MCP-Protocol-Version", "2099-01-01"),
-			body: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+			body:       `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 			wantStatus: 400, wantCode: mcp.CodeUnsupportedProtocolVersion},
 		{name: "Mcp-Method mismatch", header: modern("tools/list", ""), body: call(`{"name":"Ada"}`), wantStatus: 400, wantCode: mcp.CodeHeaderMismatch},
 		{name: "Mcp-Name mismatch", header: modern("tools/call", "add"), body: call(`{"name":"Ada"}`), wantStatus: 400, wantCode: mcp.CodeHeaderMismatch},

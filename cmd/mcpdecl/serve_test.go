@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -232,7 +233,7 @@ func TestServeSIGHUPWhileLoading(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	var big strings.Builder
-	for i := range 1500 {
+	for i := range 4000 {
 		big.WriteString(strings.ReplaceAll(reloadExtraTool, `"shout"`, `"shout`+itoa(i)+`"`))
 	}
 	config := filepath.Join(dir, "big.hcl")
@@ -246,7 +247,8 @@ func TestServeSIGHUPWhileLoading(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // past runtime start-up, inside the load
+	waitRuntimeStarted(t, cmd.Process.Pid)
+	time.Sleep(300 * time.Millisecond) // past argument parsing, inside the load
 	if strings.Contains(stderr.String(), "serving") {
 		t.Log("the configuration loaded before the signal; the test proves less on this machine")
 	}
@@ -267,6 +269,29 @@ func TestServeSIGHUPWhileLoading(t *testing.T) {
 	if !strings.Contains(stdout.String(), `"protocolVersion":"2025-11-25"`) {
 		t.Errorf("no initialize answer after an early SIGHUP; stdout %q; stderr:\n%s", stdout.String(), stderr)
 	}
+}
+
+// waitRuntimeStarted waits until the Go runtime of process pid catches
+// SIGHUP (Linux: bit 0 of SigCgt in /proc/PID/status); before that, the
+// kernel's default action would kill any Go program, fixed or not.
+func waitRuntimeStarted(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(filepath.Join("/proc", itoa(pid), "status"))
+		if err != nil {
+			return // no procfs: rely on the sleep alone
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+				if mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64); err == nil && mask&1 != 0 {
+					return
+				}
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the mcpdecl runtime did not start within 30s")
 }
 
 func writeFile(t *testing.T, path, content string) {
