@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -250,5 +251,30 @@ func TestOAuth2Refused(t *testing.T) {
 	}
 	if api.count() != 0 {
 		t.Errorf("the API was called without a token")
+	}
+}
+
+func TestOAuth2CallerGivingUpDoesNotCancelOthers(t *testing.T) {
+	tok := newTokenServer(t, 3600)
+	tok.delay = 200 * time.Millisecond
+	api := newRecorder(t, nil)
+	c := compileEnv(t, oauthConfig(api.URL, tok.URL), map[string]string{"SECRET": "s3cr%t"})
+	impatient, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.invokeCtx(impatient, 0, args(nil), nil)
+		done <- err
+	}()
+	time.Sleep(10 * time.Millisecond)
+	if _, err := c.invoke(0, args(nil), nil); err != nil {
+		t.Fatalf("patient caller: %v", err)
+	}
+	var ce *adapter.CallError
+	if err := <-done; !errors.As(err, &ce) || !strings.Contains(ce.Message, "the token endpoint at "+strings.TrimPrefix(tok.URL, "http://")+" gave no answer before the call's deadline") {
+		t.Errorf("impatient caller: %v", err)
+	}
+	if n := tok.count(); n != 1 {
+		t.Errorf("token requests = %d, want 1", n)
 	}
 }

@@ -89,6 +89,12 @@ func (ts *tokenSource) Token(ctx context.Context) (string, error) {
 	case <-c.done:
 		return c.token, c.err
 	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return "", &adapter.CallError{
+				Message:   fmt.Sprintf("Could not get an OAuth2 access token: the token endpoint at %s gave no answer before the call's deadline. Retrying later may help.", ts.host),
+				Retryable: true, Err: ctx.Err(),
+			}
+		}
 		return "", ctx.Err()
 	}
 }
