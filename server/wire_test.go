@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -55,6 +56,17 @@ func loadSchemas() error {
 				return
 			}
 			c := jsonschema.NewCompiler()
+			// The library's uri-template check parses the template as a URL
+			// and so rejects RFC 6570 templates with a variable in the host
+			// ("greet://{name}"); check the RFC's grammar instead.
+			c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: func(v any) error {
+				s, ok := v.(string)
+				if !ok {
+					return nil
+				}
+				_, err := uritemplate.New(s)
+				return err
+			}})
 			if err := c.AddResource("mcp://"+rev+"/schema.json", doc); err != nil {
 				schemas.err = err
 				return
