@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -90,7 +91,9 @@ http "api" { path = "/slow" }`, srv.URL), nil)
 	defer cancel()
 	_, err := c.invokeCtx(ctx, 0, args(nil), nil)
 	var ce *adapter.CallError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Message, "gave no answer within 200ms") {
+	// The deadline left when the call starts: 200ms, or a little less on a
+	// loaded machine.
+	if !errors.As(err, &ce) || !regexp.MustCompile(`gave no answer within 1\d\dms|gave no answer within 200ms`).MatchString(ce.Message) {
 		t.Errorf("error = %v", err)
 	}
 

