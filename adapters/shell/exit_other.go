@@ -2,6 +2,6 @@
 
 package shelladapter
 
-// leaderExited returns nil: this system offers no portable way to wait for
-// a child without reaping it.
-func leaderExited(pid int) <-chan struct{} { return nil }
+// waitExited reports false at once: this system offers no portable way to
+// wait for a child without reaping it.
+func waitExited(pid int) bool { return false }

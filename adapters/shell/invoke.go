@@ -61,7 +61,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	cmd := exec.CommandContext(runCtx, inv.path, inv.argv[1:]...)
+	cmd := exec.Command(inv.path, inv.argv[1:]...)
 	cmd.Args[0] = inv.argv[0]
 	cmd.Env = inv.env
 	cmd.Dir = a.Dir
@@ -81,9 +81,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	}
 	stderr := &capture{limit: limit, onLine: st.stderrLine}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	g := prepare(cmd)
-
-	waitErr := g.run(runCtx, cmd)
+	waitErr := new(group).run(runCtx, cmd)
 	stdout.flush()
 	stderr.flush()
 

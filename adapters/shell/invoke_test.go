@@ -623,7 +623,11 @@ func jsonNumber(s string) any {
 
 // BenchmarkInvoke compares Invoke of `true` with a bare exec of it; the
 // difference is what the adapter adds per call (argv evaluation, the
-// environment, pipes, the process group and its supervision).
+// environment, pipes, the process group and its supervision). Starting a
+// process costs milliseconds on a loaded machine and varies much more than
+// the difference, so each iteration runs both, in alternating order, and
+// the benchmark reports medians: bare-µs, invoke-µs and added-µs (the
+// median of the paired differences).
 func BenchmarkInvoke(b *testing.B) {
 	truePath, err := exec.LookPath("true")
 	if err != nil {
@@ -634,19 +638,45 @@ shell {
   command = ["true", args.query]
 }`)
 	req := c.request(args(map[string]cty.Value{"query": cty.StringVal("x")}), nil)
-	b.Run("bare", func(b *testing.B) {
-		for b.Loop() {
-			if err := exec.Command(truePath, "x").Run(); err != nil {
-				b.Fatal(err)
-			}
+	bare := func() time.Duration {
+		start := time.Now()
+		if err := exec.Command(truePath, "x").Run(); err != nil {
+			b.Fatal(err)
 		}
-	})
-	b.Run("invoke", func(b *testing.B) {
-		for b.Loop() {
-			res, err := c.actions[0].Invoke(context.Background(), req)
-			if err != nil || res.Failure != "" {
-				b.Fatal(err, res.Failure)
-			}
+		return time.Since(start)
+	}
+	invoke := func() time.Duration {
+		start := time.Now()
+		res, err := c.actions[0].Invoke(context.Background(), req)
+		if err != nil || res.Failure != "" {
+			b.Fatal(err, res.Failure)
 		}
-	})
+		return time.Since(start)
+	}
+	var bares, invokes, added []float64
+	i := 0
+	for b.Loop() {
+		var tb, ti time.Duration
+		if i%2 == 0 {
+			tb, ti = bare(), invoke()
+		} else {
+			ti, tb = invoke(), bare()
+		}
+		i++
+		bares = append(bares, float64(tb.Microseconds()))
+		invokes = append(invokes, float64(ti.Microseconds()))
+		added = append(added, float64((ti - tb).Microseconds()))
+	}
+	b.ReportMetric(median(bares), "bare-µs")
+	b.ReportMetric(median(invokes), "invoke-µs")
+	b.ReportMetric(median(added), "added-µs")
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
