@@ -19,6 +19,16 @@
 // default_transaction_read_only). The real boundary remains a database
 // role that may only read.
 //
+// Drivers: modernc.org/sqlite (pure Go), pgx through database/sql, and
+// go-sql-driver/mysql with interpolateParams=false, multiStatements=false
+// and parseTime=true forced whatever the DSN says. The statement timeout is
+// a context deadline on every call plus the server's own limit, set on each
+// new connection: Postgres statement_timeout, MySQL max_execution_time
+// (SELECT only) or MariaDB max_statement_time (chosen by the server's
+// version at Open). A call whose connection the server dropped runs once
+// more on a fresh one when that is safe: always for read-only calls, for
+// writes only when the statement surely did not run.
+//
 // An SQLite backend may set init_sql to a file of SQL statements: when the
 // database file does not exist at Open, it is created from that file in one
 // transaction (see [EnsureSQLiteFile]), so an example works on a fresh clone

@@ -22,8 +22,11 @@ import (
 // database behind and a concurrent reader never sees a half-built one. If
 // another process creates dbPath meanwhile, its file wins.
 //
-// A backend "sql" with driver = "sqlite" calls it at Open when it sets
-// init_sql = "<file>.sql".
+// The file holds plain statements separated by semicolons, without BEGIN
+// or COMMIT of its own. A backend "sql" with driver = "sqlite" calls
+// EnsureSQLiteFile at Open when it sets init_sql = "<file>.sql", even when
+// the backend is read-only: the file belongs to the configuration's
+// author, not to the model.
 func EnsureSQLiteFile(dbPath, sqlPath string) error {
 	if _, err := os.Stat(dbPath); err == nil {
 		return nil

@@ -171,7 +171,6 @@ type outcome struct {
 	affected  int64
 	lastID    int64
 	hasLastID bool
-	maxRows   int
 }
 
 type queryer interface {
@@ -247,7 +246,7 @@ func (a *Action) runReadOnly(ctx context.Context, p *pools, args []any) (*outcom
 	return a.query(ctx, p, tx, args)
 }
 
-// query runs the statement and reads at most maxRows rows. On an SQLite
+// query runs the statement and reads at most MaxRows rows. On an SQLite
 // pool it uses a prepared statement kept for the action (the driver does
 // not cache them; Postgres's does).
 func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any) (*outcome, error) {
@@ -279,7 +278,7 @@ func readRows(rows *sql.Rows, max int, d Dialect) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &outcome{rows: []map[string]any{}, columns: columnNames(types), maxRows: max}
+	out := &outcome{rows: []map[string]any{}, columns: columnNames(types)}
 	kinds := make([]colKind, len(types))
 	for i, t := range types {
 		kinds[i] = kindOf(d, t.DatabaseTypeName())
