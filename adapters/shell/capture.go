@@ -26,9 +26,11 @@ type capture struct {
 	buf     []byte
 	dropped int64
 
-	onLine  func(line []byte) // nil: no line splitting
-	line    []byte            // the current line, up to maxLineBytes
-	lineCut bool              // the current line was longer than maxLineBytes
+	// onLine, when set, gets each line and whether it ended within the
+	// first limit bytes.
+	onLine  func(line []byte, kept bool)
+	line    []byte // the current line, up to maxLineBytes
+	lineCut bool   // the current line was longer than maxLineBytes
 }
 
 func (c *capture) Write(p []byte) (int, error) {
@@ -71,14 +73,16 @@ func (c *capture) appendLine(p []byte) {
 // flush hands over the current line, if it is not empty.
 func (c *capture) flush() {
 	if len(c.line) > 0 {
-		c.onLine(c.line)
+		c.onLine(c.line, c.dropped == 0)
 	}
 	c.line, c.lineCut = c.line[:0], false
 }
 
 // streamer turns output lines into notifications: each stderr line is a
-// log line, and lines of either stream matching the progress pattern are
-// progress notifications, sent only when the progress increases.
+// log line (up to max_output_bytes of stderr, so that a flood of output is
+// not a flood of notifications), and lines of either stream matching the
+// progress pattern are progress notifications, sent only when the progress
+// increases.
 type streamer struct {
 	log      func(level string, data any)
 	progress func(progress, total float64, message string)
@@ -89,16 +93,18 @@ type streamer struct {
 	last float64
 }
 
-func (s *streamer) stdoutLine(line []byte) {
+func (s *streamer) stdoutLine(line []byte, _ bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.matchProgress(line)
 }
 
-func (s *streamer) stderrLine(line []byte) {
+func (s *streamer) stderrLine(line []byte, kept bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.log("info", strings.ToValidUTF8(string(line), "\uFFFD"))
+	if kept {
+		s.log("info", strings.ToValidUTF8(string(line), "\uFFFD"))
+	}
 	s.matchProgress(line)
 }
 

@@ -29,7 +29,9 @@ type group struct {
 	mu     sync.Mutex
 	pid    int
 	reaped bool
-	kill   *time.Timer // the SIGKILL that follows a SIGTERM
+	// stopped is set when the context ended while the leader ran.
+	stopped bool
+	kill    *time.Timer // the SIGKILL that follows a SIGTERM
 }
 
 // signal sends sig to the whole group, unless the leader was reaped.
@@ -50,23 +52,30 @@ func (g *group) signalLocked(sig syscall.Signal) {
 func (g *group) stop() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.reaped {
+		return
+	}
+	g.stopped = true
 	g.signalLocked(syscall.SIGTERM)
-	if !g.reaped && g.kill == nil {
+	if g.kill == nil {
 		g.kill = time.AfterFunc(KillGrace, func() { g.signal(syscall.SIGKILL) })
 	}
 }
 
-// reap marks the leader as about to be reaped: no signal is sent after it.
-func (g *group) reap() {
+// reap marks the leader as about to be reaped: no signal is sent after
+// it. It reports whether the group was stopped.
+func (g *group) reap() (stopped bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.reaped = true
 	if g.kill != nil {
 		g.kill.Stop()
 	}
+	return g.stopped
 }
 
-// run starts cmd in a new process group and waits for it. When ctx ends
+// run starts cmd in a new process group and waits for it; stopped reports
+// whether ctx ended before the program did. When ctx ends
 // (the timeout, a cancelled call), the group gets SIGTERM, then SIGKILL
 // after KillGrace. When the program exits, on its own or not, whatever it
 // left running in its group (a background job, a child ignoring SIGTERM)
@@ -76,14 +85,14 @@ func (g *group) reap() {
 //
 // This does what exec.CommandContext with cmd.Cancel would, without its
 // watcher goroutine per call and in step with the reaping of the leader.
-func (g *group) run(ctx context.Context, cmd *exec.Cmd) error {
+func (g *group) run(ctx context.Context, cmd *exec.Cmd) (stopped bool, err error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.WaitDelay = pipeDelay
 	if err := ctx.Err(); err != nil {
-		return err
+		return true, err
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		return false, err
 	}
 	g.mu.Lock()
 	g.pid = cmd.Process.Pid
@@ -96,12 +105,11 @@ func (g *group) run(ctx context.Context, cmd *exec.Cmd) error {
 		// late SIGKILL reaches a new group that reused the id.
 		err := cmd.Wait()
 		unwatch()
-		g.reap()
-		return err
+		return g.reap(), err
 	}
 	// The leader is a zombie: its PID, and so the group id, is still ours.
 	g.signal(syscall.SIGKILL)
 	unwatch()
-	g.reap()
-	return cmd.Wait()
+	stopped = g.reap()
+	return stopped, cmd.Wait()
 }

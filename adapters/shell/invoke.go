@@ -81,20 +81,20 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	}
 	stderr := &capture{limit: limit, onLine: st.stderrLine}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	waitErr := new(group).run(runCtx, cmd)
+	stopped, waitErr := new(group).run(runCtx, cmd)
 	stdout.flush()
 	stderr.flush()
 
 	switch {
-	case ctx.Err() != nil:
+	case stopped && ctx.Err() != nil:
 		return nil, &adapter.CallError{
 			Message: "The call was cancelled; the command was stopped.",
 			Err:     ctx.Err(),
 		}
-	case runCtx.Err() != nil:
+	case stopped:
 		return nil, &adapter.CallError{
 			Message: fmt.Sprintf("The command did not finish within %s and was stopped.", formatDuration(timeout)),
-			Err:     runCtx.Err(),
+			Err:     context.DeadlineExceeded,
 		}
 	}
 	var exitErr *exec.ExitError

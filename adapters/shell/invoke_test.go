@@ -680,3 +680,68 @@ func median(xs []float64) float64 {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+func TestCaptureLines(t *testing.T) {
+	var got []string
+	c := &capture{limit: 10, onLine: func(line []byte, kept bool) {
+		got = append(got, strconv.Quote(string(line))+" "+strconv.FormatBool(kept))
+	}}
+	long := strings.Repeat("x", maxLineBytes+10)
+	for _, chunk := range []string{"ab", "c\nde", "f\r\n", "\n", long[:100], long[100:] + "\ny", "z"} {
+		if n, err := c.Write([]byte(chunk)); n != len(chunk) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	c.flush()
+	want := []string{
+		`"abc" true`,
+		`"def" true`,
+		strconv.Quote(long[:maxLineBytes]) + " false",
+		`"yz" false`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	if string(c.buf) != "abc\ndef\r\n\n" || c.dropped != int64(len(long)+3) {
+		t.Errorf("kept %q, dropped %d", c.buf, c.dropped)
+	}
+}
+
+func TestNotificationLimits(t *testing.T) {
+	c := compileRun(t, `
+shell {
+  command          = ["sh", "-c", "for i in $(seq 1 200); do echo \"error $i\" >&2; done; echo 'done 7' >&2"]
+  max_output_bytes = 100
+  progress_pattern = "done (\\d+)"
+}
+shell {
+  command = ["true"]
+  stdin   = args.query
+}`)
+	rec := &recorder{}
+	if _, err := c.actions[0].Invoke(context.Background(), c.request(args(nil), rec)); err != nil {
+		t.Fatal(err)
+	}
+	var logs, progress int
+	for _, e := range rec.all() {
+		if e.kind == "log" {
+			logs++
+		} else {
+			progress++
+			if e.progress != 7 || e.total != 0 {
+				t.Errorf("progress %v/%v, want 7 without a total", e.progress, e.total)
+			}
+		}
+	}
+	// "error 1\n" ... "error 9\n" are 72 bytes, and "error 10\n" ends at 81,
+	// "error 11\n" at 90, "error 12\n" at 99: 12 lines end within 100 bytes.
+	if logs != 12 || progress != 1 {
+		t.Errorf("%d log lines and %d progress notifications, want 12 and 1", logs, progress)
+	}
+
+	// A command that does not read its stdin is not an error.
+	res := c.mustInvoke(t, 1, args(map[string]cty.Value{"query": cty.StringVal(strings.Repeat("x", 1<<20))}))
+	if res.Failure != "" {
+		t.Errorf("Failure = %q", res.Failure)
+	}
+}
