@@ -326,16 +326,28 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 	if cfg.RuntimeParams == nil {
 		cfg.RuntimeParams = map[string]string{}
 	}
-	if b.StatementTimeout > 0 {
-		cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(b.StatementTimeout.Milliseconds(), 10)
-	}
-	if b.ReadOnly {
-		cfg.RuntimeParams["default_transaction_read_only"] = "on"
-	}
 	if _, ok := cfg.RuntimeParams["application_name"]; !ok {
 		cfg.RuntimeParams["application_name"] = "mcpdecl"
 	}
-	db := stdlib.OpenDB(*cfg)
+	// Session settings go in a SET after connecting rather than in the
+	// startup packet, which PgBouncer refuses for parameters it does not
+	// know.
+	var set []string
+	if b.StatementTimeout > 0 {
+		set = append(set, fmt.Sprintf("SET statement_timeout = %d", b.StatementTimeout.Milliseconds()))
+	}
+	if b.ReadOnly {
+		set = append(set, "SET default_transaction_read_only = on")
+	}
+	var opts []stdlib.OptionOpenDB
+	if len(set) > 0 {
+		setSQL := strings.Join(set, "; ")
+		opts = append(opts, stdlib.OptionAfterConnect(func(ctx context.Context, c *pgx.Conn) error {
+			_, err := c.Exec(ctx, setSQL)
+			return err
+		}))
+	}
+	db := stdlib.OpenDB(*cfg, opts...)
 	b.setPool(db, b.MaxOpenConns)
 	if err := ping(ctx, db, fmt.Sprintf("Postgres at %s", RedactDSN(b.Driver, b.DSN))); err != nil {
 		db.Close()

@@ -517,3 +517,14 @@ func TestConcurrentInvoke(t *testing.T) {
 		t.Errorf("rows = %d, want %d", n, workers*calls)
 	}
 }
+
+func TestMySQLConfigEnforced(t *testing.T) {
+	cfg, err := mysqlConfig("app:pw@tcp(db:3306)/orders?multiStatements=true&interpolateParams=true&parseTime=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.MultiStatements || cfg.InterpolateParams || !cfg.ParseTime {
+		t.Errorf("multiStatements, interpolateParams, parseTime = %v, %v, %v; want false, false, true",
+			cfg.MultiStatements, cfg.InterpolateParams, cfg.ParseTime)
+	}
+}

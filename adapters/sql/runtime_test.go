@@ -392,6 +392,20 @@ func runtimeCases() []runtimeCase {
 			maxTime: 3 * time.Second,
 		},
 		{
+			name:    "server-side session settings",
+			backend: `statement_timeout = "1s"`,
+			query: bySQL[string]{
+				"postgres": "SELECT current_setting('statement_timeout') AS t, current_setting('default_transaction_read_only') AS ro, current_setting('application_name') AS app, ${args.n}::int AS n",
+				"mariadb":  "SELECT @@max_statement_time AS t, @@sql_mode IS NOT NULL AS m, ${args.n} AS n",
+			},
+			args: map[string]cty.Value{"n": cty.NumberIntVal(1)},
+			want: bySQL[want]{
+				"postgres": {rows: []map[string]any{{"t": "1s", "ro": "on", "app": "mcpdecl", "n": int64(1)}}},
+				"mariadb":  {rows: []map[string]any{{"t": 1.0, "m": int64(1), "n": int64(1)}}},
+			},
+			skip: bySQL[string]{"sqlite": "SQLite has no server-side timeout; the context deadline stops it"},
+		},
+		{
 			name:    "call after the server killed the connection",
 			backend: "max_open_conns = 1",
 			query: bySQL[string]{
