@@ -28,9 +28,9 @@ type capture struct {
 
 	// onLine, when set, gets each line and whether it ended within the
 	// first limit bytes.
-	onLine  func(line []byte, kept bool)
-	line    []byte // the current line, up to maxLineBytes
-	lineCut bool   // the current line was longer than maxLineBytes
+	onLine func(line []byte, kept bool)
+	line   []byte // the current line, up to maxLineBytes
+	offset int64  // how many bytes were split into lines
 }
 
 func (c *capture) Write(p []byte) (int, error) {
@@ -54,9 +54,11 @@ func (c *capture) split(p []byte) {
 		i := bytes.IndexAny(p, "\r\n")
 		if i < 0 {
 			c.appendLine(p)
+			c.offset += int64(len(p))
 			return
 		}
 		c.appendLine(p[:i])
+		c.offset += int64(i) + 1
 		c.flush()
 		p = p[i+1:]
 	}
@@ -65,7 +67,6 @@ func (c *capture) split(p []byte) {
 func (c *capture) appendLine(p []byte) {
 	if room := maxLineBytes - len(c.line); room < len(p) {
 		p = p[:max(room, 0)]
-		c.lineCut = true
 	}
 	c.line = append(c.line, p...)
 }
@@ -73,9 +74,9 @@ func (c *capture) appendLine(p []byte) {
 // flush hands over the current line, if it is not empty.
 func (c *capture) flush() {
 	if len(c.line) > 0 {
-		c.onLine(c.line, c.dropped == 0)
+		c.onLine(c.line, c.offset <= c.limit)
 	}
-	c.line, c.lineCut = c.line[:0], false
+	c.line = c.line[:0]
 }
 
 // streamer turns output lines into notifications: each stderr line is a
