@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -265,11 +264,10 @@ func (b *Backend) openSQLite(ctx context.Context) (*pools, error) {
 		if err := EnsureSQLiteFile(dsn.path, b.InitSQL); err != nil {
 			return nil, err
 		}
-	} else if !dsn.memory && b.ReadOnly {
-		if _, err := os.Stat(dsn.path); err != nil {
-			return nil, fmt.Errorf("the SQLite database file %s does not exist; a read-only backend does not create it (set init_sql to create it from an SQL file)", dsn.path)
-		}
 	}
+	// A missing file is created empty, even by a read-only backend (which
+	// does not use mode=ro for that reason): a writer, such as a read-write
+	// backend on the same file, may fill it.
 	var pragmas []string
 	if !dsn.hasPragma("busy_timeout") {
 		pragmas = append(pragmas, "busy_timeout(5000)")

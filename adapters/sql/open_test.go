@@ -209,7 +209,7 @@ func TestOpenErrors(t *testing.T) {
 		readOnly          bool
 		want              string
 	}{
-		{"sqlite file missing", "sqlite", "file:missing.db", true, `backend "sql" "db": the SQLite database file ` + filepath.Join(dir, "missing.db") + ` does not exist; a read-only backend does not create it (set init_sql to create it from an SQL file)`},
+		{"sqlite directory missing", "sqlite", "file:nodir/x.db", true, `backend "sql" "db": cannot connect to the SQLite database ` + filepath.Join(dir, "nodir", "x.db") + `: unable to open database file`},
 		{"empty dsn", "postgres", " ", true, `backend "sql" "db": the DSN is empty; set dsn`},
 		{"postgres refused", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?connect_timeout=2", true, `backend "sql" "db": cannot connect to Postgres at postgres://app:xxxxx@127.0.0.1:1/orders?connect_timeout=2: `},
 		{"postgres bad dsn", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?sslmode=bogus", true, `backend "sql" "db": invalid Postgres DSN postgres://app:xxxxx@127.0.0.1:1/orders?sslmode=bogus: `},
@@ -526,5 +526,26 @@ func TestMySQLConfigEnforced(t *testing.T) {
 	if cfg.MultiStatements || cfg.InterpolateParams || !cfg.ParseTime {
 		t.Errorf("multiStatements, interpolateParams, parseTime = %v, %v, %v; want false, false, true",
 			cfg.MultiStatements, cfg.InterpolateParams, cfg.ParseTime)
+	}
+}
+
+// TestSQLiteReadOnlyBeforeWriter opens a read-only backend on a database
+// file that does not exist yet, then a read-write backend on the same file
+// creates a table that the read-only backend then reads.
+func TestSQLiteReadOnlyBeforeWriter(t *testing.T) {
+	db := &testDB{name: "sqlite", driver: "sqlite", dsn: "file:" + filepath.Join(t.TempDir(), "later.db")}
+	roBackend, read := compileTestCall(t, db, "", "SELECT count(*) AS n FROM t", "", false)
+	open(t, roBackend)
+	rwBackend, create := compileTestCall(t, db, "", "CREATE TABLE t (a INTEGER)", "", true)
+	open(t, rwBackend)
+	if _, err := invoke(create, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := invoke(read, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]map[string]any{{"n": int64(0)}}, res.Fields["rows"]); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
 	}
 }
