@@ -351,9 +351,9 @@ func (a *Action) acquire(ctx context.Context) (release func(), err error) {
 
 // startError describes a command that could not be started.
 func (a *Action) startError(c *call, err error) error {
-	var pe *fs.PathError
 	switch {
-	case errors.As(err, &pe) && pe.Op == "chdir":
+	case a.Dir != "" && !isDir(a.Dir):
+		// The child reports a failed chdir like a failed exec (ENOENT).
 		return &adapter.CallError{Err: err, Message: fmt.Sprintf(
 			"The command was not run: its working directory %s is missing or not accessible on the server. Retrying will not help.", a.Dir)}
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, exec.ErrNotFound):
@@ -364,6 +364,11 @@ func (a *Action) startError(c *call, err error) error {
 			"The command was not run: the program %s cannot be executed on the server. Retrying will not help.", c.path)}
 	}
 	return &adapter.CallError{Err: err, Message: "The command could not be started: " + err.Error() + "."}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // result describes a finished command.

@@ -198,6 +198,36 @@ shell {
 	}
 }
 
+func TestRelativeProgramAndMissingDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\necho ran in \"$(pwd)\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := compileRun(t, strings.ReplaceAll(strings.ReplaceAll(`
+shell {
+  command = ["./run.sh"]
+  dir     = "DIR"
+}
+shell {
+  command = ["pwd"]
+  dir     = "GONE"
+}`, "DIR", dir), "GONE", gone))
+	if got := c.mustInvoke(t, 0, args(nil)).Text; got != "ran in "+dir {
+		t.Errorf("Text = %q", got)
+	}
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.invoke(t, 1, args(nil))
+	if want := "The command was not run: its working directory " + gone + " is missing or not accessible on the server. Retrying will not help."; callError(t, err).Message != want {
+		t.Errorf("message = %q", callError(t, err).Message)
+	}
+}
+
 func TestExitStatus(t *testing.T) {
 	c := compileRun(t, `
 shell {
