@@ -156,6 +156,9 @@ func (c *compiler) compileValidations(vs []*lang.Validation, scope interface {
 
 // goType is the Go type of a value of t inside expr-lang programs.
 func goType(t *lang.Type) reflect.Type {
+	if t == nil {
+		return eval.AnyType
+	}
 	switch t.Kind {
 	case lang.KindString:
 		return reflect.TypeOf("")

@@ -92,6 +92,9 @@ func (c *compiler) specSchema(spec *lang.ArgSpec, name string) map[string]any {
 }
 
 func typeSchema(t *lang.Type) map[string]any {
+	if t == nil { // a type that did not parse; already reported
+		return map[string]any{}
+	}
 	switch t.Kind {
 	case lang.KindString:
 		return map[string]any{"type": "string"}

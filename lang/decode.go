@@ -38,9 +38,24 @@ func decodeBody(body hcl.Body, dst any) hcl.Diagnostics {
 		field := v.Field(info.blocks[blk.Type])
 		elem := reflect.New(field.Type().Elem().Elem())
 		diags = append(diags, decodeBlock(blk, elem)...)
-		field.Set(reflect.Append(field, elem))
+		if complete(elem.Elem()) {
+			field.Set(reflect.Append(field, elem))
+		}
 	}
 	return diags
+}
+
+// complete reports whether every required attribute of a decoded block is
+// present. An incomplete block has been reported ("Missing required
+// argument") and is left out, so later stages never see its nil fields.
+func complete(v reflect.Value) bool {
+	info := structInfoOf(v.Type())
+	for _, i := range info.required {
+		if v.Field(i).IsNil() {
+			return false
+		}
+	}
+	return true
 }
 
 func setRemain(field reflect.Value, rest hcl.Body) hcl.Diagnostics {
@@ -78,6 +93,7 @@ func decodeBlock(blk *hcl.Block, elem reflect.Value) hcl.Diagnostics {
 type structInfo struct {
 	schema              *hcl.BodySchema
 	attrs, blocks       map[string]int
+	required            []int // fields of attributes without ",optional"
 	labels              []labelField
 	remain              int
 	defRange, typeRange int
@@ -121,6 +137,9 @@ func buildStructInfo(t reflect.Type) *structInfo {
 				panic(fmt.Sprintf("lang: field %s.%s must be *hcl.Attribute", t.Name(), t.Field(i).Name))
 			}
 			info.attrs[name] = i
+			if kind == "" {
+				info.required = append(info.required, i)
+			}
 			info.schema.Attributes = append(info.schema.Attributes, hcl.AttributeSchema{Name: name, Required: kind == ""})
 		case "block":
 			info.blocks[name] = i

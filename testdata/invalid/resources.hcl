@@ -82,3 +82,11 @@ resource_template "wrong_ref" {
   uri_template = "authors://{name}"
   text         = "Author ${args.nam}" # ERROR: Reference to undeclared argument
 }
+
+resource "no_uri" { # ERROR: Missing required argument
+  text = "x"
+}
+
+resource_template "no_template" { # ERROR: Missing required argument
+  text = "x"
+}

@@ -107,3 +107,16 @@ tool "unknown_block" {
     text = "'a'"
   }
 }
+
+tool "half_rule" {
+  description = "An error rule without its condition."
+  http "api" {
+    path = "/x"
+  }
+  error { # ERROR: Missing required argument
+    message = "never shown"
+  }
+  validation { # ERROR: Missing required argument
+    condition = true
+  }
+}
