@@ -134,4 +134,3 @@ func TestDatabaseGoneAndBack(t *testing.T) {
 		})
 	}
 }
-
