@@ -251,6 +251,15 @@ func runtimeCases() []runtimeCase {
 			want:  bySQL[want]{"": {rows: []map[string]any{{"name": "alice"}, {"name": "bob"}}}},
 		},
 		{
+			name:  "repeated column names are numbered",
+			query: bySQL[string]{"": "SELECT 1 AS id, 2 AS id, 3 AS id_2, ${args.n} + 0 AS n"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(4)},
+			want: bySQL[want]{"": {
+				columns: []string{"id", "id_2", "id_2_2", "n"},
+				rows:    []map[string]any{{"id": int64(1), "id_2": int64(2), "id_2_2": int64(3), "n": int64(4)}},
+			}},
+		},
+		{
 			name:  "max_rows truncates",
 			setup: people,
 			query: bySQL[string]{"": "SELECT id FROM {t} ORDER BY id"},
