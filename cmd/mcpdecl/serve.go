@@ -56,8 +56,7 @@ func (c *serveCmd) Run(s streams) error {
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto)
 	defer func() { closeBackends(srv.Table(), log) }()
 	if c.HTTP == "" {
-		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%d tools, %d resources, %d templates, %d prompts)\n",
-			table.Server.Name, len(table.Tools), len(table.Resources), len(table.Templates), len(table.Prompts))
+		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
 		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
 	return c.serveHTTP(ctx, s, log, table, proto)
@@ -97,8 +96,7 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	}))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%d tools, %d resources, %d templates, %d prompts)\n",
-		table.Server.Name, ln.Addr(), c.Path, len(table.Tools), len(table.Resources), len(table.Templates), len(table.Prompts))
+	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%s)\n", table.Server.Name, ln.Addr(), c.Path, counts(table))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -173,4 +171,9 @@ func logLevel(s string) slog.Level {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(strings.ToUpper(s)))
 	return l
+}
+
+func counts(t *dispatch.Table) string {
+	return fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources), "resource"),
+		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
 }
