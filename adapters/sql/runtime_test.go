@@ -348,6 +348,13 @@ func runtimeCases() []runtimeCase {
 			skip: bySQL[string]{"sqlite": "SQLite checks foreign keys only with PRAGMA foreign_keys = ON (add ?_pragma=foreign_keys(1) to the DSN)"},
 		},
 		{
+			name:  "syntax error",
+			setup: people,
+			query: bySQL[string]{"": "SELECT id FROM {t} WHERE id = ${args.n} ORDER id"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(1)},
+			want:  bySQL[want]{"": {errText: "The SQL statement has a syntax error: "}},
+		},
+		{
 			name:  "unknown table",
 			query: bySQL[string]{"": "SELECT * FROM {t}_missing WHERE id = ${args.n}"},
 			args:  map[string]cty.Value{"n": cty.NumberIntVal(1)},
@@ -578,6 +585,7 @@ func runCase(t *testing.T, db *testDB, tc runtimeCase) {
 		if !errors.As(err, &ce) {
 			t.Fatalf("err = %v (%T), want a CallError; result %+v", err, err, res)
 		}
+		t.Logf("message: %s", ce.Message)
 		if !strings.Contains(ce.Message, sub(w.errText)) {
 			t.Errorf("message:\n got %q\nwant it to contain %q", ce.Message, sub(w.errText))
 		}
