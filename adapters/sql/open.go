@@ -217,7 +217,8 @@ func parseSQLiteDSN(dsn, baseDir string) (*sqliteDSN, error) {
 	}
 	s.path = rest
 	s.memory = rest == "" || rest == ":memory:" || q.Get("mode") == "memory"
-	s.shared = s.memory && (q.Get("cache") == "shared" || (q.Get("mode") == "memory" && rest != "" && rest != ":memory:"))
+	s.shared = s.memory && q.Get("cache") == "shared" || q.Get("vfs") == "memdb"
+	s.memory = s.memory || q.Get("vfs") == "memdb"
 	if !s.memory && !filepath.IsAbs(rest) && baseDir != "" {
 		s.path = filepath.Join(baseDir, rest)
 	}

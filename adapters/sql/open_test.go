@@ -248,6 +248,7 @@ func TestParseSQLiteDSN(t *testing.T) {
 		{"file:odd?name.db", "file:/cfg/odd", false}, // ? starts the query, as in SQLite
 		{":memory:", ":memory:", true},
 		{"file::memory:?cache=shared", "file::memory:?cache=shared", true},
+		{"file:/shared.db?vfs=memdb", "file:/shared.db?vfs=memdb", true},
 	}
 	for _, tt := range tests {
 		d, err := parseSQLiteDSN(tt.dsn, "/cfg")
@@ -267,29 +268,41 @@ func TestParseSQLiteDSN(t *testing.T) {
 	}
 }
 
-// TestSQLiteInMemoryReadWrite checks a read-write private in-memory
-// database: one connection, query_only switched on for read-only calls and
-// off again after them.
+// TestSQLiteInMemoryReadWrite checks read-write in-memory databases: a
+// private one (one connection, query_only switched on for read-only calls
+// and off again after them) and a shared one (vfs=memdb, seen by both
+// pools).
 func TestSQLiteInMemoryReadWrite(t *testing.T) {
-	db := &testDB{name: "sqlite", driver: "sqlite", dsn: ":memory:"}
-	b, create := compileTestCall(t, db, "", "CREATE TABLE t (a INTEGER)", "", true)
-	open(t, b)
-	if _, err := invoke(create, nil); err != nil {
-		t.Fatal(err)
-	}
-	insert := &Action{Owner: "t", Backend: b, MaxRows: 10, Query: &Query{Text: "INSERT INTO t VALUES (1)", Verb: "INSERT"}}
-	ro := *insert
-	ro.ReadOnly = true
-	var ce *adapter.CallError
-	if _, err := invoke(&ro, nil); !errors.As(err, &ce) || ce.Message != msgReadOnly {
-		t.Errorf("read-only insert: err = %v", err)
-	}
-	res, err := invoke(insert, nil)
-	if err != nil {
-		t.Fatalf("insert after the read-only call: %v", err)
-	}
-	if res.Fields["rows_affected"] != 1 || res.Fields["last_insert_id"] != 1 {
-		t.Errorf("fields = %v", res.Fields)
+	for _, dsn := range []string{":memory:", "file:/mcpdecl-test.db?vfs=memdb"} {
+		t.Run(dsn, func(t *testing.T) {
+			db := &testDB{name: "sqlite", driver: "sqlite", dsn: dsn}
+			b, create := compileTestCall(t, db, "", "CREATE TABLE t (a INTEGER)", "", true)
+			open(t, b)
+			if _, err := invoke(create, nil); err != nil {
+				t.Fatal(err)
+			}
+			insert := &Action{Owner: "t", Backend: b, MaxRows: 10, Query: &Query{Text: "INSERT INTO t VALUES (1)", Verb: "INSERT"}}
+			roInsert := &Action{Owner: "t", Backend: b, MaxRows: 10, Query: insert.Query, ReadOnly: true}
+			var ce *adapter.CallError
+			if _, err := invoke(roInsert, nil); !errors.As(err, &ce) || ce.Message != msgReadOnly {
+				t.Errorf("read-only insert: err = %v", err)
+			}
+			res, err := invoke(insert, nil)
+			if err != nil {
+				t.Fatalf("insert after the read-only call: %v", err)
+			}
+			if res.Fields["rows_affected"] != 1 || res.Fields["last_insert_id"] != 1 {
+				t.Errorf("fields = %v", res.Fields)
+			}
+			count := &Action{Owner: "t", Backend: b, MaxRows: 10, Query: &Query{Text: "SELECT count(*) AS n FROM t", Verb: "SELECT"}, ReadOnly: true}
+			res, err = invoke(count, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]map[string]any{{"n": int64(1)}}, res.Fields["rows"]); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
