@@ -57,6 +57,25 @@ type Args struct {
 	validatorErr  error
 }
 
+// outputValidator compiles a tool's output schema on first use.
+type outputValidator struct {
+	once   sync.Once
+	schema *jsonschema.Schema
+	err    error
+}
+
+// OutputValidator returns the compiled output schema, or nil when the tool
+// declares none.
+func (t *Tool) OutputValidator() (*jsonschema.Schema, error) {
+	if t.OutputSchema == nil {
+		return nil, nil
+	}
+	t.output.once.Do(func() {
+		t.output.schema, t.output.err = compileJSONSchema(t.OutputSchema)
+	})
+	return t.output.schema, t.output.err
+}
+
 // Validator returns the compiled JSON Schema of the arguments. It is
 // compiled on first use: the compiler builds every schema from checked
 // parts (patterns, formats and bounds are checked at load time), and
@@ -92,16 +111,20 @@ type Validation struct {
 type Tool struct {
 	Name, Title, Description string
 	Args                     *Args
-	OutputSchema             map[string]any
-	Annotations              map[string]any
-	Icons                    []Icon
-	Timeout                  time.Duration
+	// OutputSchema is declared with result.output_schema, or inferred
+	// from a result.structured that builds an object literal.
+	OutputSchema map[string]any
+	Annotations  map[string]any
+	Icons        []Icon
+	Timeout      time.Duration
 	// Action runs the call; nil for a tool that answers from its result
 	// block alone.
 	Action adapter.Action
 	Kind   string // adapter kind of Action, "" without one
 	Answer
 	DeclRange hcl.Range
+
+	output outputValidator
 }
 
 // Answer is how a call's outcome becomes a result: error rules first, then
@@ -126,6 +149,9 @@ type ResultMap struct {
 	Text         *eval.Program
 	TextTemplate *eval.Template
 	MaxBytes     int
+	// MaxItems cuts lists in the structured value (a top-level list, or each
+	// list-valued field of a top-level object) to this many items.
+	MaxItems int
 }
 
 // Resource is a compiled resource with a fixed URI.

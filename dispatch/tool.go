@@ -2,9 +2,12 @@ package dispatch
 
 import (
 	"fmt"
+	"math/big"
 	"reflect"
+	"sort"
 	"time"
 
+	"github.com/expr-lang/expr/ast"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -38,6 +41,8 @@ func (c *compiler) compileTools() {
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
 			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
+		} else if tool.Result != nil && tool.Result.Structured != nil {
+			tool.OutputSchema = inferOutputSchema(tool.Result.Structured)
 		}
 		c.table.Tools = append(c.table.Tools, tool)
 	}
@@ -99,14 +104,61 @@ func (c *compiler) compileResult(res *lang.Result, env reflect.Type) *ResultMap 
 	if res.Text != nil {
 		c.compileResultText(out, res.Text, env)
 	}
-	if v := c.staticValue(res.MaxBytes, cty.Number); v != cty.NilVal && v.IsKnown() && !v.IsNull() {
-		n, _ := v.AsBigFloat().Int64()
-		if n <= 0 {
-			c.add(hcl.Diagnostics{errorf(res.MaxBytes.Expr.Range(), "Invalid max_bytes", "max_bytes must be a positive number of bytes, for example 20000.")})
-		}
-		out.MaxBytes = int(n)
+	out.MaxBytes = c.positiveInt(res.MaxBytes, "max_bytes must be a positive number of bytes, for example 20000.")
+	out.MaxItems = c.positiveInt(res.MaxItems, "max_items must be a positive number of items, for example 50.")
+	if res.MaxItems != nil && res.Structured == nil {
+		c.add(hcl.Diagnostics{errorf(res.MaxItems.NameRange, "max_items without structured", "max_items cuts the lists of the structured result; add structured, or use max_bytes to cut the text.")})
 	}
 	return out
+}
+
+// positiveInt evaluates an optional static whole number above zero.
+func (c *compiler) positiveInt(attr *hcl.Attribute, detail string) int {
+	v := c.staticValue(attr, cty.Number)
+	if v == cty.NilVal || !v.IsKnown() || v.IsNull() {
+		return 0
+	}
+	n, acc := v.AsBigFloat().Int64()
+	if n <= 0 || acc != big.Exact {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s", detail)})
+		return 0
+	}
+	return int(n)
+}
+
+// inferOutputSchema describes the object a structured expression builds
+// when it is an object literal ({'books': body}): its keys are always
+// there. Other expressions say nothing certain, so no schema is given.
+func inferOutputSchema(p *eval.Program) map[string]any {
+	var keys []string
+	switch n := p.Node().(type) {
+	case *ast.MapNode:
+		for _, pair := range n.Pairs {
+			key, ok := pair.(*ast.PairNode).Key.(*ast.StringNode)
+			if !ok {
+				return nil
+			}
+			keys = append(keys, key.Value)
+		}
+	case *ast.ConstantNode:
+		m, ok := n.Value.(map[string]any)
+		if !ok {
+			return nil
+		}
+		for k := range m {
+			keys = append(keys, k)
+		}
+	default:
+		return nil
+	}
+	props := map[string]any{}
+	required := make([]any, 0, len(keys))
+	sort.Strings(keys)
+	for _, k := range keys {
+		props[k] = map[string]any{}
+		required = append(required, k)
+	}
+	return map[string]any{"type": "object", "properties": props, "required": required}
 }
 
 // compileResultText compiles `text`: a template when it holds {{ }}

@@ -104,6 +104,7 @@ type Result struct {
 	Structured   *hcl.Attribute `hcl:"structured,optional"`
 	Text         *hcl.Attribute `hcl:"text,optional"`
 	MaxBytes     *hcl.Attribute `hcl:"max_bytes,optional"`
+	MaxItems     *hcl.Attribute `hcl:"max_items,optional"`
 	OutputSchema *hcl.Attribute `hcl:"output_schema,optional"`
 	DeclRange    hcl.Range      `hcl:",def_range"`
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -70,6 +71,13 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 		}
 		out.structured = v
 	}
+	cutNotice := ""
+	if r.MaxItems > 0 {
+		var total int
+		if out.structured, total = cutItems(out.structured, r.MaxItems); total > 0 {
+			cutNotice = fmt.Sprintf("\n[cut: lists were limited to %d items (the longest had %d); ask for fewer]", r.MaxItems, total)
+		}
+	}
 	switch {
 	case r.TextTemplate != nil:
 		s, err := renderTemplate(r.TextTemplate, env)
@@ -93,7 +101,51 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 	if r.MaxBytes > 0 {
 		out.text = cut(out.text, r.MaxBytes)
 	}
+	out.text += cutNotice
 	return out, nil
+}
+
+// cutItems limits a list, or each list-valued field of an object, to max
+// items. It returns the longest original length when anything was cut
+// (and 0 otherwise); a cut object also gets "truncated": true.
+func cutItems(v any, max int) (any, int) {
+	if list, n := cutList(v, max); n > 0 {
+		return list, n
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return v, 0
+	}
+	longest := 0
+	out := make(map[string]any, len(obj)+1)
+	for k, e := range obj {
+		if list, n := cutList(e, max); n > 0 {
+			longest, e = maxInt(longest, n), list
+		}
+		out[k] = e
+	}
+	if longest == 0 {
+		return v, 0
+	}
+	out["truncated"] = true
+	return out, longest
+}
+
+// cutList cuts a slice of any element type (expr-lang builds []int,
+// []string, []any ...) and returns its original length when it cut.
+func cutList(v any, max int) (any, int) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice || rv.Type().Elem().Kind() == reflect.Uint8 || rv.Len() <= max {
+		return v, 0
+	}
+	return rv.Slice(0, max).Interface(), rv.Len()
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 func renderTemplate(t *eval.Template, env any) (string, error) {

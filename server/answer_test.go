@@ -107,3 +107,60 @@ func TestCutKeepsCharacters(t *testing.T) {
 		t.Error("short text was cut")
 	}
 }
+
+func TestMaxItemsCutsListsAndSaysSo(t *testing.T) {
+	tool := compileAnswerTool(t, `
+tool "list" {
+  description = "Lists."
+  arg "n" {
+    type = integer
+  }
+  result {
+    structured = "{'items': 1..args.n, 'name': 'x'}"
+    text       = "'done'"
+    max_items  = 3
+  }
+}`)
+	out, err := mapAnswer(&tool.Answer, nil, map[string]any{"n": 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.structured.(map[string]any)
+	if items := got["items"].([]int); len(items) != 3 || got["truncated"] != true {
+		t.Errorf("structured = %v, want 3 items and truncated", got)
+	}
+	if !strings.Contains(out.text, "limited to 3 items (the longest had 10)") {
+		t.Errorf("text = %q lacks the cut notice", out.text)
+	}
+	if tool.OutputSchema == nil || tool.OutputSchema["required"] == nil {
+		t.Errorf("no output schema inferred from the object literal: %v", tool.OutputSchema)
+	}
+}
+
+func TestDeclaredOutputSchemaIsEnforced(t *testing.T) {
+	tool := compileAnswerTool(t, `
+tool "count" {
+  description = "Counts."
+  arg "n" {
+    type = integer
+  }
+  result {
+    structured    = "{'count': args.n > 5 ? 'many' : args.n}"
+    output_schema = { type = "object", properties = { count = { type = "integer" } }, required = ["count"] }
+  }
+}`)
+	s := New(&dispatch.Table{Server: &dispatch.Server{}, Tools: []*dispatch.Tool{tool}, Static: nil}, nil)
+	for n, wantErr := range map[int]bool{3: false, 9: true} {
+		out, err := mapAnswer(&tool.Answer, nil, map[string]any{"n": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := s.checkOutput(tool, out)
+		if (msg != "") != wantErr {
+			t.Errorf("n=%d: checkOutput = %q, want error %v", n, msg, wantErr)
+		}
+		if wantErr && !strings.Contains(msg, "field count") {
+			t.Errorf("n=%d: message %q does not name the field", n, msg)
+		}
+	}
+}

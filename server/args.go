@@ -80,20 +80,26 @@ var printer = message.NewPrinter(language.English)
 // schemaProblems lists every violation, one line each, sorted by where it
 // is, naming the argument and what is allowed.
 func schemaProblems(err error) string {
+	return "The arguments are not valid; fix these and call again:\n" + violations(err, "arguments", "argument")
+}
+
+// violations lists a validation error's leaves, one "- where: what" line
+// each, sorted; whole names the root and part a location inside it.
+func violations(err error, whole, part string) string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return "invalid arguments: " + err.Error()
+		return "- " + whole + ": " + err.Error()
 	}
 	var lines []string
 	for _, leaf := range leaves(ve) {
-		where := "arguments"
+		where := whole
 		if len(leaf.InstanceLocation) > 0 {
-			where = "argument " + strings.Join(leaf.InstanceLocation, ".")
+			where = part + " " + strings.Join(leaf.InstanceLocation, ".")
 		}
 		lines = append(lines, fmt.Sprintf("- %s: %s", where, leaf.ErrorKind.LocalizedString(printer)))
 	}
 	sort.Strings(lines)
-	return "The arguments are not valid; fix these and call again:\n" + strings.Join(dedupe(lines), "\n")
+	return strings.Join(dedupe(lines), "\n")
 }
 
 func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {

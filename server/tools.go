@@ -1,12 +1,16 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -34,7 +38,32 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 		s.log.Error("mapping the answer failed", "tool", tool.Name, "error", err)
 		return errorResult(fmt.Sprintf("The answer could not be read: %s. The tool's configuration may not match what the backend returned.", err)), nil
 	}
+	if msg := s.checkOutput(tool, out); msg != "" {
+		return errorResult(msg), nil
+	}
 	return toolResult(out), nil
+}
+
+// checkOutput validates structured content against the tool's output
+// schema, as the protocol requires of servers that declare one.
+func (s *Server) checkOutput(tool *dispatch.Tool, out *outcome) string {
+	if out.isError || out.structured == nil {
+		return ""
+	}
+	validator, err := tool.OutputValidator()
+	if validator == nil || err != nil {
+		return ""
+	}
+	instance, err := jsonschema.UnmarshalJSON(bytes.NewReader(mustJSON(normalize(out.structured))))
+	if err == nil {
+		err = validator.Validate(instance)
+	}
+	if err != nil {
+		s.log.Warn("structured answer does not match the output schema", "tool", tool.Name, "error", err)
+		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +
+			"\nThis is a problem of the server's configuration or of the backend, not of the arguments."
+	}
+	return ""
 }
 
 func (s *Server) argError(name string, err error) *mcp.CallToolResult {
