@@ -1,0 +1,284 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// wantRequest is what a test expects a fake API to have received.
+type wantRequest struct {
+	Method, Path, RawQuery string
+	Body                   any // decoded JSON; nil for no body
+}
+
+// checkRequests compares what api received since the last take with want,
+// in order: method, escaped path, raw query and JSON body exactly.
+func checkRequests(t *testing.T, what string, api *fakeAPI, want ...wantRequest) []recorded {
+	t.Helper()
+	got := api.take()
+	var gotW []wantRequest
+	for _, r := range got {
+		w := wantRequest{Method: r.Method, Path: r.Path, RawQuery: r.RawQuery}
+		if r.Body != "" {
+			if err := json.Unmarshal([]byte(r.Body), &w.Body); err != nil {
+				w.Body = "not JSON: " + r.Body
+			}
+		}
+		gotW = append(gotW, w)
+	}
+	if diff := cmp.Diff(want, gotW); diff != "" {
+		t.Errorf("%s: requests the API received (-want +got):\n%s", what, diff)
+	}
+	return got
+}
+
+func libraryVars(api *fakeAPI) map[string]string { return map[string]string{"base_url": api.URL} }
+
+var libraryEnv = map[string]string{"LIBRARY_TOKEN": secret}
+
+// TestLibrary serves examples/library.hcl against the fake library API to
+// every client, transport and era, and checks each answer and each request
+// exactly.
+func TestLibrary(t *testing.T) {
+	requireSchemas(t)
+	cfg := repoPath(t, "examples/library.hcl")
+	policy, err := os.ReadFile(repoPath(t, "examples/policy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range setups {
+		t.Run(s.name, func(t *testing.T) {
+			api := libraryAPI(t)
+			srv := s.connect(t, cfg, libraryVars(api), libraryEnv)
+			c := srv.c
+			ctx := testCtx(t)
+			if got := c.version(); got != s.version {
+				t.Errorf("negotiated version %q, want %q", got, s.version)
+			}
+			names, err := c.listTools(ctx)
+			if err != nil {
+				t.Fatalf("tools/list: %v", err)
+			}
+			if diff := cmp.Diff([]string{"search", "checkout"}, names); diff != "" {
+				t.Errorf("tools/list (-want +got):\n%s", diff)
+			}
+
+			// search: structured content and "Title by Author" lines.
+			res, err := c.callTool(ctx, "search", map[string]any{"query": "river"})
+			if err != nil {
+				t.Fatalf("search: %v", err)
+			}
+			want := toolResult{
+				Text: "Maps of Small Rivers by Ada Brook\nThe River Atlas by Ben Ford",
+				Structured: map[string]any{"books": []any{
+					map[string]any{"isbn": isbnNoCopies, "title": "Maps of Small Rivers", "author": "Ada Brook"},
+					map[string]any{"isbn": isbnAtlas, "title": "The River Atlas", "author": "Ben Ford"},
+				}},
+			}
+			if diff := cmp.Diff(want, res); diff != "" {
+				t.Errorf("search river (-want +got):\n%s", diff)
+			}
+			reqs := checkRequests(t, "search river", api, wantRequest{Method: "GET", Path: "/books", RawQuery: "q=river&_limit=10"})
+			for _, r := range reqs {
+				if got := r.Header.Get("Authorization"); got != "Bearer "+secret {
+					t.Errorf("search: Authorization header %q, want the bearer token", got)
+				}
+			}
+
+			res, err = c.callTool(ctx, "search", map[string]any{"query": "small rivers", "limit": 1})
+			if err != nil || res.IsError || res.Text != "Maps of Small Rivers by Ada Brook" {
+				t.Errorf("search small rivers, limit 1 = %+v, %v", res, err)
+			}
+			checkRequests(t, "search limit 1", api, wantRequest{Method: "GET", Path: "/books", RawQuery: "q=small+rivers&_limit=1"})
+
+			// Refused before anything is sent.
+			res, err = c.callTool(ctx, "search", map[string]any{"query": "river", "limit": 99})
+			if err != nil || !res.IsError || !strings.Contains(res.Text, "limit must be between 1 and 50; try 10.") {
+				t.Errorf("search limit 99 = %+v, %v; want the validation message", res, err)
+			}
+			res, err = c.callTool(ctx, "search", map[string]any{"query": "r"})
+			if err != nil || !res.IsError || !strings.Contains(res.Text, "query") {
+				t.Errorf("search with a one-letter query = %+v, %v; want a min_length error", res, err)
+			}
+			checkRequests(t, "refused searches", api)
+
+			// checkout: 409 with the title in the body.
+			res, err = c.callTool(ctx, "checkout", map[string]any{"isbn": isbnNoCopies, "member": "M-17"})
+			if err != nil {
+				t.Fatalf("checkout: %v", err)
+			}
+			if diff := cmp.Diff(toolResult{Text: "No copies of 'Maps of Small Rivers' are available. Search for another title.", IsError: true}, res); diff != "" {
+				t.Errorf("checkout of a book with no copies left (-want +got):\n%s", diff)
+			}
+			reqs = checkRequests(t, "checkout 409", api, wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnNoCopies, "member": "M-17"}})
+			for _, r := range reqs {
+				if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+					t.Errorf("checkout sent Content-Type %q", ct)
+				}
+				if got := r.Header.Get("Authorization"); got != "Bearer "+secret {
+					t.Errorf("checkout: Authorization header %q, want the bearer token", got)
+				}
+			}
+
+			// checkout: 404.
+			res, err = c.callTool(ctx, "checkout", map[string]any{"isbn": isbnUnknown, "member": "M-17"})
+			if diff := cmp.Diff(toolResult{Text: "There is no book with ISBN " + isbnUnknown + ". Search the catalogue for the right ISBN.", IsError: true}, res); err != nil || diff != "" {
+				t.Errorf("checkout of an unknown ISBN: %v (-want +got):\n%s", err, diff)
+			}
+			checkRequests(t, "checkout 404", api, wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnUnknown, "member": "M-17"}})
+
+			// checkout: 201, the answer's own text.
+			res, err = c.callTool(ctx, "checkout", map[string]any{"isbn": isbnAtlas, "member": "M-17"})
+			if err != nil || res.IsError || !strings.Contains(res.Text, `"loan"`) || !strings.Contains(res.Text, "L-1") {
+				t.Errorf("checkout = %+v, %v; want the loan", res, err)
+			}
+			checkRequests(t, "checkout 201", api, wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnAtlas, "member": "M-17"}})
+
+			// checkout: the ISBN pattern refuses before sending.
+			res, err = c.callTool(ctx, "checkout", map[string]any{"isbn": "12", "member": "M-17"})
+			if err != nil || !res.IsError || !strings.Contains(res.Text, "isbn") {
+				t.Errorf("checkout with a short ISBN = %+v, %v; want a pattern error", res, err)
+			}
+			checkRequests(t, "checkout with a short ISBN", api)
+
+			// The book template.
+			text, mime, err := c.readResource(ctx, "library://books/"+isbnAtlas)
+			if err != nil {
+				t.Fatalf("resources/read book: %v", err)
+			}
+			var got any
+			if err := json.Unmarshal([]byte(text), &got); err != nil {
+				t.Errorf("book resource is not JSON: %v: %q", err, text)
+			}
+			if diff := cmp.Diff(map[string]any{"isbn": isbnAtlas, "title": "The River Atlas", "author": "Ben Ford"}, got); diff != "" || mime != "application/json" {
+				t.Errorf("book resource (mime %q) (-want +got):\n%s", mime, diff)
+			}
+			reqs = checkRequests(t, "book template", api, wantRequest{Method: "GET", Path: "/books/" + isbnAtlas})
+			for _, r := range reqs {
+				if got := r.Header.Get("Authorization"); got != "Bearer "+secret {
+					t.Errorf("book: Authorization header %q, want the bearer token", got)
+				}
+			}
+			if _, _, err := c.readResource(ctx, "library://books/12345"); err == nil {
+				t.Errorf("reading library://books/12345 succeeded; the pattern wants 13 digits")
+			}
+			checkRequests(t, "book template with a short ISBN", api)
+
+			// The loan policy, a static file.
+			text, mime, err = c.readResource(ctx, "library://policy")
+			if err != nil || text != string(policy) || mime != "text/markdown" {
+				t.Errorf("resources/read library://policy = %q (%q), %v; want policy.md", text, mime, err)
+			}
+
+			// The prompt, with the embedded policy.
+			msgs, err := c.getPrompt(ctx, "reading_list", map[string]string{"topic": "rivers"})
+			if err != nil {
+				t.Fatalf("prompts/get: %v", err)
+			}
+			wantMsgs := []string{
+				"user: Make me a reading list about rivers from books the library has.",
+				"user: resource library://policy " + string(policy),
+			}
+			if diff := cmp.Diff(wantMsgs, msgs); diff != "" {
+				t.Errorf("prompts/get reading_list (-want +got):\n%s", diff)
+			}
+			checkRequests(t, "static resource and prompt", api)
+
+			c.close()
+			rev := revision(s.era)
+			srv.wire.verify(t, handshake(s.era), rev+" tools/list", rev+" tools/call", rev+" resources/read", rev+" prompts/get")
+		})
+	}
+}
+
+func calendarVars(api *fakeAPI) map[string]string {
+	return map[string]string{"calendar_url": api.URL + "/api"}
+}
+
+// TestCalendar serves examples/calendar.hcl against the fake calendar API.
+func TestCalendar(t *testing.T) {
+	requireSchemas(t)
+	cfg := repoPath(t, "examples/calendar.hcl")
+	for _, s := range setups {
+		t.Run(s.name, func(t *testing.T) {
+			api := calendarAPI(t)
+			srv := s.connect(t, cfg, calendarVars(api), nil)
+			c := srv.c
+			ctx := testCtx(t)
+			names, err := c.listTools(ctx)
+			if err != nil {
+				t.Fatalf("tools/list: %v", err)
+			}
+			if diff := cmp.Diff([]string{"search_events", "add_event"}, names); diff != "" {
+				t.Errorf("tools/list (-want +got):\n%s", diff)
+			}
+
+			// A wrong date: the model gets a message it can act on, and
+			// the API sees nothing.
+			res, err := c.callTool(ctx, "add_event", map[string]any{"title": "Planning meeting", "date": "tomorrow"})
+			if err != nil {
+				t.Fatalf("add_event: %v", err)
+			}
+			if !res.IsError || !strings.Contains(res.Text, "Date 'tomorrow' is not in YYYY-MM-DD form. Try again, for example 2026-11-03.") {
+				t.Errorf("add_event with date tomorrow = %+v; want the validation message as an isError result", res)
+			}
+			checkRequests(t, "add_event tomorrow", api)
+
+			res, err = c.callTool(ctx, "add_event", map[string]any{"title": "Planning meeting", "date": "2026-11-03"})
+			if diff := cmp.Diff(toolResult{Text: "Added 'Planning meeting' on 2026-11-03 (id ev-1)."}, res); err != nil || diff != "" {
+				t.Errorf("add_event: %v (-want +got):\n%s", err, diff)
+			}
+			reqs := checkRequests(t, "add_event", api, wantRequest{Method: "POST", Path: "/api/events",
+				Body: map[string]any{"title": "Planning meeting", "date": "2026-11-03", "minutes": float64(60)}})
+			for _, r := range reqs {
+				if got := r.Header.Get("Authorization"); got != "" {
+					t.Errorf("the calendar API received Authorization %q; its backend sets none", got)
+				}
+			}
+
+			res, err = c.callTool(ctx, "add_event", map[string]any{"title": "Planning meeting", "date": "2026-11-03", "minutes": 30})
+			want := toolResult{Text: "There is already an event called 'Planning meeting' on 2026-11-03. Pick another title or day.", IsError: true}
+			if diff := cmp.Diff(want, res); err != nil || diff != "" {
+				t.Errorf("add_event twice: %v (-want +got):\n%s", err, diff)
+			}
+			checkRequests(t, "add_event 409", api, wantRequest{Method: "POST", Path: "/api/events",
+				Body: map[string]any{"title": "Planning meeting", "date": "2026-11-03", "minutes": float64(30)}})
+
+			res, err = c.callTool(ctx, "add_event", map[string]any{"title": "Long", "date": "2026-11-04", "minutes": 601})
+			if err != nil || !res.IsError || !strings.Contains(res.Text, "minutes") {
+				t.Errorf("add_event with 601 minutes = %+v, %v; want a maximum error", res, err)
+			}
+			checkRequests(t, "add_event 601 minutes", api)
+
+			res, err = c.callTool(ctx, "search_events", map[string]any{"from": "2026-11-01", "to": "2026-11-30"})
+			want = toolResult{Text: "2 events between 2026-11-01 and 2026-11-30.", Structured: map[string]any{"events": []any{
+				map[string]any{"id": "ev-0", "title": "Team lunch", "date": "2026-11-12", "minutes": float64(90)},
+				map[string]any{"id": "ev-1", "title": "Planning meeting", "date": "2026-11-03", "minutes": float64(60)},
+			}}}
+			if diff := cmp.Diff(want, res); err != nil || diff != "" {
+				t.Errorf("search_events: %v (-want +got):\n%s", err, diff)
+			}
+			checkRequests(t, "search_events", api, wantRequest{Method: "GET", Path: "/api/events", RawQuery: "from=2026-11-01&to=2026-11-30&q="})
+
+			res, err = c.callTool(ctx, "search_events", map[string]any{"from": "2026-11-01", "to": "2026-11-30", "words": "lunch & co"})
+			if err != nil || res.IsError || res.Text != "0 events between 2026-11-01 and 2026-11-30." {
+				t.Errorf("search_events with words = %+v, %v", res, err)
+			}
+			checkRequests(t, "search_events with words", api, wantRequest{Method: "GET", Path: "/api/events", RawQuery: "from=2026-11-01&to=2026-11-30&q=lunch+%26+co"})
+
+			res, err = c.callTool(ctx, "search_events", map[string]any{"from": "next week", "to": "2026-11-30"})
+			if err != nil || !res.IsError {
+				t.Errorf("search_events from next week = %+v, %v; want a pattern error", res, err)
+			}
+			checkRequests(t, "search_events from next week", api)
+
+			c.close()
+			rev := revision(s.era)
+			srv.wire.verify(t, handshake(s.era), rev+" tools/list", rev+" tools/call")
+		})
+	}
+}

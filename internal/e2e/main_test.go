@@ -1,0 +1,280 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mcpgotransport "github.com/mark3labs/mcp-go/client/transport"
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/server"
+)
+
+// secret is the LIBRARY_TOKEN every test serves with; it must reach the
+// library API in the Authorization header and nowhere else.
+const secret = "s3cr3t-Lib-7f9a1c0e-token"
+
+// binPath is the mcpdecl binary built by TestMain.
+var binPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpdecl-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	binPath = filepath.Join(dir, "mcpdecl")
+	out, err := exec.Command("go", "build", "-o", binPath, "github.com/mcpdecl/mcpdecl/cmd/mcpdecl").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "go build ./cmd/mcpdecl: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// repoPath returns the absolute path of a file of the repository.
+func repoPath(t testing.TB, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// served is one configuration being served to a client.
+type served struct {
+	c    client
+	wire *wireLog
+	logs *syncBuffer // the server's log (in process) or stderr (binary)
+}
+
+// compileTable loads and compiles a configuration for serving, with env()
+// reading env, and opens its backends.
+func compileTable(t testing.TB, path string, vars, env map[string]string) *dispatch.Table {
+	t.Helper()
+	cfg, diags := lang.Load(path)
+	if diags.HasErrors() {
+		t.Fatalf("lang.Load(%q): %v", path, diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: func(name string) (string, bool) {
+		v, ok := env[name]
+		return v, ok
+	}})
+	if diags.HasErrors() {
+		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
+	}
+	for name, b := range table.Backends {
+		if o, ok := b.(adapter.Opener); ok {
+			if err := o.Open(context.Background()); err != nil {
+				t.Fatalf("backend %q: %v", name, err)
+			}
+		}
+	}
+	t.Cleanup(func() {
+		for _, b := range table.Backends {
+			if c, ok := b.(io.Closer); ok {
+				c.Close()
+			}
+		}
+	})
+	return table
+}
+
+// serveHTTPInProcess serves the configuration through mcp's Streamable
+// HTTP handler on a tapped httptest server and returns the endpoint.
+func serveHTTPInProcess(t testing.TB, path string, vars, env map[string]string, wire *wireLog, logs io.Writer) string {
+	t.Helper()
+	table := compileTable(t, path, vars, env)
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	proto := mcp.NewServer(server.New(table, &server.Options{Logger: logger}), nil)
+	ts := httptest.NewServer(&httpTap{next: proto.HTTPHandler(nil), log: wire})
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = proto.Shutdown(ctx)
+		ts.Close()
+	})
+	return ts.URL + "/mcp"
+}
+
+// stdioProcess is `mcpdecl serve` running as a child process, its stdin
+// and stdout tapped for schema validation.
+type stdioProcess struct {
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+	stderr *syncBuffer
+}
+
+// startStdio runs `mcpdecl serve --log-level debug --var k=v... path` with
+// env added to the environment; the child must exit cleanly when its stdin
+// closes.
+func startStdio(t *testing.T, path string, vars, env map[string]string, wire *wireLog) *stdioProcess {
+	t.Helper()
+	args := []string{"serve", "--log-level", "debug"}
+	for k, v := range vars {
+		args = append(args, "--var", k+"="+v)
+	}
+	cmd := exec.Command(binPath, append(args, path)...)
+	cmd.Env = childEnv(env)
+	p := &stdioProcess{stderr: &syncBuffer{}}
+	cmd.Stderr = p.stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	tap := newStdioTap(wire)
+	p.stdin, p.stdout = tap.clientWriter(in), tap.serverReader(out)
+	t.Cleanup(func() {
+		p.stdin.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("mcpdecl serve exited with %v; stderr:\n%s", err, p.stderr)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("mcpdecl serve did not exit on stdin EOF; stderr:\n%s", p.stderr)
+		}
+	})
+	return p
+}
+
+// childEnv is this process's environment without any MCPDECL_VAR_ or
+// LIBRARY_TOKEN setting of the caller, plus env.
+func childEnv(env map[string]string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "MCPDECL_VAR_") || strings.HasPrefix(kv, "LIBRARY_TOKEN=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// setup is one way of reaching a served configuration: a client library,
+// a transport and a protocol era.
+type setup struct {
+	name    string
+	era     mcp.Era
+	version string
+	connect func(t *testing.T, path string, vars, env map[string]string) *served
+}
+
+var setups = []setup{
+	{"go-sdk/http/modern", mcp.EraModern, mcp.Version20260728, sdkHTTP(mcp.Version20260728)},
+	{"go-sdk/http/legacy", mcp.EraLegacy, mcp.Version20251125, sdkHTTP(mcp.Version20251125)},
+	{"mcp-go/http/legacy", mcp.EraLegacy, mcp.Version20251125, mcpgoHTTP},
+	{"go-sdk/stdio/modern", mcp.EraModern, mcp.Version20260728, sdkStdio(mcp.Version20260728)},
+	{"go-sdk/stdio/legacy", mcp.EraLegacy, mcp.Version20251125, sdkStdio(mcp.Version20251125)},
+	{"mcp-go/stdio/legacy", mcp.EraLegacy, mcp.Version20251125, mcpgoStdio},
+}
+
+func sdkHTTP(version string) func(t *testing.T, path string, vars, env map[string]string) *served {
+	return func(t *testing.T, path string, vars, env map[string]string) *served {
+		s := &served{wire: &wireLog{}, logs: &syncBuffer{}}
+		u := serveHTTPInProcess(t, path, vars, env, s.wire, s.logs)
+		s.c = connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: u}, version)
+		return s
+	}
+}
+
+func mcpgoHTTP(t *testing.T, path string, vars, env map[string]string) *served {
+	s := &served{wire: &wireLog{}, logs: &syncBuffer{}}
+	u := serveHTTPInProcess(t, path, vars, env, s.wire, s.logs)
+	tr, err := mcpgotransport.NewStreamableHTTP(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.c = connectMCPGo(t, tr, mcp.Version20251125)
+	return s
+}
+
+func sdkStdio(version string) func(t *testing.T, path string, vars, env map[string]string) *served {
+	return func(t *testing.T, path string, vars, env map[string]string) *served {
+		s := &served{wire: &wireLog{}}
+		p := startStdio(t, path, vars, env, s.wire)
+		s.logs = p.stderr
+		s.c = connectSDK(t, &sdkmcp.IOTransport{Reader: p.stdout, Writer: p.stdin}, version)
+		return s
+	}
+}
+
+func mcpgoStdio(t *testing.T, path string, vars, env map[string]string) *served {
+	s := &served{wire: &wireLog{}}
+	p := startStdio(t, path, vars, env, s.wire)
+	s.logs = p.stderr
+	s.c = connectMCPGo(t, mcpgotransport.NewIO(p.stdout, p.stdin, io.NopCloser(strings.NewReader(""))), mcp.Version20251125)
+	return s
+}
+
+// handshake is the first method of an era's conversation.
+func handshake(era mcp.Era) string {
+	if era == mcp.EraModern {
+		return "2026-07-28 server/discover"
+	}
+	return "2025-11-25 initialize"
+}
+
+func revision(era mcp.Era) string {
+	if era == mcp.EraModern {
+		return mcp.Version20260728
+	}
+	return mcp.Version20251125
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
