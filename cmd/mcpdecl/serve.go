@@ -146,12 +146,23 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 	}
 }
 
+// openBackends opens every backend that holds resources. On a failure it
+// closes the ones already opened; the adapter's error names the backend.
 func openBackends(ctx context.Context, t *dispatch.Table) error {
-	for name, b := range t.Backends {
-		if o, ok := b.(adapter.Opener); ok {
-			if err := o.Open(ctx); err != nil {
-				return fmt.Errorf("backend %q: %w", name, err)
+	var opened []io.Closer
+	for _, b := range t.Backends {
+		o, ok := b.(adapter.Opener)
+		if !ok {
+			continue
+		}
+		if err := o.Open(ctx); err != nil {
+			for _, c := range opened {
+				_ = c.Close()
 			}
+			return err
+		}
+		if c, ok := b.(io.Closer); ok {
+			opened = append(opened, c)
 		}
 	}
 	return nil
