@@ -2,6 +2,7 @@ package shelladapter
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -45,6 +46,34 @@ func (c *capture) Write(p []byte) (int, error) {
 		c.split(p)
 	}
 	return len(p), nil
+}
+
+// bufPool holds the read buffers of ReadFrom, so that a call does not
+// allocate 32 KiB per stream (io.Copy's default).
+var bufPool = sync.Pool{New: func() any {
+	b := make([]byte, 32<<10)
+	return &b
+}}
+
+// ReadFrom reads r to its end into c. exec.Cmd's copying goroutine calls
+// it (through io.Copy) with the read end of the output pipe.
+func (c *capture) ReadFrom(r io.Reader) (int64, error) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	var n int64
+	for {
+		m, err := r.Read(*bp)
+		if m > 0 {
+			_, _ = c.Write((*bp)[:m])
+			n += int64(m)
+		}
+		switch {
+		case err == io.EOF:
+			return n, nil
+		case err != nil:
+			return n, err
+		}
+	}
 }
 
 // split cuts p into lines ended by "\n" or "\r" (progress bars redraw a

@@ -143,25 +143,24 @@ func (a *Action) prepareCall(req *adapter.Request) (*call, error) {
 
 	c := &call{argv: make([]string, len(a.Argv))}
 	for i, expr := range a.Argv {
-		what := a.element(i)
 		v, msg, ok := eval1(expr)
 		if !ok {
-			return nil, refused("%s could not be computed (%s).", what, msg)
+			return nil, refused("%s could not be computed (%s).", a.element(i), msg)
 		}
 		switch {
 		case v.IsNull():
-			return nil, refused("%s has no value (it is null); give the argument it uses a value.", what)
+			return nil, refused("%s has no value (it is null); give the argument it uses a value.", a.element(i))
 		case !v.IsWhollyKnown():
-			return nil, refused("%s is not known.", what)
+			return nil, refused("%s is not known.", a.element(i))
 		case !v.Type().IsPrimitiveType():
-			return nil, refused("%s is %s, not one value; each element of command is exactly one argument.", what, v.Type().FriendlyName())
+			return nil, refused("%s is %s, not one value; each element of command is exactly one argument.", a.element(i), v.Type().FriendlyName())
 		}
 		s, err := eval.PartString(v)
 		if err != nil {
-			return nil, refused("%s: %s.", what, err)
+			return nil, refused("%s: %s.", a.element(i), err)
 		}
 		if strings.ContainsRune(s, 0) {
-			return nil, refused("%s contains a NUL byte, which cannot be passed to a program.", what)
+			return nil, refused("%s contains a NUL byte, which cannot be passed to a program.", a.element(i))
 		}
 		c.argv[i] = s
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -684,13 +685,20 @@ shell {
 		return time.Since(start)
 	}
 	var bares, invokes, added []float64
+	var cpuBare, cpuInvoke time.Duration
+	timed := func(f func() time.Duration, cpu *time.Duration) time.Duration {
+		before := cpuTime()
+		d := f()
+		*cpu += cpuTime() - before
+		return d
+	}
 	i := 0
 	for b.Loop() {
 		var tb, ti time.Duration
 		if i%2 == 0 {
-			tb, ti = bare(), invoke()
+			tb, ti = timed(bare, &cpuBare), timed(invoke, &cpuInvoke)
 		} else {
-			ti, tb = invoke(), bare()
+			ti, tb = timed(invoke, &cpuInvoke), timed(bare, &cpuBare)
 		}
 		i++
 		bares = append(bares, float64(tb.Microseconds()))
@@ -700,6 +708,19 @@ shell {
 	b.ReportMetric(median(bares), "bare-µs")
 	b.ReportMetric(median(invokes), "invoke-µs")
 	b.ReportMetric(median(added), "added-µs")
+	// CPU time of this process (not the child's) per call: less sensitive
+	// to a loaded machine than wall-clock time.
+	b.ReportMetric(float64(cpuBare.Microseconds())/float64(i), "bare-cpu-µs")
+	b.ReportMetric(float64(cpuInvoke.Microseconds())/float64(i), "invoke-cpu-µs")
+}
+
+// cpuTime is the user and system CPU time this process used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func median(xs []float64) float64 {
