@@ -122,9 +122,18 @@ type Tool struct {
 	Action adapter.Action
 	Kind   string // adapter kind of Action, "" without one
 	Answer
+	// Content is the answer of a tool without a call, piece by piece.
+	Content   []*ContentItem
 	DeclRange hcl.Range
 
 	output outputValidator
+}
+
+// ContentItem is one compiled content block; its expressions are HCL,
+// evaluated with the tool's arguments. Absent ones are nil.
+type ContentItem struct {
+	Kind                                               string
+	Text, Data, Blob, MimeType, URI, Name, Description hcl.Expression
 }
 
 // Answer is how a call's outcome becomes a result: error rules first, then
@@ -149,6 +158,8 @@ type ResultMap struct {
 	Text         *eval.Program
 	TextTemplate *eval.Template
 	MaxBytes     int
+	// IsError makes the result an error result when it holds.
+	IsError *eval.Program
 	// MaxItems cuts lists in the structured value (a top-level list, or each
 	// list-valued field of a top-level object) to this many items.
 	MaxItems int

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
@@ -39,6 +40,7 @@ func (c *compiler) compileTools() {
 			env = c.resultEnv(t.Call.Kind)
 		}
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
+		tool.Content = c.compileContent(t.Content, scope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
 			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
 		} else if tool.Result != nil && tool.Result.Structured != nil {
@@ -103,6 +105,11 @@ func (c *compiler) compileResult(res *lang.Result, env reflect.Type) *ResultMap 
 	}
 	if res.Text != nil {
 		c.compileResultText(out, res.Text, env)
+	}
+	if res.IsError != nil {
+		p, d := eval.CompileProgram(res.IsError, env, true, c.cfg.Files)
+		c.add(d)
+		out.IsError = p
 	}
 	out.MaxBytes = c.positiveInt(res.MaxBytes, "max_bytes must be a positive number of bytes, for example 20000.")
 	out.MaxItems = c.positiveInt(res.MaxItems, "max_items must be a positive number of items, for example 50.")
@@ -228,4 +235,27 @@ func (c *compiler) duration(attr *hcl.Attribute) time.Duration {
 			"%q is not a positive duration; write a number with a unit, for example \"5s\" or \"1m30s\".", s)})
 	}
 	return d
+}
+
+// compileContent checks each content block's expressions as strings over
+// the arguments.
+func (c *compiler) compileContent(blocks []*lang.Content, scope *adapter.Scope) []*ContentItem {
+	var out []*ContentItem
+	for _, b := range blocks {
+		item := &ContentItem{Kind: b.Kind}
+		for _, f := range []struct {
+			attr *hcl.Attribute
+			dst  *hcl.Expression
+		}{{b.Text, &item.Text}, {b.Data, &item.Data}, {b.Blob, &item.Blob}, {b.MimeType, &item.MimeType},
+			{b.URI, &item.URI}, {b.Name, &item.Name}, {b.Description, &item.Description}} {
+			if f.attr == nil {
+				continue
+			}
+			_, d := scope.CheckDynamic(f.attr, cty.String)
+			c.add(d)
+			*f.dst = f.attr.Expr
+		}
+		out = append(out, item)
+	}
+	return out
 }

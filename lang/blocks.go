@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -31,13 +33,14 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		diags = append(diags, decodeArgs(t.Args)...)
 		what := fmt.Sprintf("The tool %q", t.Name)
 		var d hcl.Diagnostics
-		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, len(t.Result) == 0,
-			" A tool without a call needs a result block that builds its answer from the arguments.")
+		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, len(t.Result) == 0 && len(t.Content) == 0,
+			" A tool without a call needs a result block or content blocks that build its answer from the arguments.")
 		diags = append(diags, d...)
 		_, d = single(t.Annotations, func(a *Annotations) hcl.Range { return a.DeclRange }, "annotations", what)
 		diags = append(diags, d...)
 		_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
 		diags = append(diags, d...)
+		diags = append(diags, checkContent(t)...)
 		cfg.Tools = append(cfg.Tools, t)
 	}
 	return diags
@@ -151,6 +154,72 @@ func checkMessage(m *Message) hcl.Diagnostics {
 			Detail:   fmt.Sprintf("A message holds exactly one piece of content (text, or one image, audio or resource block); this one has %d.", n),
 			Subject:  m.DeclRange.Ptr(),
 		})
+	}
+	return diags
+}
+
+// contentAttrs says which attributes each content kind takes; the first
+// ones listed are required.
+var contentAttrs = map[string]struct{ required, optional []string }{
+	"text":          {[]string{"text"}, nil},
+	"image":         {[]string{"data", "mime_type"}, nil},
+	"audio":         {[]string{"data", "mime_type"}, nil},
+	"resource_link": {[]string{"uri", "name"}, []string{"mime_type", "description"}},
+	"resource":      {[]string{"uri"}, []string{"mime_type", "text", "blob"}},
+}
+
+func checkContent(t *Tool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if len(t.Content) > 0 && t.Call != nil {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Content blocks with a call",
+			Detail:   fmt.Sprintf("The tool %q makes a call, whose answer becomes the content; content blocks give the answer of a tool without a call. Remove them, or map the answer with a result block.", t.Name),
+			Subject:  t.Content[0].DeclRange.Ptr(),
+		})
+	}
+	for _, c := range t.Content {
+		diags = append(diags, checkContentBlock(c)...)
+	}
+	return diags
+}
+
+func checkContentBlock(c *Content) hcl.Diagnostics {
+	spec, ok := contentAttrs[c.Kind]
+	if !ok {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Unknown content kind",
+			Detail:   fmt.Sprintf("%q is not a kind of content; the kinds are text, image, audio, resource_link and resource.%s", c.Kind, suggest(c.Kind, keys(contentAttrs))),
+			Subject:  c.KindRange.Ptr(),
+		}}
+	}
+	given := map[string]*hcl.Attribute{"text": c.Text, "data": c.Data, "blob": c.Blob, "mime_type": c.MimeType,
+		"uri": c.URI, "name": c.Name, "description": c.Description}
+	var diags hcl.Diagnostics
+	for _, name := range spec.required {
+		if given[name] == nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing required argument",
+				Detail:   fmt.Sprintf("A %s content block needs %s.", c.Kind, name),
+				Subject:  c.DeclRange.Ptr(),
+			})
+		}
+	}
+	for name, attr := range given {
+		if attr != nil && !slices.Contains(spec.required, name) && !slices.Contains(spec.optional, name) {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported argument",
+				Detail:   fmt.Sprintf("A %s content block does not take %s; it takes %s.", c.Kind, name, strings.Join(append(append([]string{}, spec.required...), spec.optional...), ", ")),
+				Subject:  attr.NameRange.Ptr(),
+			})
+		}
+	}
+	if c.Text != nil && c.Blob != nil {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Conflicting resource content",
+			Detail: "An embedded resource holds text or blob, not both.", Subject: c.Blob.NameRange.Ptr()})
 	}
 	return diags
 }

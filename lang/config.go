@@ -106,5 +106,8 @@ type Result struct {
 	MaxBytes     *hcl.Attribute `hcl:"max_bytes,optional"`
 	MaxItems     *hcl.Attribute `hcl:"max_items,optional"`
 	OutputSchema *hcl.Attribute `hcl:"output_schema,optional"`
-	DeclRange    hcl.Range      `hcl:",def_range"`
+	// IsError is an expr-lang condition; when it holds, the result is an
+	// error result (isError) with the same content.
+	IsError   *hcl.Attribute `hcl:"is_error,optional"`
+	DeclRange hcl.Range      `hcl:",def_range"`
 }

@@ -22,10 +22,29 @@ type Tool struct {
 	SQL         []*labeledCall `hcl:"sql,block"`
 	Shell       []*shellCall   `hcl:"shell,block"`
 	// Call is the one call block, set by Load; nil when there is none.
-	Call      *Call
-	Result    []*Result    `hcl:"result,block"`
-	Errors    []*ErrorRule `hcl:"error,block"`
-	DeclRange hcl.Range    `hcl:",def_range"`
+	Call   *Call
+	Result []*Result    `hcl:"result,block"`
+	Errors []*ErrorRule `hcl:"error,block"`
+	// Content blocks give the answer of a tool without a call, in order:
+	// text, images, audio, resource links and embedded resources.
+	Content   []*Content `hcl:"content,block"`
+	DeclRange hcl.Range  `hcl:",def_range"`
+}
+
+// Content is a `content "<kind>"` block of a tool: one piece of the
+// answer, built from the arguments. Kinds: text, image, audio,
+// resource_link and resource.
+type Content struct {
+	Kind        string         `hcl:"kind,label"`
+	KindRange   hcl.Range      `hcl:"kind,label_range"`
+	Text        *hcl.Attribute `hcl:"text,optional"`
+	Data        *hcl.Attribute `hcl:"data,optional"`
+	Blob        *hcl.Attribute `hcl:"blob,optional"`
+	MimeType    *hcl.Attribute `hcl:"mime_type,optional"`
+	URI         *hcl.Attribute `hcl:"uri,optional"`
+	Name        *hcl.Attribute `hcl:"name,optional"`
+	Description *hcl.Attribute `hcl:"description,optional"`
+	DeclRange   hcl.Range      `hcl:",def_range"`
 }
 
 type labeledCall struct {

@@ -71,6 +71,13 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 		}
 		out.structured = v
 	}
+	if r.IsError != nil {
+		v, err := expr.Run(r.IsError.Program, env)
+		if err != nil {
+			return nil, fmt.Errorf("result is_error %q: %w", r.IsError.Source, err)
+		}
+		out.isError = v == true
+	}
 	cutNotice := ""
 	if r.MaxItems > 0 {
 		var total int

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -41,7 +42,54 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	if msg := s.checkOutput(tool, out); msg != "" {
 		return errorResult(msg), nil
 	}
+	if len(tool.Content) > 0 {
+		return s.contentResult(st, tool, args, out)
+	}
 	return toolResult(out), nil
+}
+
+// contentResult builds the answer of a tool from its content blocks, then
+// the result block's text (if any) and structured content.
+func (s *Server) contentResult(st *state, tool *dispatch.Tool, args *callArgs, out *outcome) (*mcp.CallToolResult, error) {
+	r := &mcp.CallToolResult{IsError: out.isError}
+	for _, item := range tool.Content {
+		block, err := contentBlock(st, item, args)
+		if err != nil {
+			s.log.Error("content block failed", "tool", tool.Name, "error", err)
+			return errorResult("The answer could not be built: " + err.Error()), nil
+		}
+		r.Content = append(r.Content, block)
+	}
+	if out.text != "" {
+		r.Content = append(r.Content, mcp.TextContent(out.text))
+	}
+	if out.structured != nil {
+		r.StructuredContent = mustJSON(normalize(out.structured))
+	}
+	return r, nil
+}
+
+func contentBlock(st *state, item *dispatch.ContentItem, args *callArgs) (mcp.ContentBlock, error) {
+	var firstErr error
+	str := func(e hcl.Expression) string {
+		if e == nil || firstErr != nil {
+			return ""
+		}
+		v, err := evalString(e, st, args.Cty)
+		firstErr = err
+		return v
+	}
+	switch item.Kind {
+	case "text":
+		return mcp.TextContent(str(item.Text)), firstErr
+	case "image", "audio":
+		return mcp.ContentBlock{Type: item.Kind, Data: str(item.Data), MimeType: str(item.MimeType)}, firstErr
+	case "resource_link":
+		link := &mcp.Resource{URI: str(item.URI), Name: str(item.Name), MimeType: str(item.MimeType), Description: str(item.Description)}
+		return mcp.ContentBlock{Type: mcp.ContentResourceLink, Link: link}, firstErr
+	}
+	c := &mcp.ResourceContents{URI: str(item.URI), MimeType: str(item.MimeType), Text: str(item.Text), Blob: str(item.Blob)}
+	return mcp.ContentBlock{Type: mcp.ContentResource, Resource: c}, firstErr
 }
 
 // checkOutput validates structured content against the tool's output

@@ -120,3 +120,27 @@ tool "half_rule" {
     condition = true
   }
 }
+
+tool "bad_content" {
+  description = "Content blocks with mistakes."
+  content "picture" { # ERROR: Unknown content kind
+    data = "x"
+  }
+  content "image" { # ERROR: Missing required argument
+    data = "iVBORw0KGgo="
+  }
+  content "text" {
+    text = "hi"
+    uri  = "x://y" # ERROR: Unsupported argument
+  }
+}
+
+tool "content_and_call" {
+  description = "Content and a call."
+  http "api" {
+    path = "/x"
+  }
+  content "text" { # ERROR: Content blocks with a call
+    text = "hi"
+  }
+}
