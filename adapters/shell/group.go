@@ -29,6 +29,7 @@ type group struct {
 	mu     sync.Mutex
 	pid    int
 	reaped bool
+	exited bool // the leader exited (it may not be reaped yet)
 	// stopped is set when the context ended while the leader ran.
 	stopped bool
 	kill    *time.Timer // the SIGKILL that follows a SIGTERM
@@ -52,7 +53,7 @@ func (g *group) signalLocked(sig syscall.Signal) {
 func (g *group) stop() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.reaped {
+	if g.reaped || g.exited {
 		return
 	}
 	g.stopped = true
@@ -108,7 +109,10 @@ func (g *group) run(ctx context.Context, cmd *exec.Cmd) (stopped bool, err error
 		return g.reap(), err
 	}
 	// The leader is a zombie: its PID, and so the group id, is still ours.
-	g.signal(syscall.SIGKILL)
+	g.mu.Lock()
+	g.exited = true
+	g.signalLocked(syscall.SIGKILL)
+	g.mu.Unlock()
 	unwatch()
 	stopped = g.reap()
 	return stopped, cmd.Wait()
