@@ -53,7 +53,12 @@ func (c *compiler) compileMessage(m *lang.Message, scope *adapter.Scope) *Messag
 		msg.Kind, msg.Data, msg.MimeType = "audio", check(m.Audio[0].Data), c.mediaType(m.Audio[0].MimeType, "audio/")
 	case len(m.Resource) > 0:
 		r := m.Resource[0]
-		msg.Kind, msg.URI, msg.MimeType = "resource", c.staticString(r.URI), c.staticString(r.MimeType)
+		msg.Kind, msg.MimeType = "resource", c.staticString(r.MimeType)
+		if refersToArgs(r.URI.Expr) {
+			msg.URIExpr = check(r.URI)
+		} else {
+			msg.URI = c.staticString(r.URI)
+		}
 		msg.Text, msg.Data = check(r.Text), check(r.Blob)
 		if r.Text != nil && r.Blob != nil {
 			c.add(hcl.Diagnostics{errorf(r.Blob.NameRange, "Conflicting resource content",
@@ -111,4 +116,14 @@ func (c *compiler) staticStringQuiet(attr *hcl.Attribute) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+// refersToArgs reports whether an expression depends on the arguments.
+func refersToArgs(e hcl.Expression) bool {
+	for _, tr := range e.Variables() {
+		if tr.RootName() == "args" {
+			return true
+		}
+	}
+	return false
 }

@@ -213,6 +213,8 @@ type Message struct {
 	Data     hcl.Expression
 	MimeType string
 	// URI is the embedded resource's URI; with no Text or Data, the
-	// resource is read through the server's own resources.
-	URI string
+	// resource is read through the server's own resources. URIExpr is set
+	// instead when the URI depends on the arguments.
+	URI     string
+	URIExpr hcl.Expression
 }

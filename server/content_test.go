@@ -107,3 +107,44 @@ func (nopNotifier) Log(context.Context, string, string, any) error           { r
 func (nopNotifier) Request(context.Context, string, any) (json.RawMessage, error) {
 	return nil, mcp.ErrNoBackChannel
 }
+
+func TestPromptEmbedsResourceNamedByArgument(t *testing.T) {
+	s := staticServer(t, `
+resource "example" {
+  uri       = "test://example-resource"
+  mime_type = "text/plain"
+  text      = "Embedded resource content for testing."
+}
+
+prompt "embed" {
+  description = "Embeds a resource chosen by the caller."
+  arg "resourceUri" {}
+  message "user" {
+    resource {
+      uri       = args.resourceUri
+      mime_type = "text/plain"
+      text      = "Inline for ${args.resourceUri}"
+    }
+  }
+  message "user" {
+    resource {
+      uri = args.resourceUri
+    }
+  }
+}`)
+	req := &mcp.Request{Method: "prompts/get", Notifier: nopNotifier{}}
+	res, err := s.GetPrompt(context.Background(), req, &mcp.GetPromptParams{Name: "embed", Arguments: map[string]string{"resourceUri": "test://example-resource"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(res.Messages)
+	want := `[{"role":"user","content":{"type":"resource","resource":{"uri":"test://example-resource","mimeType":"text/plain","text":"Inline for test://example-resource"}}},` +
+		`{"role":"user","content":{"type":"resource","resource":{"uri":"test://example-resource","mimeType":"text/plain","text":"Embedded resource content for testing."}}}]`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("messages mismatch (-want +got):\n%s", diff)
+	}
+	_, err = s.GetPrompt(context.Background(), req, &mcp.GetPromptParams{Name: "embed", Arguments: map[string]string{"resourceUri": "test://nope"}})
+	if err == nil {
+		t.Error("an unknown resource URI gave no error")
+	}
+}

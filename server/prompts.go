@@ -68,7 +68,14 @@ func (s *Server) messageContent(ctx context.Context, req *mcp.Request, st *state
 // embeddedResource builds an embedded resource: inline text or blob, or the
 // server's own resource read by URI.
 func (s *Server) embeddedResource(ctx context.Context, req *mcp.Request, st *state, m *dispatch.Message, args *callArgs) (mcp.ContentBlock, error) {
-	c := &mcp.ResourceContents{URI: m.URI, MimeType: m.MimeType}
+	uri := m.URI
+	if m.URIExpr != nil {
+		var err error
+		if uri, err = evalString(m.URIExpr, st, args.Cty); err != nil {
+			return mcp.ContentBlock{}, mcp.InvalidParams("the embedded resource's URI cannot be built: %s", err)
+		}
+	}
+	c := &mcp.ResourceContents{URI: uri, MimeType: m.MimeType}
 	switch {
 	case m.Text != nil:
 		text, err := evalString(m.Text, st, args.Cty)
@@ -83,7 +90,7 @@ func (s *Server) embeddedResource(ctx context.Context, req *mcp.Request, st *sta
 		}
 		c.Blob = blob
 	default:
-		res, err := s.ReadResource(ctx, req, &mcp.ReadResourceParams{URI: m.URI})
+		res, err := s.ReadResource(ctx, req, &mcp.ReadResourceParams{URI: uri})
 		if err != nil {
 			return mcp.ContentBlock{}, err
 		}
