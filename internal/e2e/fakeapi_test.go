@@ -97,6 +97,9 @@ var catalogue = []book{
 const (
 	queryBoom = "boom" // answers 500
 	queryEcho = "echo" // answers 500 with the request's headers in the body
+	// queryBadToken answers 401 naming the bearer token it was sent, as
+	// some APIs do: {"error": "token <token> has expired"}.
+	queryBadToken = "badtoken"
 )
 
 // libraryAPI serves GET /books?q=&_limit=, GET /books/{isbn} and
@@ -114,6 +117,10 @@ func libraryAPI(t testing.TB) *fakeAPI {
 			case queryEcho:
 				w.WriteHeader(http.StatusInternalServerError)
 				_ = r.Header.Write(w)
+				return
+			case queryBadToken:
+				token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+				writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "token " + token + " has expired"})
 				return
 			}
 			limit, err := strconv.Atoi(r.URL.Query().Get("_limit"))
