@@ -31,7 +31,11 @@ func (c *compiler) compileTools() {
 		if len(t.Annotations) > 0 {
 			tool.Annotations = c.compileAnnotations(t.Annotations[0])
 		}
-		tool.Args = c.compileArgs(t.Args, t.Validations, where)
+		if t.InputSchema != nil {
+			tool.Args = c.argsFromSchema(t, where)
+		} else {
+			tool.Args = c.compileArgs(t.Args, t.Validations, where)
+		}
 		scope := c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name))
 		var env []eval.EnvField
 		if t.Call != nil {

@@ -14,6 +14,8 @@ type Tool struct {
 	Title       *hcl.Attribute `hcl:"title,optional"`
 	Description *hcl.Attribute `hcl:"description,optional"`
 	Timeout     *hcl.Attribute `hcl:"timeout,optional"`
+	// InputSchema is a JSON Schema given verbatim instead of arg blocks.
+	InputSchema *hcl.Attribute `hcl:"input_schema,optional"`
 	Icons       []*Icon        `hcl:"icon,block"`
 	Annotations []*Annotations `hcl:"annotations,block"`
 	Args        []*Arg         `hcl:"arg,block"`

@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -155,7 +156,14 @@ func toCty(a *dispatch.Args, obj map[string]any) (cty.Value, error) {
 		if err != nil {
 			return cty.NilVal, err
 		}
-		val, err := eval.FromJSON(b, arg.Type)
+		ty := arg.Type
+		if ty == cty.DynamicPseudoType {
+			// A value of any type takes the type its JSON implies.
+			if ty, err = ctyjson.ImpliedType(b); err != nil {
+				return cty.NilVal, fmt.Errorf("%s: %w", arg.Name, err)
+			}
+		}
+		val, err := eval.FromJSON(b, ty)
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("%s: %w", arg.Name, err)
 		}

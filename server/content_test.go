@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -146,5 +147,78 @@ prompt "embed" {
 	_, err = s.GetPrompt(context.Background(), req, &mcp.GetPromptParams{Name: "embed", Arguments: map[string]string{"resourceUri": "test://nope"}})
 	if err == nil {
 		t.Error("an unknown resource URI gave no error")
+	}
+}
+
+func TestInputSchemaListedVerbatimAndEnforced(t *testing.T) {
+	s := staticServer(t, `
+tool "json_schema_2020_12_tool" {
+  description = "Takes a JSON Schema 2020-12 input with $defs and $ref."
+  input_schema = {
+    "$schema" = "https://json-schema.org/draft/2020-12/schema"
+    type      = "object"
+    "$defs" = {
+      address = {
+        type       = "object"
+        properties = { street = { type = "string" }, city = { type = "string" } }
+      }
+    }
+    properties = {
+      name    = { type = "string" }
+      address = { "$ref" = "#/$defs/address" }
+    }
+    required             = ["name"]
+    additionalProperties = false
+  }
+  result {
+    text = "'Hello ' + args.name + ' from ' + (args.address?.city ?? 'nowhere')"
+  }
+}`)
+	tools, _ := s.ListTools(context.Background(), nil)
+	want := `{"$defs":{"address":{"properties":{"city":{"type":"string"},"street":{"type":"string"}},"type":"object"}},` +
+		`"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,` +
+		`"properties":{"address":{"$ref":"#/$defs/address"},"name":{"type":"string"}},"required":["name"],"type":"object"}`
+	if diff := cmp.Diff(want, string(tools[0].InputSchema)); diff != "" {
+		t.Errorf("inputSchema mismatch (-want +got):\n%s", diff)
+	}
+	got := callJSON(t, s, "json_schema_2020_12_tool", `{"name":"Ada","address":{"city":"Paris"}}`)
+	if want := `{"content":[{"type":"text","text":"Hello Ada from Paris"}]}`; got != want {
+		t.Errorf("call = %s, want %s", got, want)
+	}
+	got = callJSON(t, s, "json_schema_2020_12_tool", `{"name":"Ada","address":{"city":7},"extra":1}`)
+	for _, part := range []string{`argument address.city`, `additional properties`, `"isError":true`} {
+		if !strings.Contains(got, part) {
+			t.Errorf("call with bad arguments = %s, lacks %q", got, part)
+		}
+	}
+}
+
+func TestSwapReportsChangedResources(t *testing.T) {
+	compile := func(text string) *dispatch.Table {
+		cfg, diags := lang.LoadSource("r.hcl", []byte(`
+resource "a" {
+  uri  = "test://a"
+  text = "`+text+`"
+}
+resource "b" {
+  uri  = "test://b"
+  text = "same"
+}`))
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return table
+	}
+	s := New(compile("one"), nil)
+	kinds, updated := s.SwapAndDiff(compile("three"))
+	if diff := cmp.Diff([]string{"test://a"}, updated); diff != "" {
+		t.Errorf("updated mismatch (-want +got):\n%s", diff)
+	}
+	if kinds&mcp.ResourcesListChanged == 0 {
+		t.Error("a changed size should change the resource list")
 	}
 }

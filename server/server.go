@@ -50,9 +50,37 @@ func New(t *dispatch.Table, opts *Options) *Server {
 // table they started with. It returns the lists that changed, for
 // list_changed notifications.
 func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
+	kinds, _ := s.SwapAndDiff(t)
+	return kinds
+}
+
+// SwapAndDiff is Swap that also returns the URIs of resources whose
+// description or static content changed, for resources/updated.
+func (s *Server) SwapAndDiff(t *dispatch.Table) (mcp.ListKind, []string) {
 	next := newState(t)
 	prev := s.state.Swap(next)
-	return changedLists(prev, next)
+	return changedLists(prev, next), changedResources(prev, next)
+}
+
+// changedResources lists resources that exist in both generations but
+// whose listing or static content differs.
+func changedResources(prev, next *state) []string {
+	if prev == nil {
+		return nil
+	}
+	var out []string
+	for i, r := range next.table.Resources {
+		old, ok := prev.resIndex[r.URI]
+		if !ok {
+			continue
+		}
+		same := old.Text == r.Text && old.Blob == r.Blob && old.File == r.File &&
+			sameJSON(resourceListing(old), next.resources[i])
+		if !same {
+			out = append(out, r.URI)
+		}
+	}
+	return out
 }
 
 // Table returns the table being served.

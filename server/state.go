@@ -87,7 +87,9 @@ func serverInfo(t *dispatch.Table) *mcp.ServerInfo {
 	caps.Logging = &struct{}{}
 	// The lists can change on reload, so listChanged is always offered.
 	caps.Tools = &mcp.ListChangedCapability{ListChanged: true}
-	caps.Resources = &mcp.ResourcesCapability{ListChanged: true}
+	// Subscriptions are accepted; updates are sent when a reload changes a
+	// subscribed resource's listing.
+	caps.Resources = &mcp.ResourcesCapability{ListChanged: true, Subscribe: true}
 	caps.Prompts = &mcp.ListChangedCapability{ListChanged: true}
 	caps.Completions = &struct{}{}
 	return info

@@ -139,7 +139,11 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 			continue
 		}
 		old := srv.Table()
-		proto.NotifyListChanged(srv.Swap(table))
+		kinds, updated := srv.SwapAndDiff(table)
+		proto.NotifyListChanged(kinds)
+		for _, uri := range updated {
+			proto.NotifyResourceUpdated(uri)
+		}
 		log.Info("configuration reloaded", "tools", len(table.Tools))
 		// Calls in flight may still use the old backends; close them later.
 		time.AfterFunc(2*time.Minute, func() { closeBackends(old, log) })

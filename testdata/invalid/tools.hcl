@@ -144,3 +144,22 @@ tool "content_and_call" {
     text = "hi"
   }
 }
+
+tool "schema_twice" {
+  description = "input_schema and arg blocks."
+  input_schema = { type = "object", properties = { a = { type = "string" } } } # ERROR: Arguments declared twice
+  arg "b" {
+    type = string
+  }
+  result {
+    text = "'x'"
+  }
+}
+
+tool "schema_not_object" {
+  description = "input_schema of an array."
+  input_schema = { type = "array" } # ERROR: Invalid input schema
+  result {
+    text = "'x'"
+  }
+}

@@ -1,0 +1,95 @@
+package dispatch
+
+import (
+	"reflect"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// argsFromSchema compiles a tool whose arguments are given as a JSON Schema
+// (input_schema) instead of arg blocks. The schema is listed as written;
+// the types expressions see are derived from its top-level properties.
+func (c *compiler) argsFromSchema(t *lang.Tool, where string) *Args {
+	attr := t.InputSchema
+	if len(t.Args) > 0 {
+		c.add(hcl.Diagnostics{errorf(attr.NameRange, "Arguments declared twice",
+			"The tool %q has both input_schema and arg blocks; describe the arguments one way.", t.Name)})
+	}
+	out := &Args{Schema: map[string]any{"type": "object"}, Type: cty.EmptyObject, Env: eval.EnvType(nil)}
+	v := c.staticValue(attr, cty.DynamicPseudoType)
+	if v == cty.NilVal || !v.IsWhollyKnown() {
+		return out
+	}
+	j, _ := eval.ToJSON(v)
+	doc, ok := j.(map[string]any)
+	if !ok || doc["type"] != "object" {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid input schema",
+			"input_schema must be a JSON Schema object with type = \"object\", as in { type = \"object\", properties = { ... } }.")})
+		return out
+	}
+	if _, err := compileJSONSchema(doc); err != nil {
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid input schema", "input_schema is not a valid JSON Schema: %s.", err)})
+		return out
+	}
+	out.Schema = doc
+	c.schemaArgs(out, doc, attr.Range)
+	out.Validations = c.compileValidations(t.Validations, c.scope(out, where))
+	return out
+}
+
+// schemaArgs fills the argument list and types from the top-level
+// properties. Property schemas that are references or combinations give
+// values of any type.
+func (c *compiler) schemaArgs(out *Args, doc map[string]any, decl hcl.Range) {
+	props, _ := doc["properties"].(map[string]any)
+	required := map[string]bool{}
+	if list, ok := doc["required"].([]any); ok {
+		for _, r := range list {
+			if s, ok := r.(string); ok {
+				required[s] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	attrTypes := map[string]cty.Type{}
+	var fields []eval.EnvField
+	for _, name := range names {
+		prop, _ := props[name].(map[string]any)
+		ty, goTy := schemaTypes(prop)
+		arg := &Arg{Name: name, Type: ty, Required: required[name], Default: cty.NilVal, DeclRange: decl}
+		arg.Description, _ = prop["description"].(string)
+		if enum, ok := prop["enum"].([]any); ok {
+			arg.Enum = jsonStrings(enum)
+		}
+		out.List = append(out.List, arg)
+		attrTypes[name] = ty
+		fields = append(fields, eval.EnvField{Name: name, Type: goTy})
+	}
+	out.Type = cty.Object(attrTypes)
+	out.Env = eval.EnvType(fields)
+}
+
+// schemaTypes maps a property schema's "type" to the cty type of HCL
+// expressions and the Go type of expr-lang programs.
+func schemaTypes(prop map[string]any) (cty.Type, reflect.Type) {
+	switch prop["type"] {
+	case "string":
+		return cty.String, reflect.TypeOf("")
+	case "integer":
+		return cty.Number, reflect.TypeOf(0)
+	case "number":
+		return cty.Number, reflect.TypeOf(float64(0))
+	case "boolean":
+		return cty.Bool, reflect.TypeOf(false)
+	}
+	return cty.DynamicPseudoType, eval.AnyType
+}
