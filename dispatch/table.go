@@ -123,10 +123,19 @@ type Tool struct {
 	Kind   string // adapter kind of Action, "" without one
 	Answer
 	// Content is the answer of a tool without a call, piece by piece.
-	Content   []*ContentItem
+	Content []*ContentItem
+	// Elicit is the question asked before the call; nil for none.
+	Elicit    *Elicit
 	DeclRange hcl.Range
 
 	output outputValidator
+}
+
+// Elicit is a compiled elicit block: the message (HCL over the arguments)
+// and the requested schema, passed to the client verbatim.
+type Elicit struct {
+	Message hcl.Expression
+	Schema  map[string]any
 }
 
 // ContentItem is one compiled content block; its expressions are HCL,

@@ -43,6 +43,10 @@ func (c *compiler) compileTools() {
 			tool.Action = c.compileCall(t.Call, fmt.Sprintf("tool %q", t.Name), scope)
 			env = c.resultEnv(t.Call.Kind)
 		}
+		if len(t.Elicit) > 0 {
+			tool.Elicit = c.compileElicit(t.Elicit[0], scope)
+			env = append(env, eval.EnvField{Name: "elicit", Type: reflect.TypeOf(map[string]any{})})
+		}
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
 		tool.Content = c.compileContent(t.Content, scope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
@@ -261,5 +265,29 @@ func (c *compiler) compileContent(blocks []*lang.Content, scope *adapter.Scope) 
 		}
 		out = append(out, item)
 	}
+	return out
+}
+
+// compileElicit checks the message over the arguments and the requested
+// schema, which MCP restricts to a flat object of primitive properties.
+func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Elicit {
+	_, d := scope.CheckDynamic(e.Message, cty.String)
+	c.add(d)
+	out := &Elicit{Message: e.Message.Expr}
+	v := c.staticValue(e.RequestedSchema, cty.DynamicPseudoType)
+	if v == cty.NilVal || !v.IsWhollyKnown() {
+		return out
+	}
+	j, _ := eval.ToJSON(v)
+	doc, ok := j.(map[string]any)
+	if !ok || doc["type"] != "object" {
+		c.add(hcl.Diagnostics{errorf(e.RequestedSchema.Expr.Range(), "Invalid requested schema",
+			"requested_schema is the JSON Schema of the form the user fills in: an object with type = \"object\" and properties of type string, number, integer or boolean.")})
+		return out
+	}
+	if _, err := compileJSONSchema(doc); err != nil {
+		c.add(hcl.Diagnostics{errorf(e.RequestedSchema.Expr.Range(), "Invalid requested schema", "requested_schema is not a valid JSON Schema: %s.", err)})
+	}
+	out.Schema = doc
 	return out
 }

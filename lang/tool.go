@@ -29,8 +29,18 @@ type Tool struct {
 	Errors []*ErrorRule `hcl:"error,block"`
 	// Content blocks give the answer of a tool without a call, in order:
 	// text, images, audio, resource links and embedded resources.
-	Content   []*Content `hcl:"content,block"`
-	DeclRange hcl.Range  `hcl:",def_range"`
+	Content []*Content `hcl:"content,block"`
+	// Elicit asks the user for input or confirmation before the call.
+	Elicit    []*Elicit `hcl:"elicit,block"`
+	DeclRange hcl.Range `hcl:",def_range"`
+}
+
+// Elicit is an `elicit` block: a question to the user (MCP elicitation)
+// asked before the call, with the JSON Schema of the answer form.
+type Elicit struct {
+	Message         *hcl.Attribute `hcl:"message"`
+	RequestedSchema *hcl.Attribute `hcl:"requested_schema"`
+	DeclRange       hcl.Range      `hcl:",def_range"`
 }
 
 // Content is a `content "<kind>"` block of a tool: one piece of the

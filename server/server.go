@@ -19,13 +19,18 @@ type Options struct {
 	Logger *slog.Logger
 	// DefaultTimeout bounds a call whose tool sets no timeout (default 60s).
 	DefaultTimeout time.Duration
+	// StateKey signs the requestState of modern multi-round calls
+	// (elicitation). Servers behind one load balancer need the same key;
+	// nil means a random key per process.
+	StateKey []byte
 }
 
 // Server implements mcp.Handler over a dispatch table.
 type Server struct {
-	state   atomic.Pointer[state]
-	log     *slog.Logger
-	timeout time.Duration
+	state    atomic.Pointer[state]
+	log      *slog.Logger
+	timeout  time.Duration
+	stateKey []byte
 }
 
 var _ mcp.Handler = (*Server)(nil)
@@ -35,7 +40,10 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout}
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKey: opts.StateKey}
+	if len(s.stateKey) == 0 {
+		s.stateKey = newStateKey()
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

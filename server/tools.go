@@ -26,6 +26,13 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	if err != nil {
 		return s.argError(tool.Name, err), nil
 	}
+	var answer *elicitAnswer
+	if tool.Elicit != nil {
+		var instead *mcp.CallToolResult
+		if answer, instead, err = s.elicit(ctx, req, st, tool, p, args); answer == nil {
+			return instead, err
+		}
+	}
 	var res *adapter.Result
 	if tool.Action != nil {
 		var failure string
@@ -33,6 +40,9 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 		if failure != "" {
 			return errorResult(failure), nil
 		}
+	}
+	if answer != nil {
+		res = withElicitation(res, answer)
 	}
 	out, err := mapAnswer(&tool.Answer, res, args.JSON)
 	if err != nil {
@@ -167,3 +177,17 @@ func mediaBlock(m *adapter.Media) mcp.ContentBlock {
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// withElicitation adds the user's answer to what the programs see.
+func withElicitation(res *adapter.Result, a *elicitAnswer) *adapter.Result {
+	out := &adapter.Result{Fields: map[string]any{}}
+	if res != nil {
+		*out = *res
+		out.Fields = make(map[string]any, len(res.Fields)+1)
+		for k, v := range res.Fields {
+			out.Fields[k] = v
+		}
+	}
+	out.Fields["elicit"] = map[string]any{"action": a.Action, "content": a.Content}
+	return out
+}

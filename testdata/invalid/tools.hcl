@@ -163,3 +163,14 @@ tool "schema_not_object" {
     text = "'x'"
   }
 }
+
+tool "bad_elicit" {
+  description = "An elicit block with a bad schema."
+  elicit {
+    message          = "Sure?"
+    requested_schema = { type = "array" } # ERROR: Invalid requested schema
+  }
+  result {
+    text = "elicit.action"
+  }
+}

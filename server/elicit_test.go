@@ -1,0 +1,123 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+const elicitConfig = `
+tool "test_elicitation" {
+  description = "Asks the user for their details."
+  arg "message" {
+    type = string
+  }
+  elicit {
+    message = args.message
+    requested_schema = {
+      type = "object"
+      properties = {
+        username = { type = "string", description = "Your user name" }
+        email    = { type = "string", format = "email" }
+        plan     = { type = "string", oneOf = [{ const = "free", title = "Free" }, { const = "pro", title = "Pro" }], default = "free" }
+      }
+      required = ["username", "email"]
+    }
+  }
+  result {
+    text = "'User response: action=' + elicit.action + ', content=' + toJSON(elicit.content)"
+  }
+}
+`
+
+// answeringNotifier answers server→client requests like a legacy client.
+type answeringNotifier struct {
+	nopNotifier
+	answer string
+	asked  []json.RawMessage
+}
+
+func (n *answeringNotifier) Request(_ context.Context, method string, params any) (json.RawMessage, error) {
+	if method != "elicitation/create" {
+		return nil, errors.New("unexpected " + method)
+	}
+	n.asked = append(n.asked, mustJSON(params))
+	return json.RawMessage(n.answer), nil
+}
+
+func TestElicitationLegacy(t *testing.T) {
+	s := staticServer(t, elicitConfig)
+	n := &answeringNotifier{answer: `{"action":"accept","content":{"username":"testuser","email":"test@example.com"}}`}
+	req := &mcp.Request{Era: mcp.EraLegacy, Notifier: n}
+	res, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: "test_elicitation", Arguments: json.RawMessage(`{"message":"Please provide your information"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(mustJSON(res))
+	for _, want := range []string{`User response: action=accept, content={`, `\"username\": \"testuser\"`} {
+		if !strings.Contains(got, want) || res.IsError {
+			t.Errorf("result %s lacks %s", got, want)
+		}
+	}
+	// The requested schema reaches the client verbatim, defaults and oneOf included.
+	for _, part := range []string{`"message":"Please provide your information"`, `"oneOf":[{"const":"free","title":"Free"},{"const":"pro","title":"Pro"}]`, `"default":"free"`, `"format":"email"`} {
+		if len(n.asked) != 1 || !strings.Contains(string(n.asked[0]), part) {
+			t.Errorf("elicitation/create params %s lack %s", n.asked, part)
+		}
+	}
+	n.answer = `{"action":"decline"}`
+	res, _ = s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: "test_elicitation", Arguments: json.RawMessage(`{"message":"m"}`)})
+	if !res.IsError || !strings.Contains(string(mustJSON(res)), "did not agree (declined)") {
+		t.Errorf("decline gave %s", mustJSON(res))
+	}
+}
+
+func TestElicitationWithoutBackChannel(t *testing.T) {
+	s := staticServer(t, elicitConfig)
+	req := &mcp.Request{Era: mcp.EraLegacy, Notifier: nopNotifier{}}
+	res, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: "test_elicitation", Arguments: json.RawMessage(`{"message":"m"}`)})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "cannot carry the question") {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+}
+
+func TestElicitationModernRoundTrip(t *testing.T) {
+	s := staticServer(t, elicitConfig)
+	req := &mcp.Request{Era: mcp.EraModern, Notifier: nopNotifier{}}
+	args := json.RawMessage(`{"message":"Please provide your information"}`)
+	first, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: "test_elicitation", Arguments: args})
+	if err != nil || first.InputRequired == nil {
+		t.Fatalf("want input_required, got %+v, %v", first, err)
+	}
+	ir := first.InputRequired
+	if ir.InputRequests[elicitKey].Method != "elicitation/create" || ir.RequestState == "" {
+		t.Fatalf("input requests %+v", ir)
+	}
+	answer := json.RawMessage(`{"elicit":{"action":"accept","content":{"username":"u","email":"u@example.com"}}}`)
+	retry := &mcp.CallToolParams{Name: "test_elicitation", Arguments: args}
+	retry.InputResponses, retry.RequestState = answer, ir.RequestState
+	res, err := s.CallTool(context.Background(), req, retry)
+	if err != nil || res.IsError || !strings.Contains(res.Content[0].Text, "action=accept") {
+		t.Fatalf("retry gave %+v, %v", res, err)
+	}
+
+	// A tampered state, a state for other arguments, and an expired state are refused.
+	tampered := *retry
+	tampered.RequestState = ir.RequestState[:len(ir.RequestState)-2] + "AA"
+	other := *retry
+	other.Arguments = json.RawMessage(`{"message":"something else"}`)
+	for name, p := range map[string]*mcp.CallToolParams{"tampered": &tampered, "other arguments": &other} {
+		if _, err := s.CallTool(context.Background(), req, p); err == nil {
+			t.Errorf("%s state was accepted", name)
+		}
+	}
+	expired := s.signState(stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now().Add(-time.Minute))
+	if err := s.verifyState(expired, stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now()); err == nil {
+		t.Error("an expired state was accepted")
+	}
+}

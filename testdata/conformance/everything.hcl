@@ -1,0 +1,232 @@
+# The "everything" fixture of the official MCP conformance suite
+# (@modelcontextprotocol/conformance), written in mcpdecl's own language
+# from the fixture contract in shared/docs/conformance.md §4 and §9.
+#
+#   go run ./cmd/mcpdecl validate testdata/conformance/everything.hcl
+#   ./scripts/conformance.sh          # serves it over HTTP and runs the suites
+#
+# Names, texts and data are the ones the suite asks for; do not rename them.
+# Not here, because the language cannot express them yet (listed in
+# expected-failures.txt): test_sampling, test_elicitation,
+# test_elicitation_sep1034_defaults, test_elicitation_sep1330_enums,
+# test_reconnection, and the 2026-07-28 input-required / trigger tools.
+
+server {
+  name         = "mcpdecl-conformance-everything"
+  version      = "1.0.0"
+  title        = "mcpdecl conformance fixture"
+  instructions = "Fixture for the MCP conformance suite; every tool answers with fixed test data."
+}
+
+locals {
+  # 1x1 PNG and a tiny WAV, as in the contract.
+  png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+  wav = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
+}
+
+# ---------------------------------------------------------------- tools
+
+tool "test_simple_text" {
+  description = "Returns a simple text response for testing."
+  content "text" {
+    text = "This is a simple text response for testing."
+  }
+}
+
+tool "test_image_content" {
+  description = "Returns a 1x1 PNG image."
+  content "image" {
+    data      = local.png
+    mime_type = "image/png"
+  }
+}
+
+tool "test_audio_content" {
+  description = "Returns a short WAV audio clip."
+  content "audio" {
+    data      = local.wav
+    mime_type = "audio/wav"
+  }
+}
+
+tool "test_embedded_resource" {
+  description = "Returns an embedded text resource."
+  content "resource" {
+    uri       = "test://embedded-resource"
+    mime_type = "text/plain"
+    text      = "This is an embedded resource content."
+  }
+}
+
+tool "test_multiple_content_types" {
+  description = "Returns text, an image and an embedded resource in one result."
+  content "text" {
+    text = "Multiple content types test:"
+  }
+  content "image" {
+    data      = local.png
+    mime_type = "image/png"
+  }
+  content "resource" {
+    uri       = "test://mixed-content-resource"
+    mime_type = "application/json"
+    text      = jsonencode({ test = "data", value = 123 })
+  }
+}
+
+tool "test_error_handling" {
+  description = "Always returns an error result, for testing error handling."
+  result {
+    text     = "'This tool intentionally returns an error for testing'"
+    is_error = "true"
+  }
+}
+
+# Each stderr line of the command becomes a notifications/message (info).
+tool "test_tool_with_logging" {
+  description = "Sends three log messages while it runs, about 50 ms apart."
+  shell {
+    command     = ["sh", "-c", "echo 'Tool execution started' >&2; sleep 0.05; echo 'Tool processing data' >&2; sleep 0.05; echo 'Tool execution completed' >&2; echo 'Logging test completed'"]
+    allow_shell = true
+    timeout     = "10s"
+  }
+  result {
+    text = "'Tool with logging executed successfully'"
+  }
+}
+
+# Each stdout line matching progress_pattern becomes a notifications/progress
+# echoing the request's progress token: 0, 50, 100 of 100.
+tool "test_tool_with_progress" {
+  description = "Reports progress 0, 50 and 100 of 100 while it runs."
+  shell {
+    command          = ["sh", "-c", "echo 'progress 0/100'; sleep 0.05; echo 'progress 50/100'; sleep 0.05; echo 'progress 100/100'"]
+    allow_shell      = true
+    timeout          = "10s"
+    progress_pattern = "^progress (\\d+)/(\\d+)$"
+  }
+  result {
+    text = "'Progress test completed'"
+  }
+}
+
+tool "json_schema_2020_12_tool" {
+  description = "A tool whose input schema uses JSON Schema 2020-12 keywords ($schema, $defs, $ref)."
+  input_schema = {
+    "$schema" = "https://json-schema.org/draft/2020-12/schema"
+    type      = "object"
+    "$defs" = {
+      address = {
+        type = "object"
+        properties = {
+          street = { type = "string" }
+          city   = { type = "string" }
+        }
+      }
+    }
+    properties = {
+      name    = { type = "string" }
+      address = { "$ref" = "#/$defs/address" }
+    }
+    additionalProperties = false
+  }
+  result {
+    text = "'JSON Schema 2020-12 tool called'"
+  }
+}
+
+# ------------------------------------------------------------ resources
+
+resource "static_text" {
+  uri         = "test://static-text"
+  name        = "Static Text Resource"
+  description = "A static text resource for testing."
+  mime_type   = "text/plain"
+  text        = "This is the content of the static text resource."
+}
+
+resource "static_binary" {
+  uri         = "test://static-binary"
+  name        = "Static Binary Resource"
+  description = "A static binary resource (a 1x1 PNG) for testing."
+  mime_type   = "image/png"
+  blob        = local.png
+}
+
+resource "watched_resource" {
+  uri         = "test://watched-resource"
+  name        = "Watched Resource"
+  description = "A resource clients may subscribe to."
+  mime_type   = "text/plain"
+  text        = "Watched resource content"
+}
+
+# The 2026-07-28 suite reads this one without a session.
+resource "stateless_static_text" {
+  uri         = "test://stateless-static-text"
+  name        = "Stateless Static Text Resource"
+  description = "A static text resource for the stateless (2026-07-28) scenarios."
+  mime_type   = "text/plain"
+  text        = "This is the content of the stateless static text resource."
+}
+
+resource_template "template_data" {
+  uri_template = "test://template/{id}/data"
+  name         = "Resource Template"
+  description  = "A resource template with an id parameter."
+  mime_type    = "application/json"
+  text         = jsonencode({ id = args.id, templateTest = true, data = "Data for ID: ${args.id}" })
+}
+
+# -------------------------------------------------------------- prompts
+
+prompt "test_simple_prompt" {
+  description = "A simple prompt without arguments."
+  message "user" {
+    text = "This is a simple prompt for testing."
+  }
+}
+
+prompt "test_prompt_with_arguments" {
+  description = "A prompt with two required arguments."
+  arg "arg1" {
+    description = "First test argument"
+    completions = ["test", "testValue1", "testing", "other"]
+  }
+  arg "arg2" {
+    description = "Second test argument"
+  }
+  message "user" {
+    text = "Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'"
+  }
+}
+
+prompt "test_prompt_with_embedded_resource" {
+  description = "A prompt that embeds the resource named by its argument."
+  arg "resourceUri" {
+    description = "URI of the resource to embed"
+  }
+  message "user" {
+    resource {
+      uri       = args.resourceUri
+      mime_type = "text/plain"
+      text      = "Embedded resource content for testing."
+    }
+  }
+  message "user" {
+    text = "Please process the embedded resource above."
+  }
+}
+
+prompt "test_prompt_with_image" {
+  description = "A prompt with an image."
+  message "user" {
+    image {
+      data      = local.png
+      mime_type = "image/png"
+    }
+  }
+  message "user" {
+    text = "Please analyze the image above."
+  }
+}
