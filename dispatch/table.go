@@ -125,7 +125,9 @@ type Tool struct {
 	// Content is the answer of a tool without a call, piece by piece.
 	Content []*ContentItem
 	// Elicit is the question asked before the call; nil for none.
-	Elicit    *Elicit
+	Elicit *Elicit
+	// Sample is the prompt sent to the client's model before the call.
+	Sample    *Sample
 	DeclRange hcl.Range
 
 	output outputValidator
@@ -136,6 +138,13 @@ type Tool struct {
 type Elicit struct {
 	Message hcl.Expression
 	Schema  map[string]any
+}
+
+// Sample is a compiled sample block; its prompts are HCL over the
+// arguments.
+type Sample struct {
+	Prompt, SystemPrompt hcl.Expression
+	MaxTokens            int
 }
 
 // ContentItem is one compiled content block; its expressions are HCL,

@@ -47,6 +47,10 @@ func (c *compiler) compileTools() {
 			tool.Elicit = c.compileElicit(t.Elicit[0], scope)
 			env = append(env, eval.EnvField{Name: "elicit", Type: reflect.TypeOf(map[string]any{})})
 		}
+		if len(t.Sample) > 0 {
+			tool.Sample = c.compileSample(t.Sample[0], scope)
+			env = append(env, eval.EnvField{Name: "sample", Type: reflect.TypeOf(map[string]any{})})
+		}
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
 		tool.Content = c.compileContent(t.Content, scope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
@@ -289,5 +293,20 @@ func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Elicit {
 		c.add(hcl.Diagnostics{errorf(e.RequestedSchema.Expr.Range(), "Invalid requested schema", "requested_schema is not a valid JSON Schema: %s.", err)})
 	}
 	out.Schema = doc
+	return out
+}
+
+func (c *compiler) compileSample(b *lang.Sample, scope *adapter.Scope) *Sample {
+	out := &Sample{Prompt: b.Prompt.Expr, MaxTokens: 1000}
+	_, d := scope.CheckDynamic(b.Prompt, cty.String)
+	c.add(d)
+	if b.SystemPrompt != nil {
+		_, d = scope.CheckDynamic(b.SystemPrompt, cty.String)
+		c.add(d)
+		out.SystemPrompt = b.SystemPrompt.Expr
+	}
+	if n := c.positiveInt(b.MaxTokens, "max_tokens must be a positive whole number, for example 500."); n > 0 {
+		out.MaxTokens = n
+	}
 	return out
 }

@@ -43,6 +43,8 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		diags = append(diags, checkContent(t)...)
 		_, d = single(t.Elicit, func(e *Elicit) hcl.Range { return e.DeclRange }, "elicit", what)
 		diags = append(diags, d...)
+		_, d = single(t.Sample, func(e *Sample) hcl.Range { return e.DeclRange }, "sample", what)
+		diags = append(diags, d...)
 		cfg.Tools = append(cfg.Tools, t)
 	}
 	return diags

@@ -31,8 +31,19 @@ type Tool struct {
 	// text, images, audio, resource links and embedded resources.
 	Content []*Content `hcl:"content,block"`
 	// Elicit asks the user for input or confirmation before the call.
-	Elicit    []*Elicit `hcl:"elicit,block"`
+	Elicit []*Elicit `hcl:"elicit,block"`
+	// Sample asks the client's model for a completion before the call.
+	Sample    []*Sample `hcl:"sample,block"`
 	DeclRange hcl.Range `hcl:",def_range"`
+}
+
+// Sample is a `sample` block: a prompt sent to the client's language model
+// (MCP sampling) before the call.
+type Sample struct {
+	Prompt       *hcl.Attribute `hcl:"prompt"`
+	SystemPrompt *hcl.Attribute `hcl:"system_prompt,optional"`
+	MaxTokens    *hcl.Attribute `hcl:"max_tokens,optional"`
+	DeclRange    hcl.Range      `hcl:",def_range"`
 }
 
 // Elicit is an `elicit` block: a question to the user (MCP elicitation)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -26,11 +27,14 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	if err != nil {
 		return s.argError(tool.Name, err), nil
 	}
-	var answer *elicitAnswer
-	if tool.Elicit != nil {
+	var answers map[string]json.RawMessage
+	if tool.Elicit != nil || tool.Sample != nil {
 		var instead *mcp.CallToolResult
-		if answer, instead, err = s.elicit(ctx, req, st, tool, p, args); answer == nil {
+		if answers, instead, err = s.ask(ctx, req, st, tool, p, args); answers == nil {
 			return instead, err
+		}
+		if _, instead, err = applyAnswers(nil, answers); instead != nil || err != nil {
+			return instead, err // declined before the call: nothing is run
 		}
 	}
 	var res *adapter.Result
@@ -41,8 +45,8 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 			return errorResult(failure), nil
 		}
 	}
-	if answer != nil {
-		res = withElicitation(res, answer)
+	if answers != nil {
+		res, _, _ = applyAnswers(res, answers)
 	}
 	out, err := mapAnswer(&tool.Answer, res, args.JSON)
 	if err != nil {
@@ -178,16 +182,20 @@ func mediaBlock(m *adapter.Media) mcp.ContentBlock {
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
-// withElicitation adds the user's answer to what the programs see.
-func withElicitation(res *adapter.Result, a *elicitAnswer) *adapter.Result {
-	out := &adapter.Result{Fields: map[string]any{}}
+// withFields adds fields (the client's answers) to what the programs see.
+func withFields(res *adapter.Result, fields map[string]any) *adapter.Result {
+	out := &adapter.Result{}
 	if res != nil {
 		*out = *res
-		out.Fields = make(map[string]any, len(res.Fields)+1)
+	}
+	out.Fields = make(map[string]any, len(out.Fields)+len(fields))
+	if res != nil {
 		for k, v := range res.Fields {
 			out.Fields[k] = v
 		}
 	}
-	out.Fields["elicit"] = map[string]any{"action": a.Action, "content": a.Content}
+	for k, v := range fields {
+		out.Fields[k] = v
+	}
 	return out
 }

@@ -81,7 +81,7 @@ func TestElicitationWithoutBackChannel(t *testing.T) {
 	s := staticServer(t, elicitConfig)
 	req := &mcp.Request{Era: mcp.EraLegacy, Notifier: nopNotifier{}}
 	res, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: "test_elicitation", Arguments: json.RawMessage(`{"message":"m"}`)})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "cannot carry the question") {
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "cannot carry the request") {
 		t.Fatalf("got %+v, %v", res, err)
 	}
 }
@@ -119,5 +119,56 @@ func TestElicitationModernRoundTrip(t *testing.T) {
 	expired := s.signState(stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now().Add(-time.Minute))
 	if err := s.verifyState(expired, stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now()); err == nil {
 		t.Error("an expired state was accepted")
+	}
+}
+
+type samplingNotifier struct {
+	nopNotifier
+	params json.RawMessage
+}
+
+func (n *samplingNotifier) Request(_ context.Context, method string, params any) (json.RawMessage, error) {
+	if method != "sampling/createMessage" {
+		return nil, errors.New("unexpected " + method)
+	}
+	n.params = mustJSON(params)
+	return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"This is a test response from the client"},"model":"test-model","stopReason":"endTurn"}`), nil
+}
+
+func TestSamplingLegacyAndModern(t *testing.T) {
+	s := staticServer(t, `
+tool "test_sampling" {
+  description = "Asks the client's model."
+  arg "prompt" {
+    type = string
+  }
+  sample {
+    prompt     = args.prompt
+    max_tokens = 100
+  }
+  result {
+    text = "'LLM response: ' + sample.text"
+  }
+}`)
+	n := &samplingNotifier{}
+	args := json.RawMessage(`{"prompt":"Test prompt for sampling"}`)
+	res, err := s.CallTool(context.Background(), &mcp.Request{Era: mcp.EraLegacy, Notifier: n}, &mcp.CallToolParams{Name: "test_sampling", Arguments: args})
+	if err != nil || res.Content[0].Text != "LLM response: This is a test response from the client" {
+		t.Fatalf("legacy: %+v, %v", res, err)
+	}
+	if want := `{"maxTokens":100,"messages":[{"content":{"text":"Test prompt for sampling","type":"text"},"role":"user"}]}`; string(n.params) != want {
+		t.Errorf("sampling params %s, want %s", n.params, want)
+	}
+	modern := &mcp.Request{Era: mcp.EraModern, Notifier: nopNotifier{}}
+	first, _ := s.CallTool(context.Background(), modern, &mcp.CallToolParams{Name: "test_sampling", Arguments: args})
+	if first.InputRequired == nil || first.InputRequired.InputRequests[sampleKey].Method != "sampling/createMessage" {
+		t.Fatalf("modern first call: %+v", first)
+	}
+	retry := &mcp.CallToolParams{Name: "test_sampling", Arguments: args}
+	retry.RequestState = first.InputRequired.RequestState
+	retry.InputResponses = json.RawMessage(`{"sample":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}}`)
+	res, err = s.CallTool(context.Background(), modern, retry)
+	if err != nil || res.Content[0].Text != "LLM response: hi" {
+		t.Fatalf("modern retry: %+v, %v", res, err)
 	}
 }
