@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -100,13 +101,22 @@ const (
 	// queryBadToken answers 401 naming the bearer token it was sent, as
 	// some APIs do: {"error": "token <token> has expired"}.
 	queryBadToken = "badtoken"
+	// queryFlaky answers 503 to its first two requests, then like any
+	// search; a loan for memberFlaky always answers 503.
+	queryFlaky  = "flaky"
+	memberFlaky = "M-flaky"
 )
 
 // libraryAPI serves GET /books?q=&_limit=, GET /books/{isbn} and
 // POST /loans like the API examples/library.hcl describes.
 func libraryAPI(t testing.TB) *fakeAPI {
+	var flaky atomic.Int32
 	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
 		path, _, _ := strings.Cut(r.RequestURI, "?")
+		if r.URL.Query().Get("q") == queryFlaky && flaky.Add(1) <= 2 {
+			http.Error(w, "try again", http.StatusServiceUnavailable)
+			return
+		}
 		switch {
 		case r.Method == http.MethodGet && path == "/books":
 			q := r.URL.Query().Get("q")
@@ -150,6 +160,10 @@ func libraryAPI(t testing.TB) *fakeAPI {
 			var loan struct{ ISBN, Member string }
 			if err := json.NewDecoder(r.Body).Decode(&loan); err != nil {
 				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			if loan.Member == memberFlaky {
+				http.Error(w, "try again", http.StatusServiceUnavailable)
 				return
 			}
 			for _, b := range catalogue {

@@ -282,3 +282,32 @@ func TestCalendar(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryRetries: the catalog backend retries idempotent methods only
+// (retry { attempts = 3 }): a search answered 503 twice succeeds on the
+// third request; a loan answered 503 is sent once and reported.
+func TestLibraryRetries(t *testing.T) {
+	requireSchemas(t)
+	cfg := repoPath(t, "examples/library.hcl")
+	for _, s := range []setup{setups[0], setups[4]} {
+		t.Run(s.name, func(t *testing.T) {
+			api := libraryAPI(t)
+			srv := s.connect(t, cfg, libraryVars(api), libraryEnv)
+			ctx := testCtx(t)
+			res, err := srv.c.callTool(ctx, "search", map[string]any{"query": queryFlaky})
+			if err != nil || res.IsError || res.Text != "" || res.Structured == nil {
+				t.Errorf("search of a flaky API = %+v, %v; want success after retries (no book matches)", res, err)
+			}
+			get := wantRequest{Method: "GET", Path: "/books", RawQuery: "q=flaky&_limit=10"}
+			checkRequests(t, "flaky search", api, get, get, get)
+
+			res, err = srv.c.callTool(ctx, "checkout", map[string]any{"isbn": isbnAtlas, "member": memberFlaky})
+			if err != nil || !res.IsError || !strings.Contains(res.Text, "503") {
+				t.Errorf("checkout answered 503 = %+v, %v; want an isError result naming the 503", res, err)
+			}
+			checkRequests(t, "checkout answered 503", api, wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnAtlas, "member": memberFlaky}})
+			srv.c.close()
+			srv.wire.verify(t, handshake(s.era), revision(s.era)+" tools/call")
+		})
+	}
+}

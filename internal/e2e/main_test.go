@@ -1,15 +1,19 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -218,6 +222,79 @@ var setups = []setup{
 	{"go-sdk/stdio/modern", mcp.EraModern, mcp.Version20260728, sdkStdio(mcp.Version20260728)},
 	{"go-sdk/stdio/legacy", mcp.EraLegacy, mcp.Version20251125, sdkStdio(mcp.Version20251125)},
 	{"mcp-go/stdio/legacy", mcp.EraLegacy, mcp.Version20251125, mcpgoStdio},
+	{"go-sdk/http-binary/modern", mcp.EraModern, mcp.Version20260728, sdkHTTPBinary},
+}
+
+// sdkHTTPBinary runs `mcpdecl serve --http 127.0.0.1:0` and connects
+// go-sdk's client through a tapping reverse proxy.
+func sdkHTTPBinary(t *testing.T, path string, vars, env map[string]string) *served {
+	s := &served{wire: &wireLog{}, logs: &syncBuffer{}}
+	u := startHTTPBinary(t, path, vars, env, s.wire, s.logs)
+	s.c = connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: u}, mcp.Version20260728)
+	return s
+}
+
+// startHTTPBinary runs `mcpdecl serve --http 127.0.0.1:0 --log-level debug`
+// with stderr copied to logs, and returns the URL of a tapping reverse
+// proxy in front of it. The child must stop on SIGINT.
+func startHTTPBinary(t *testing.T, path string, vars, env map[string]string, wire *wireLog, logs *syncBuffer) string {
+	t.Helper()
+	args := []string{"serve", "--http", "127.0.0.1:0", "--log-level", "debug"}
+	for k, v := range vars {
+		args = append(args, "--var", k+"="+v)
+	}
+	cmd := exec.Command(binPath, append(args, path)...)
+	cmd.Env = childEnv(env)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	found := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		re := regexp.MustCompile(`on (http://\S+/mcp)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-done:
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("mcpdecl serve --http exited with %v; stderr:\n%s", err, logs)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("mcpdecl serve --http did not stop on SIGINT")
+		}
+	})
+	var target string
+	select {
+	case target = <-found:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("mcpdecl serve --http did not report its address; stderr:\n%s", logs)
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	proxy.FlushInterval = -1
+	front := httptest.NewServer(&httpTap{next: proxy, log: wire})
+	t.Cleanup(front.Close)
+	return front.URL + u.Path
 }
 
 func sdkHTTP(version string) func(t *testing.T, path string, vars, env map[string]string) *served {
