@@ -184,3 +184,26 @@ func TestSecretEchoedBareByAPI(t *testing.T) {
 		srv.wire.verify(t, handshake(s.era))
 	}
 }
+
+// TestSecretNotInStartupError: a token with a trailing newline (a common
+// mistake with `export TOKEN=$(cat file)`) stops `mcpdecl serve` before it
+// serves; the message says what is wrong without printing the token.
+func TestSecretNotInStartupError(t *testing.T) {
+	api := libraryAPI(t)
+	cmd := exec.Command(binPath, "serve", "--var", "base_url="+api.URL, repoPath(t, "examples/library.hcl"))
+	cmd.Env = childEnv(map[string]string{"LIBRARY_TOKEN": secret + "\n"})
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Errorf("mcpdecl serve with a token holding a newline started:\n%s", out)
+	}
+	if strings.Contains(string(out), secret) {
+		t.Errorf("mcpdecl serve printed the secret:\n%s", out)
+	}
+	if !strings.Contains(string(out), "line break") {
+		t.Errorf("mcpdecl serve did not say what is wrong:\n%s", out)
+	}
+	if n := len(api.requests()); n != 0 {
+		t.Errorf("the API received %d requests", n)
+	}
+}
