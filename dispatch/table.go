@@ -114,9 +114,13 @@ type Tool struct {
 	// OutputSchema is declared with result.output_schema, or inferred
 	// from a result.structured that builds an object literal.
 	OutputSchema map[string]any
-	Annotations  map[string]any
-	Icons        []Icon
-	Timeout      time.Duration
+	// OutputDeclared is set when OutputSchema was written in the
+	// configuration; an inferred one holds by construction and is not
+	// checked per call.
+	OutputDeclared bool
+	Annotations    map[string]any
+	Icons          []Icon
+	Timeout        time.Duration
 	// Action runs the call; nil for a tool that answers from its result
 	// block alone.
 	Action adapter.Action

@@ -55,6 +55,7 @@ func (c *compiler) compileTools() {
 		tool.Content = c.compileContent(t.Content, scope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
 			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
+			tool.OutputDeclared = true
 		} else if tool.Result != nil && tool.Result.Structured != nil {
 			tool.OutputSchema = inferOutputSchema(tool.Result.Structured)
 		}

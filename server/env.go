@@ -72,25 +72,34 @@ func kindsCompatible(from, to reflect.Kind) bool {
 }
 
 // normalize converts json.Number values nested in maps and slices so that
-// expr-lang compares them as numbers.
+// expr-lang compares them as numbers. It changes maps and slices in place:
+// they belong to the one call being answered.
 func normalize(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		return numberValue(x)
 	case map[string]any:
-		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = normalize(e)
+			if needsNormalize(e) {
+				x[k] = normalize(e)
+			}
 		}
-		return out
 	case []any:
-		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normalize(e)
+			if needsNormalize(e) {
+				x[i] = normalize(e)
+			}
 		}
-		return out
 	}
 	return v
+}
+
+func needsNormalize(v any) bool {
+	switch v.(type) {
+	case json.Number, map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 // numberValue is an int when the number is whole and fits, else a float64.

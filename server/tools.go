@@ -109,7 +109,7 @@ func contentBlock(st *state, item *dispatch.ContentItem, args *callArgs) (mcp.Co
 // checkOutput validates structured content against the tool's output
 // schema, as the protocol requires of servers that declare one.
 func (s *Server) checkOutput(tool *dispatch.Tool, out *outcome) string {
-	if out.isError || out.structured == nil {
+	if out.isError || out.structured == nil || !tool.OutputDeclared {
 		return ""
 	}
 	validator, err := tool.OutputValidator()
