@@ -152,6 +152,10 @@ func toCty(a *dispatch.Args, obj map[string]any) (cty.Value, error) {
 			attrs[arg.Name] = cty.NullVal(arg.Type)
 			continue
 		}
+		if pv, ok := primitiveCty(v, arg.Type); ok {
+			attrs[arg.Name] = pv
+			continue
+		}
 		b, err := json.Marshal(v)
 		if err != nil {
 			return cty.NilVal, err
@@ -226,4 +230,31 @@ func plainJSON(v any) any {
 		}
 	}
 	return v
+}
+
+// primitiveCty converts the common case, a string, number or bool
+// argument, without a round trip through JSON.
+func primitiveCty(v any, ty cty.Type) (cty.Value, bool) {
+	switch {
+	case ty == cty.String:
+		if s, ok := v.(string); ok {
+			return cty.StringVal(s), true
+		}
+	case ty == cty.Bool:
+		if b, ok := v.(bool); ok {
+			return cty.BoolVal(b), true
+		}
+	case ty == cty.Number:
+		switch n := v.(type) {
+		case json.Number:
+			if val, err := cty.ParseNumberVal(string(n)); err == nil {
+				return val, true
+			}
+		case int64:
+			return cty.NumberIntVal(n), true
+		case float64:
+			return cty.NumberFloatVal(n), true
+		}
+	}
+	return cty.NilVal, false
 }
