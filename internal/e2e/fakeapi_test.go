@@ -32,6 +32,8 @@ type fakeAPI struct {
 	URL  string
 	mu   sync.Mutex
 	reqs []recorded
+	// redirect is where the library API sends isbnRedirectAway.
+	redirect atomic.Pointer[string]
 }
 
 func newFakeAPI(t testing.TB, h http.HandlerFunc) *fakeAPI {
@@ -105,13 +107,24 @@ const (
 	// search; a loan for memberFlaky always answers 503.
 	queryFlaky  = "flaky"
 	memberFlaky = "M-flaky"
+	// queryMany answers 400 books with accented titles (about 27 KB of
+	// "Title by Author" text).
+	queryMany = "many"
+)
+
+// More special ISBNs of the library API.
+const (
+	isbnRedirectAway  = "9780000000009" // GET answers 302 to f.redirect
+	isbnRedirectHome  = "9780000000008" // GET answers 301 to /books/isbnAtlas
+	isbnPlainConflict = isbnRain        // POST /loans answers 409 text/plain
 )
 
 // libraryAPI serves GET /books?q=&_limit=, GET /books/{isbn} and
 // POST /loans like the API examples/library.hcl describes.
 func libraryAPI(t testing.TB) *fakeAPI {
 	var flaky atomic.Int32
-	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
+	var f *fakeAPI
+	f = newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
 		path, _, _ := strings.Cut(r.RequestURI, "?")
 		if r.URL.Query().Get("q") == queryFlaky && flaky.Add(1) <= 2 {
 			http.Error(w, "try again", http.StatusServiceUnavailable)
@@ -127,6 +140,13 @@ func libraryAPI(t testing.TB) *fakeAPI {
 			case queryEcho:
 				w.WriteHeader(http.StatusInternalServerError)
 				_ = r.Header.Write(w)
+				return
+			case queryMany:
+				out := []book{}
+				for i := range 400 {
+					out = append(out, book{fmt.Sprintf("97810000%05d", i), fmt.Sprintf("Rivière numéro %d — été à la campagne", i), "Zoë Åström-Lindqvist"})
+				}
+				writeJSON(w, http.StatusOK, out)
 				return
 			case queryBadToken:
 				token := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -145,6 +165,14 @@ func libraryAPI(t testing.TB) *fakeAPI {
 				}
 			}
 			writeJSON(w, http.StatusOK, out)
+		case r.Method == http.MethodGet && path == "/books/"+isbnRedirectAway:
+			if to := f.redirect.Load(); to != nil {
+				http.Redirect(w, r, *to, http.StatusFound)
+				return
+			}
+			http.NotFound(w, r)
+		case r.Method == http.MethodGet && path == "/books/"+isbnRedirectHome:
+			http.Redirect(w, r, "/books/"+isbnAtlas, http.StatusMovedPermanently)
 		case r.Method == http.MethodGet && strings.HasPrefix(path, "/books/"):
 			isbn, err := url.PathUnescape(strings.TrimPrefix(path, "/books/"))
 			if err == nil {
@@ -166,6 +194,10 @@ func libraryAPI(t testing.TB) *fakeAPI {
 				http.Error(w, "try again", http.StatusServiceUnavailable)
 				return
 			}
+			if loan.ISBN == isbnPlainConflict {
+				http.Error(w, "conflict", http.StatusConflict)
+				return
+			}
 			for _, b := range catalogue {
 				if b.ISBN != loan.ISBN {
 					continue
@@ -182,6 +214,7 @@ func libraryAPI(t testing.TB) *fakeAPI {
 			http.NotFound(w, r)
 		}
 	})
+	return f
 }
 
 // matches reports whether every word of q is in the book's title or author.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -308,6 +309,111 @@ func TestLibraryRetries(t *testing.T) {
 			checkRequests(t, "checkout answered 503", api, wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnAtlas, "member": memberFlaky}})
 			srv.c.close()
 			srv.wire.verify(t, handshake(s.era), revision(s.era)+" tools/call")
+		})
+	}
+}
+
+// TestLibraryAnswers: redirects on the API's own origin are followed, with
+// the token; redirects to any other origin are refused and nothing is sent
+// there.
+func TestLibraryAnswers(t *testing.T) {
+	requireSchemas(t)
+	cfg := repoPath(t, "examples/library.hcl")
+	for _, s := range []setup{setups[0], setups[5]} {
+		t.Run(s.name, func(t *testing.T) {
+			api, evil := libraryAPI(t), echoAPI(t)
+			srv := s.connect(t, cfg, libraryVars(api), libraryEnv)
+			ctx := testCtx(t)
+
+			text, _, err := srv.c.readResource(ctx, "library://books/"+isbnRedirectHome)
+			if err != nil || !strings.Contains(text, "The River Atlas") {
+				t.Errorf("reading a book the API redirects on its own host = %q, %v", text, err)
+			}
+			reqs := checkRequests(t, "redirect home", api, wantRequest{Method: "GET", Path: "/books/" + isbnRedirectHome}, wantRequest{Method: "GET", Path: "/books/" + isbnAtlas})
+			for _, r := range reqs {
+				if got := r.Header.Get("Authorization"); got != "Bearer "+secret {
+					t.Errorf("%s: Authorization %q", r.Path, got)
+				}
+			}
+
+			host := strings.TrimPrefix(api.URL, "http://")
+			_, port, _ := strings.Cut(host, ":")
+			for _, to := range []string{evil.URL + "/steal", "http://localhost:" + port + "/books/" + isbnAtlas, "//" + strings.TrimPrefix(evil.URL, "http://") + "/x"} {
+				api.redirect.Store(&to)
+				text, _, err := srv.c.readResource(ctx, "library://books/"+isbnRedirectAway)
+				if err == nil {
+					t.Errorf("reading a book the API redirects to %s = %q; want an error", to, text)
+				} else if strings.Contains(err.Error(), secret) {
+					t.Errorf("the error names the secret: %v", err)
+				}
+				checkRequests(t, "redirect to "+to, api, wantRequest{Method: "GET", Path: "/books/" + isbnRedirectAway})
+			}
+			if got := evil.requests(); len(got) != 0 {
+				t.Errorf("the evil host received %d requests: %+v", len(got), got)
+			}
+
+			srv.c.close()
+			srv.wire.verify(t, handshake(s.era), revision(s.era)+" resources/read")
+		})
+	}
+}
+
+// TestLibraryConflictNotJSON: a 409 whose body is not JSON ("conflict",
+// text/plain, as a proxy or framework default page would answer). The
+// example's message "No copies of '{{ body?.title ?? args.isbn }}' ..."
+// means to fall back to the ISBN; instead `body?.title` on a string body
+// fails at run time (expr-lang's ?. guards nil only) and the model gets
+// "The answer could not be read: message piece ... invalid operation:
+// int(string)".
+func TestLibraryConflictNotJSON(t *testing.T) {
+	requireSchemas(t)
+	api := libraryAPI(t)
+	srv := setups[0].connect(t, repoPath(t, "examples/library.hcl"), libraryVars(api), libraryEnv)
+	res, err := srv.c.callTool(testCtx(t), "checkout", map[string]any{"isbn": isbnPlainConflict, "member": "M-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRequests(t, "checkout 409 text/plain", api, wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnPlainConflict, "member": "M-2"}})
+	srv.c.close()
+	srv.wire.verify(t, handshake(setups[0].era))
+	want := toolResult{Text: "No copies of '" + isbnPlainConflict + "' are available. Search for another title.", IsError: true}
+	if diff := cmp.Diff(want, res); diff != "" {
+		if strings.Contains(res.Text, "could not be read") {
+			t.Skipf("bug: body?.title on a non-JSON (string) 409 body fails instead of yielding null, so the example's fallback to args.isbn never applies; the model gets: %s", res.Text)
+		}
+		t.Errorf("checkout answered 409 text/plain (-want +got):\n%s", diff)
+	}
+}
+
+// TestSearchMaxBytes: a search answer of about 29 KB of text against the
+// example's result.max_bytes = 20000. The text is cut on a character
+// boundary and says so; language.md calls max_bytes an "upper bound on the
+// size of the text content", but the notice is appended after the 20000
+// bytes kept.
+func TestSearchMaxBytes(t *testing.T) {
+	requireSchemas(t)
+	for _, s := range []setup{setups[0], setups[5]} {
+		t.Run(s.name, func(t *testing.T) {
+			api := libraryAPI(t)
+			srv := s.connect(t, repoPath(t, "examples/library.hcl"), libraryVars(api), libraryEnv)
+			res, err := srv.c.callTool(testCtx(t), "search", map[string]any{"query": queryMany, "limit": 50})
+			if err != nil || res.IsError {
+				t.Fatalf("search many = %+v, %v", res, err)
+			}
+			srv.c.close()
+			srv.wire.verify(t, handshake(s.era), revision(s.era)+" tools/call")
+			if books, _ := res.Structured.(map[string]any)["books"].([]any); len(books) != 400 {
+				t.Errorf("%d books in structuredContent, want the 400 the API answered", len(books))
+			}
+			if !utf8.ValidString(res.Text) || !strings.HasPrefix(res.Text, "Rivière numéro 0 — été à la campagne by Zoë Åström-Lindqvist\n") ||
+				!strings.Contains(res.Text, "[cut:") || len(res.Text) < 19000 {
+				t.Errorf("text of %d bytes, valid UTF-8 %v, starting %q, ending %q", len(res.Text), utf8.ValidString(res.Text),
+					res.Text[:min(len(res.Text), 80)], res.Text[max(0, len(res.Text)-120):])
+			}
+			if len(res.Text) > 20000 {
+				t.Skipf("bug: result.max_bytes = 20000 but the text content is %d bytes: the cut notice %q is added after the 20000 bytes kept",
+					len(res.Text), res.Text[strings.LastIndex(res.Text, "\n")+1:])
+			}
 		})
 	}
 }
