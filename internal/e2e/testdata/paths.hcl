@@ -48,3 +48,11 @@ resource_template "item" {
     path = "/items/${args.id}"
   }
 }
+
+tool "slow" {
+  description = "Call an endpoint that may take long."
+  http "api" {
+    path    = "/slow"
+    timeout = "300ms"
+  }
+}
