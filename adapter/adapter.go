@@ -62,6 +62,13 @@ type Action interface {
 	Invoke(ctx context.Context, req *Request) (*Result, error)
 }
 
+// Checker is implemented by actions that can be checked against their
+// live backend without running them (a SQL statement is prepared, not
+// executed). `mcpdecl check` calls it after opening the backends.
+type Checker interface {
+	Check(ctx context.Context) hcl.Diagnostics
+}
+
 // Opener is implemented by backends that acquire resources (a connection
 // pool) before serving. `mcpdecl validate` never calls it.
 type Opener interface {

@@ -59,12 +59,17 @@ func compileQueryAttr(s *adapter.Scope, attr *hcl.Attribute, d Dialect, readOnly
 				"query must be known when the config is loaded, so that it can be checked. Write the SQL in the config or read it with file().",
 				attr.Expr.Range()))
 		}
-		return CompileText(v.AsString(), attr.Expr.Range(), d, readOnly)
+		q, qd := CompileText(v.AsString(), attr.Expr.Range(), d, readOnly)
+		if q != nil {
+			q.Range = attr.Expr.Range()
+		}
+		return q, append(diags, qd...)
 	}
 	q, diags := CompileQuery(attr.Expr, d, readOnly, s.Files)
 	if q == nil {
 		return nil, diags
 	}
+	q.Range = attr.Expr.Range()
 	for _, p := range q.Params {
 		v, pd := s.CheckExpr(p, attr, cty.DynamicPseudoType)
 		diags = append(diags, pd...)

@@ -35,6 +35,9 @@ type Query struct {
 	// Returning is true when the statement holds the keyword RETURNING
 	// (outside strings and comments), so a write yields rows.
 	Returning bool
+	// Range is where the query is written, for diagnostics of
+	// `mcpdecl check`.
+	Range hcl.Range
 
 	// argNames[i] is "x" when Params[i] is exactly args.x, which the
 	// runtime reads without evaluating an expression.

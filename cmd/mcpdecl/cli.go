@@ -17,6 +17,7 @@ var version = ""
 type cli struct {
 	Serve    serveCmd    `cmd:"" help:"Serve the configuration as an MCP server over stdio (default) or Streamable HTTP."`
 	Validate validateCmd `cmd:"" aliases:"lint" help:"Check configuration files without contacting any backend."`
+	Check    checkCmd    `cmd:"" help:"Validate, then connect to each backend and check every call against it without running it (SQL statements are prepared)."`
 	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format."`
 	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts exactly as the server lists them, as JSON."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`

@@ -192,3 +192,5 @@ func counts(t *dispatch.Table) string {
 	return fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources), "resource"),
 		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
 }
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+type checkCmd struct {
+	Format  string        `enum:"text,json,github" default:"text" help:"Output format, as for validate: text, json or github."`
+	Timeout time.Duration `default:"30s" help:"How long to wait for the backends."`
+	Paths   []string      `arg:"" name:"path" help:"Files or directories of the configuration."`
+	loadFlags
+}
+
+// Run does what validate does, then connects to each backend and checks
+// every call against it without running it (SQL statements are prepared).
+func (c *checkCmd) Run(s streams) error {
+	vars, err := c.varMap()
+	if err != nil {
+		return err
+	}
+	cfg, diags := lang.Load(c.Paths...)
+	var table *dispatch.Table
+	if !cfg.Incomplete {
+		var d hcl.Diagnostics
+		table, d = dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: os.LookupEnv})
+		diags = dedupe(append(diags, d...))
+	}
+	if table != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), c.Timeout)
+		defer cancel()
+		diags = append(diags, checkOnline(ctx, table)...)
+	}
+	sortDiagnostics(diags)
+	v := &validateCmd{Format: c.Format}
+	var summaries []string
+	if !diags.HasErrors() && table != nil {
+		summaries = []string{fmt.Sprintf("%s: every call was checked against its backend (%s).", table.Server.Name, plural(checkable(table), "call"))}
+	}
+	if err := v.write(s, diags, cfg.Files, summaries); err != nil {
+		return err
+	}
+	if diags.HasErrors() {
+		return exitCode(1)
+	}
+	return nil
+}
+
+// checkOnline opens every backend and checks every call that can be
+// checked, then closes the backends.
+func checkOnline(ctx context.Context, t *dispatch.Table) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for name, b := range t.Backends {
+		o, ok := b.(adapter.Opener)
+		if !ok {
+			continue
+		}
+		if err := o.Open(ctx); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Backend unreachable",
+				Detail: fmt.Sprintf("The backend %q could not be opened: %s.", name, err)})
+		}
+	}
+	defer closeBackends(t, discardLogger())
+	for _, a := range actions(t) {
+		if c, ok := a.(adapter.Checker); ok {
+			diags = append(diags, c.Check(ctx)...)
+		}
+	}
+	return diags
+}
+
+func actions(t *dispatch.Table) []adapter.Action {
+	var out []adapter.Action
+	for _, tool := range t.Tools {
+		out = append(out, tool.Action)
+	}
+	for _, r := range t.Resources {
+		out = append(out, r.Action)
+	}
+	for _, tm := range t.Templates {
+		out = append(out, tm.Action)
+	}
+	return out
+}
+
+func checkable(t *dispatch.Table) int {
+	n := 0
+	for _, a := range actions(t) {
+		if _, ok := a.(adapter.Checker); ok {
+			n++
+		}
+	}
+	return n
+}
