@@ -23,8 +23,8 @@ func hostileValues(evilURL string) []string {
 // path segment: empty, "." or "..".
 func climbs(v string) bool { return v == "" || v == "." || v == ".." }
 
-// checkOnlyHost asserts that every request api received went to its own
-// host and carried no injected header.
+// checkClean asserts that every request went to host and carried no
+// injected header.
 func checkClean(t *testing.T, what string, reqs []recorded, host string) {
 	t.Helper()
 	for _, r := range reqs {

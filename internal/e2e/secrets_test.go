@@ -23,8 +23,7 @@ func (tr *transcript) add(what string, v any) {
 	tr.parts = append(tr.parts, what+": "+string(b)+" / "+fmt.Sprint(v))
 }
 
-// check fails the test for every part that holds the secret (or its
-// base64 form).
+// check fails the test for every part that holds the secret.
 func (tr *transcript) check(t *testing.T) {
 	t.Helper()
 	for _, p := range tr.parts {
