@@ -13,3 +13,4 @@ tidycheck:  ; $(GO) mod tidy && git diff --exit-code -- go.mod go.sum
 bench:      ; $(GO) test -run='^$$' -bench=. -benchmem ./... && ./scripts/bench-validate.sh
 fuzz:       ; $(GO) test -run='^$$' -fuzz=FuzzLoad -fuzztime=30s ./dispatch
 update:     ; $(GO) test ./... -update
+conformance: ; ./scripts/conformance.sh

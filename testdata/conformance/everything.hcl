@@ -110,6 +110,20 @@ tool "test_tool_with_progress" {
   }
 }
 
+# 2026-07-28 suite (server-stateless): a tool that logs on stderr, called
+# without _meta logLevel; no notifications/message may reach the client.
+tool "test_logging_tool" {
+  description = "Writes log lines on stderr; only a request that sets a log level should see them."
+  shell {
+    command     = ["sh", "-c", "echo 'log line 1' >&2; echo 'log line 2' >&2; echo 'log line 3' >&2"]
+    allow_shell = true
+    timeout     = "10s"
+  }
+  result {
+    text = "'Logging tool completed'"
+  }
+}
+
 tool "json_schema_2020_12_tool" {
   description = "A tool whose input schema uses JSON Schema 2020-12 keywords ($schema, $defs, $ref)."
   input_schema = {
@@ -117,7 +131,8 @@ tool "json_schema_2020_12_tool" {
     type      = "object"
     "$defs" = {
       address = {
-        type = "object"
+        "$anchor" = "address"
+        type      = "object"
         properties = {
           street = { type = "string" }
           city   = { type = "string" }
@@ -129,9 +144,37 @@ tool "json_schema_2020_12_tool" {
       address = { "$ref" = "#/$defs/address" }
     }
     additionalProperties = false
+    # SEP-2106 (2026-07-28 suite): composition and conditional keywords are
+    # kept verbatim too. Both are permissive, so any object passes.
+    allOf = [
+      { anyOf = [{ required = ["name"] }, { not = { required = ["name"] } }] },
+    ]
+    "if"   = { required = ["address"] }
+    "then" = { properties = { address = { type = "object" } } }
+    "else" = { properties = { name = { type = "string" } } }
   }
   result {
     text = "'JSON Schema 2020-12 tool called'"
+  }
+}
+
+# 2026-07-28 suite (http-custom-header-server-validation, SEP-2243): a string
+# parameter mirrored in an Mcp-Param-Region header, which the server checks.
+tool "test_custom_header" {
+  description = "Echoes a region that clients also send in the Mcp-Param-Region header."
+  input_schema = {
+    type = "object"
+    properties = {
+      region = {
+        type           = "string"
+        description    = "A region name, mirrored in Mcp-Param-Region."
+        "x-mcp-header" = "Region"
+      }
+    }
+    required = ["region"]
+  }
+  content "text" {
+    text = "Region: ${args.region}"
   }
 }
 

