@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -23,6 +24,7 @@ func (c *compiler) compileArg(a *lang.Arg) (map[string]any, *Arg) {
 		arg.Default = c.typedValue(spec.Default, arg.Type, a.Name)
 		if v, ok := c.jsonOf(spec.Default, arg.Default); ok {
 			schema["default"] = v
+			arg.DefaultJSON = plainNumbers(v)
 		}
 	}
 	arg.Required = c.isRequired(a, arg.Default != cty.NilVal)
@@ -383,4 +385,30 @@ func (c *compiler) refuseNestedValidations(spec *lang.ArgSpec, name string) {
 		c.add(hcl.Diagnostics{errorf(v.DeclRange, "Misplaced validation block",
 			"Validation blocks are checked over all the arguments, so they go on a top-level argument or on the tool, not inside %q. Move it up and refer to the value as args.<name>.", name)})
 	}
+}
+
+// plainNumbers returns a copy of a JSON value with json.Number replaced by
+// int64 (whole numbers) or float64, the forms decoded arguments take.
+func plainNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = plainNumbers(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plainNumbers(e)
+		}
+		return out
+	}
+	return v
 }

@@ -94,7 +94,10 @@ type Arg struct {
 	Required    bool
 	// Default is the value used when the argument is absent (cty.NilVal
 	// when there is none: the argument is then null).
-	Default     cty.Value
+	Default cty.Value
+	// DefaultJSON is Default as a JSON value (numbers as int64 or
+	// float64), computed once so calls need not convert it.
+	DefaultJSON any
 	Type        cty.Type
 	Completions []string
 	Enum        []string

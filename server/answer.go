@@ -105,10 +105,10 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 		}
 		out.text = string(b)
 	}
+	out.text += cutNotice
 	if r.MaxBytes > 0 {
 		out.text = cut(out.text, r.MaxBytes)
 	}
-	out.text += cutNotice
 	return out, nil
 }
 
@@ -171,15 +171,22 @@ func renderTemplate(t *eval.Template, env any) (string, error) {
 	return sb.String(), nil
 }
 
-// cut shortens text to at most max bytes on a character boundary and says
-// so, so the model knows it did not see everything.
+// cut shortens text to at most max bytes, notice included, on a
+// character boundary, and says so, so the model knows it did not see
+// everything.
 func cut(text string, max int) string {
 	if len(text) <= max {
 		return text
 	}
-	end := max
+	notice := func(end int) string {
+		return fmt.Sprintf("\n[cut: showing the first %d of %d bytes; ask for less to see the rest]", end, len(text))
+	}
+	end := max - len(notice(max))
+	if end < 0 {
+		end = 0
+	}
 	for end > 0 && !utf8.RuneStart(text[end]) {
 		end--
 	}
-	return text[:end] + fmt.Sprintf("\n[cut: showing the first %d of %d bytes; ask for less to see the rest]", end, len(text))
+	return text[:end] + notice(end)
 }

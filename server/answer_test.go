@@ -99,9 +99,9 @@ tool "checkout" {
 }
 
 func TestCutKeepsCharacters(t *testing.T) {
-	got := cut(strings.Repeat("é", 10), 5)
-	if !strings.HasPrefix(got, "éé\n[cut: showing the first 4 of 20 bytes") {
-		t.Errorf("cut = %q", got)
+	got := cut(strings.Repeat("é", 100), 90)
+	if !strings.HasPrefix(got, "ééééééééé\n[cut: showing the first 18 of 200 bytes") || len(got) > 90 {
+		t.Errorf("cut = %q (%d bytes)", got, len(got))
 	}
 	if cut("short", 10) != "short" {
 		t.Error("short text was cut")

@@ -132,12 +132,10 @@ func applyDefaults(a *dispatch.Args, obj map[string]any) map[string]any {
 		out[k] = v
 	}
 	for _, arg := range a.List {
-		if _, ok := out[arg.Name]; ok || arg.Default == cty.NilVal {
+		if _, ok := out[arg.Name]; ok || arg.DefaultJSON == nil {
 			continue
 		}
-		if v, err := eval.ToJSON(arg.Default); err == nil {
-			out[arg.Name] = plainJSON(v)
-		}
+		out[arg.Name] = arg.DefaultJSON
 	}
 	return out
 }
@@ -208,28 +206,6 @@ func evalMessage(expr hcl.Expression, static *eval.Static, args cty.Value) strin
 		return "The arguments are not valid."
 	}
 	return v.AsString()
-}
-
-// plainJSON turns json.Number values into float64 or int64 so that they
-// marshal and convert like decoded JSON.
-func plainJSON(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		return f
-	case map[string]any:
-		for k, e := range x {
-			x[k] = plainJSON(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = plainJSON(e)
-		}
-	}
-	return v
 }
 
 // primitiveCty converts the common case, a string, number or bool

@@ -72,34 +72,34 @@ func kindsCompatible(from, to reflect.Kind) bool {
 }
 
 // normalize converts json.Number values nested in maps and slices so that
-// expr-lang compares them as numbers. It changes maps and slices in place:
-// they belong to the one call being answered.
+// expr-lang compares them as numbers. It changes maps and slices in place
+// (they belong to the one call being answered) and writes only where a
+// json.Number is replaced, so values shared between calls, which hold
+// none, are only read.
 func normalize(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		return numberValue(x)
 	case map[string]any:
 		for k, e := range x {
-			if needsNormalize(e) {
-				x[k] = normalize(e)
+			switch ev := e.(type) {
+			case json.Number:
+				x[k] = numberValue(ev)
+			case map[string]any, []any:
+				normalize(ev)
 			}
 		}
 	case []any:
 		for i, e := range x {
-			if needsNormalize(e) {
-				x[i] = normalize(e)
+			switch ev := e.(type) {
+			case json.Number:
+				x[i] = numberValue(ev)
+			case map[string]any, []any:
+				normalize(ev)
 			}
 		}
 	}
 	return v
-}
-
-func needsNormalize(v any) bool {
-	switch v.(type) {
-	case json.Number, map[string]any, []any:
-		return true
-	}
-	return false
 }
 
 // numberValue is an int when the number is whole and fits, else a float64.

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -24,6 +26,11 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 	st := s.state.Load()
 	if r, ok := st.resIndex[p.URI]; ok {
 		return s.readResource(ctx, req, st, r)
+	}
+	if decoded, err := url.PathUnescape(p.URI); err == nil && !utf8.ValidString(decoded) {
+		// Decoding would turn the bytes into U+FFFD, and different URIs
+		// would reach the same backend value.
+		return nil, mcp.InvalidParams("the URI %q is not UTF-8 once its %%-escapes are decoded", p.URI)
 	}
 	if t, vars := st.matchTemplate(p.URI); t != nil {
 		return s.readTemplate(ctx, req, st, t, p.URI, vars)

@@ -66,8 +66,10 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	}
 	switch kind {
 	case kindText:
+		// body is only ever decoded JSON: null for a text answer, so that
+		// `body?.title ?? ...` falls back instead of failing on a string.
 		text = decodeText(ans.data, params["charset"])
-		body, raw = text, text
+		body, raw = nil, text
 	case kindMedia:
 		if mt == "" {
 			mt = "application/octet-stream"

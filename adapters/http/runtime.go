@@ -111,7 +111,7 @@ func (b *Backend) build() (*runtime, error) {
 		}
 		rt.header.Set(name, v)
 		if isSecretHeader(name, v) {
-			rt.secrets = append(rt.secrets, v)
+			rt.secrets = append(rt.secrets, secretParts(v)...)
 		}
 	}
 	if rt.header.Get("User-Agent") == "" {
@@ -261,6 +261,18 @@ func isSecretHeader(name, value string) bool {
 		return false
 	}
 	return len(value) >= 4
+}
+
+// secretParts returns a secret header value and, for values like
+// "Bearer <token>", the token on its own: an API may echo the bare token.
+func secretParts(v string) []string {
+	out := []string{v}
+	for _, f := range strings.Fields(v) {
+		if len(f) >= 8 && f != v {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // quietLogger drops resty's log lines: they could hold URLs with API keys,
