@@ -8,10 +8,14 @@
 //   v1  @modelcontextprotocol/sdk 1.32.2: always initialize at 2025-11-25
 //   v2  @modelcontextprotocol/client 2.4.0 with versionNegotiation 'auto':
 //       probes server/discover and should settle on 2026-07-28
-// Each client talks to examples/orders.hcl (SQLite, created from orders.sql)
-// and examples/library.hcl (its HTTP backend is a small fake catalogue
-// served here on 127.0.0.1), over stdio and over Streamable HTTP. Exit 1 on
-// any failed assertion. Loopback only.
+// Each client talks to examples/orders.hcl (SQLite, created from orders.sql),
+// examples/library.hcl (its HTTP backend is a small fake catalogue served
+// here on 127.0.0.1) and the conformance fixture
+// testdata/conformance/everything.hcl (exact contract values, progress and
+// log notifications on the wire), over stdio and over Streamable HTTP (the
+// fixture with --legacy-sessions, which 2025 clients need for
+// logging/setLevel to last beyond one request). Exit 1 on any failed
+// assertion. Loopback only.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -19,6 +23,7 @@ import { join } from 'node:path';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
 
@@ -30,7 +35,10 @@ if (!BIN || !ROOT) {
 }
 const ORDERS = join(ROOT, 'examples/orders.hcl');
 const LIBRARY = join(ROOT, 'examples/library.hcl');
+const EVERYTHING = join(ROOT, 'testdata/conformance/everything.hcl');
 const POLICY = readFileSync(join(ROOT, 'examples/policy.md'), 'utf8');
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+const WAV = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 
 let failures = 0;
 let passes = 0;
@@ -87,12 +95,13 @@ const catalogueURL = `http://127.0.0.1:${await listen(catalogue)}`;
 const serveArgs = {
   orders: [ORDERS],
   library: ['--var', `base_url=${catalogueURL}`, LIBRARY],
+  everything: [EVERYTHING],
 };
 
 // Starts `mcpdecl serve --http` on a free loopback port.
-async function startHTTP(config) {
+async function startHTTP(config, flags = []) {
   const port = await freePort();
-  const child = spawn(BIN, ['serve', '--http', `127.0.0.1:${port}`, ...serveArgs[config]], {
+  const child = spawn(BIN, ['serve', '--http', `127.0.0.1:${port}`, ...flags, ...serveArgs[config]], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -114,20 +123,33 @@ async function startHTTP(config) {
   };
 }
 
-// Records the protocolVersion of the initialize result as it arrives
-// (SDK v1 has no getter for the negotiated version).
-function tapInitialize(transport, seen) {
+// Records every message from the server as it arrives, in order, and the
+// protocolVersion of the initialize result (SDK v1 has no getter for the
+// negotiated version). Notifications are judged on this wire record: the
+// SDKs handle a notification a microtask later than a response, so a client
+// callback may miss a notification that arrived, in order, in the same read
+// as the response.
+function tap(transport, seen) {
   let handler;
+  seen.messages = [];
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     get: () => handler,
     set: (fn) => {
       handler = fn && ((msg, extra) => {
+        seen.messages.push(msg);
         if (msg?.result?.protocolVersion) seen.version = msg.result.protocolVersion;
         return fn(msg, extra);
       });
     },
   });
+}
+
+// The notifications of one method that arrived before the response whose
+// first text content is resultText, since the wire record was last cleared.
+function notesBefore(seen, method, resultText) {
+  const end = seen.messages.findIndex((m) => m.id !== undefined && m.result?.content?.[0]?.text === resultText);
+  return end < 0 ? null : seen.messages.slice(0, end).filter((m) => m.method === method).map((m) => m.params);
 }
 
 // ---------------------------------------------------------------- clients
@@ -137,17 +159,18 @@ async function connect(era, transportKind, config, http) {
     const t = transportKind === 'stdio'
       ? new V1Stdio({ command: BIN, args: ['serve', ...serveArgs[config]], cwd: ROOT, stderr: 'pipe' })
       : new V1Http(http.url);
-    tapInitialize(t, seen);
+    tap(t, seen);
     const c = new V1Client({ name: 'mcpdecl-smoke-v1', version: '0.0.1' });
     await c.connect(t);
-    return { c, version: () => seen.version ?? t.protocolVersion };
+    return { c, seen, version: () => seen.version ?? t.protocolVersion };
   }
   const t = transportKind === 'stdio'
     ? new V2Stdio({ command: BIN, args: ['serve', ...serveArgs[config]], cwd: ROOT, stderr: 'pipe' })
     : new V2Http(http.url);
+  tap(t, seen);
   const c = new V2Client({ name: 'mcpdecl-smoke-v2', version: '0.0.1' }, { versionNegotiation: { mode: 'auto' } });
   await c.connect(t);
-  return { c, version: () => c.getNegotiatedProtocolVersion() };
+  return { c, seen, version: () => c.getNegotiatedProtocolVersion() };
 }
 
 const wantVersion = { v1: '2025-11-25', v2: '2026-07-28' };
@@ -212,12 +235,79 @@ async function libraryChecks(c) {
     m2.content.resource?.uri === 'library://policy' && m2.content.resource?.text === POLICY, m2);
 }
 
-const checks = { orders: ordersChecks, library: libraryChecks };
-const http = { orders: await startHTTP('orders'), library: await startHTTP('library') };
+// The conformance fixture, checked against the exact values of the fixture
+// contract (the suite itself only checks the shape of most answers).
+async function everythingChecks(c, era, seen) {
+  const call = (name, args, opts) => era === 'v1'
+    ? c.callTool(args === undefined ? { name } : { name, arguments: args }, undefined, opts)
+    : c.callTool(args === undefined ? { name } : { name, arguments: args }, opts);
+
+  const simple = await call('test_simple_text');
+  check('test_simple_text', !simple.isError && texts(simple.content) === 'This is a simple text response for testing.', simple);
+  const image = await call('test_image_content', {});
+  check('test_image_content', image.content?.[0]?.type === 'image' && image.content[0].data === PNG && image.content[0].mimeType === 'image/png', image);
+  const audio = await call('test_audio_content', {});
+  check('test_audio_content', audio.content?.[0]?.type === 'audio' && audio.content[0].data === WAV && audio.content[0].mimeType === 'audio/wav', audio);
+  const emb = await call('test_embedded_resource', {});
+  const r = emb.content?.[0]?.resource;
+  check('test_embedded_resource', emb.content?.[0]?.type === 'resource' && r?.uri === 'test://embedded-resource' &&
+    r?.mimeType === 'text/plain' && r?.text === 'This is an embedded resource content.', emb);
+  const mixed = await call('test_multiple_content_types', {});
+  const [m0, m1, m2] = mixed.content ?? [];
+  let json;
+  try { json = JSON.parse(m2?.resource?.text ?? ''); } catch { json = undefined; }
+  check('test_multiple_content_types', mixed.content?.length === 3 && m0?.text === 'Multiple content types test:' &&
+    m1?.type === 'image' && m1?.mimeType === 'image/png' && m2?.resource?.uri === 'test://mixed-content-resource' &&
+    m2?.resource?.mimeType === 'application/json' && json?.test === 'data' && json?.value === 123, mixed);
+  const err = await call('test_error_handling', {});
+  check('test_error_handling', err.isError === true && texts(err.content) === 'This tool intentionally returns an error for testing', err);
+
+  seen.messages.length = 0;
+  const callbacks = [];
+  const prog = await call('test_tool_with_progress', {}, { onprogress: (p) => callbacks.push(p.progress) });
+  const progress = notesBefore(seen, 'notifications/progress', 'Progress test completed') ?? [];
+  const token = progress[0]?.progressToken;
+  check('test_tool_with_progress: 0, 50, 100 of 100 before the result', !prog.isError && token !== undefined &&
+    progress.every((p) => p.progressToken === token) &&
+    JSON.stringify(progress.map((p) => [p.progress, p.total])) === '[[0,100],[50,100],[100,100]]', { progress, prog });
+  check('test_tool_with_progress: onprogress called', callbacks.length >= 1 && callbacks[0] === 0, callbacks);
+
+  if (era === 'v1') { // logging/setLevel exists only in the 2025 era
+    c.setNotificationHandler(LoggingMessageNotificationSchema, () => {});
+    await c.setLoggingLevel('debug');
+    seen.messages.length = 0;
+    const logged = await call('test_tool_with_logging', {});
+    const logs = notesBefore(seen, 'notifications/message', 'Tool with logging executed successfully') ?? [];
+    check('test_tool_with_logging: 3 info log messages before the result', !logged.isError &&
+      JSON.stringify(logs.map((l) => l.data)) === '["Tool execution started","Tool processing data","Tool execution completed"]' &&
+      logs.every((l) => l.level === 'info'), { logs, logged });
+  }
+
+  const tpl = await c.readResource({ uri: 'test://template/123/data' });
+  let data;
+  try { data = JSON.parse(tpl.contents?.[0]?.text ?? ''); } catch { data = undefined; }
+  check('read test://template/123/data', tpl.contents?.[0]?.mimeType === 'application/json' &&
+    JSON.stringify(data) === JSON.stringify({ data: 'Data for ID: 123', id: '123', templateTest: true }), tpl);
+  const bin = await c.readResource({ uri: 'test://static-binary' });
+  check('read test://static-binary', bin.contents?.[0]?.blob === PNG && bin.contents[0].mimeType === 'image/png', bin);
+
+  const args = await c.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } });
+  check('prompt test_prompt_with_arguments', args.messages?.[0]?.content?.text === "Prompt with arguments: arg1='testValue1', arg2='testValue2'", args);
+  const er = await c.getPrompt({ name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } });
+  const res = er.messages?.[0]?.content;
+  check('prompt test_prompt_with_embedded_resource', res?.type === 'resource' && res.resource?.uri === 'test://example-resource' &&
+    res.resource?.mimeType === 'text/plain' && res.resource?.text === 'Embedded resource content for testing.', er);
+  const done = await c.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'test' } });
+  const values = done.completion?.values ?? [];
+  check('completion/complete arg1 "test"', values.includes('testValue1') && values.every((v) => v.startsWith('test')), done);
+}
+
+const checks = { orders: ordersChecks, library: libraryChecks, everything: everythingChecks };
+const http = { orders: await startHTTP('orders'), library: await startHTTP('library'), everything: await startHTTP('everything', ['--legacy-sessions']) };
 
 // stdio first with v1: the first orders server creates examples/orders.db.
 const cases = [];
-for (const config of ['orders', 'library']) {
+for (const config of ['orders', 'library', 'everything']) {
   for (const kind of ['stdio', 'http']) {
     for (const era of ['v1', 'v2']) cases.push({ config, kind, era });
   }
@@ -233,7 +323,7 @@ try {
       session = await connect(era, kind, config, http[config]);
       version = session.version();
       check('negotiated protocol version', version === wantVersion[era], `got ${version}, want ${wantVersion[era]}`);
-      await checks[config](session.c);
+      await checks[config](session.c, era, session.seen);
     } catch (e) {
       check('no exception', false, e?.stack ?? String(e));
     } finally {
@@ -242,7 +332,7 @@ try {
     console.log(`  ${failures === before ? 'PASS' : 'FAIL'} ${label} (${version}, ${Date.now() - t0} ms)`);
   }
 } finally {
-  await Promise.all([http.orders.stop(), http.library.stop()]);
+  await Promise.all(Object.values(http).map((h) => h.stop()));
   catalogue.close();
 }
 console.log(`smoke: ${passes} assertions passed, ${failures} failed`);
