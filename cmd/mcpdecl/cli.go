@@ -15,7 +15,7 @@ var version = ""
 
 // cli is the command line: one struct per subcommand, each with a Run.
 type cli struct {
-	Serve    serveCmd    `cmd:"" help:"Serve the configuration as an MCP server over stdio (default) or Streamable HTTP."`
+	Serve    serveCmd    `cmd:"" help:"Serve the configuration as an MCP server over stdio (default) or Streamable HTTP. Send SIGHUP to reload it: a valid change is swapped in atomically, a broken one is logged and the old one keeps serving."`
 	Validate validateCmd `cmd:"" aliases:"lint" help:"Check configuration files without contacting any backend."`
 	Check    checkCmd    `cmd:"" help:"Validate, then connect to each backend and check every call against it without running it (SQL statements are prepared)."`
 	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format."`
