@@ -111,7 +111,7 @@ if [[ ${SKIP_SUITES:-} != 1 ]]; then
 
   cleanup
   SERVER_PID=
-  if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$OUT/2025" "2026=$OUT/2026"; then
+  if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$OUT/2025:$OUT/suite-2025.log" "2026=$OUT/2026:$OUT/suite-2026.log"; then
     status=1
   fi
 fi

@@ -2,7 +2,11 @@
 // Reads the checks.json files written by `conformance server -o DIR` and
 // compares every failed check with testdata/conformance/expected-failures.txt.
 //
-//   node check-results.mjs EXPECTED_FILE SUITE=DIR [SUITE=DIR ...]
+//   node check-results.mjs EXPECTED_FILE SUITE=DIR[:LOG] [SUITE=DIR[:LOG] ...]
+//
+// LOG, when given, is the suite's stdout: every scenario of its
+// "=== SUMMARY ===" must have a checks.json in DIR (a scenario that crashed
+// before writing one would otherwise go unnoticed).
 //
 // Each DIR holds one folder per scenario, named
 // server-<scenario>-<ISO timestamp with ':' and '.' replaced by '-'>, with a
@@ -49,12 +53,13 @@ readFileSync(expectedFile, 'utf8').split('\n').forEach((raw, i) => {
 const stamp = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 const suites = suiteArgs.map((a) => {
   const i = a.indexOf('=');
-  return { name: a.slice(0, i), dir: a.slice(i + 1) };
+  const [dir, log] = a.slice(i + 1).split(':');
+  return { name: a.slice(0, i), dir, log };
 });
 
 let problems = malformed;
 const rows = [];
-for (const { name: suite, dir } of suites) {
+for (const { name: suite, dir, log } of suites) {
   const checks = new Map(); // "<scenario> <id>" -> {scenario, id, failed, passed, msgs[]}
   const scenarios = new Set();
   let warnings = 0;
@@ -89,6 +94,21 @@ for (const { name: suite, dir } of suites) {
     console.error(`${suite}: no results in ${dir} (did the suite run?)`);
     problems++;
     continue;
+  }
+  if (log) {
+    const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    const summary = text.split('=== SUMMARY ===')[1] ?? '';
+    const listed = [...summary.matchAll(/^[✓✗] (\S+): \d+ passed, \d+ failed/gm)].map((m) => m[1]);
+    if (listed.length === 0) {
+      console.error(`${suite}: no scenario summary in ${log} (did the suite finish?)`);
+      problems++;
+    }
+    for (const sc of listed) {
+      if (!scenarios.has(sc)) {
+        console.error(`${suite}: scenario ${sc} is in the suite's summary but wrote no checks.json`);
+        problems++;
+      }
+    }
   }
 
   let passed = 0, failedExpected = 0;
