@@ -34,6 +34,9 @@ type compiler struct {
 
 	backends     map[string]*lang.Backend
 	backendKinds map[string]string
+	// pendingHeaders holds the x-mcp-header mapping of the tool being
+	// compiled, found while reading its input_schema.
+	pendingHeaders map[string]string
 }
 
 // Compile turns cfg into a dispatch table. Every problem is reported; the

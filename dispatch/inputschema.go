@@ -3,6 +3,7 @@ package dispatch
 import (
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -15,6 +16,7 @@ import (
 // (input_schema) instead of arg blocks. The schema is listed as written;
 // the types expressions see are derived from its top-level properties.
 func (c *compiler) argsFromSchema(t *lang.Tool, where string) *Args {
+	c.pendingHeaders = nil
 	attr := t.InputSchema
 	if len(t.Args) > 0 {
 		c.add(hcl.Diagnostics{errorf(attr.NameRange, "Arguments declared twice",
@@ -38,6 +40,7 @@ func (c *compiler) argsFromSchema(t *lang.Tool, where string) *Args {
 	}
 	out.Schema = doc
 	c.schemaArgs(out, doc, attr.Range)
+	c.headerParams(t, doc, attr)
 	out.Validations = c.compileValidations(t.Validations, c.scope(out, where))
 	return out
 }
@@ -92,4 +95,53 @@ func schemaTypes(prop map[string]any) (cty.Type, reflect.Type) {
 		return cty.Bool, reflect.TypeOf(false)
 	}
 	return cty.DynamicPseudoType, eval.AnyType
+}
+
+// headerParams reads the x-mcp-header annotations of the top-level
+// properties: each names the Mcp-Param-{Name} header that mirrors the
+// argument on HTTP. Clients drop tools whose annotation is invalid, so an
+// invalid one is an error here.
+func (c *compiler) headerParams(t *lang.Tool, doc map[string]any, attr *hcl.Attribute) {
+	props, _ := doc["properties"].(map[string]any)
+	out := map[string]string{}
+	seen := map[string]string{}
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		prop, _ := props[name].(map[string]any)
+		h, ok := prop["x-mcp-header"]
+		if !ok {
+			continue
+		}
+		header, _ := h.(string)
+		switch {
+		case !isToken(header):
+			c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid x-mcp-header", "The x-mcp-header of %q must be a header name token (letters, digits and !#$%%&'*+-.^_`|~), not %q.", name, h)})
+		case prop["type"] != "string" && prop["type"] != "integer" && prop["type"] != "boolean":
+			c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid x-mcp-header", "x-mcp-header may only mirror a string, integer or boolean property; %q is not one.", name)})
+		case seen[strings.ToLower(header)] != "":
+			c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid x-mcp-header", "The header %q is used by both %q and %q; each needs its own.", header, seen[strings.ToLower(header)], name)})
+		default:
+			seen[strings.ToLower(header)] = name
+			out[header] = name
+		}
+	}
+	if len(out) > 0 {
+		c.pendingHeaders = out
+	}
+}
+
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r)) {
+			return false
+		}
+	}
+	return true
 }

@@ -117,6 +117,9 @@ type Tool struct {
 	// OutputSchema is declared with result.output_schema, or inferred
 	// from a result.structured that builds an object literal.
 	OutputSchema map[string]any
+	// HeaderParams maps Mcp-Param-{Name} header names to the top-level
+	// argument they mirror (properties of input_schema with x-mcp-header).
+	HeaderParams map[string]string
 	// OutputDeclared is set when OutputSchema was written in the
 	// configuration; an inferred one holds by construction and is not
 	// checked per call.
@@ -143,6 +146,7 @@ type Tool struct {
 // Elicit is a compiled elicit block: the message (HCL over the arguments)
 // and the requested schema, passed to the client verbatim.
 type Elicit struct {
+	Key     string
 	Message hcl.Expression
 	Schema  map[string]any
 }
@@ -150,6 +154,7 @@ type Elicit struct {
 // Sample is a compiled sample block; its prompts are HCL over the
 // arguments.
 type Sample struct {
+	Key                  string
 	Prompt, SystemPrompt hcl.Expression
 	MaxTokens            int
 }

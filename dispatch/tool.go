@@ -33,6 +33,7 @@ func (c *compiler) compileTools() {
 		}
 		if t.InputSchema != nil {
 			tool.Args = c.argsFromSchema(t, where)
+			tool.HeaderParams = c.pendingHeaders
 		} else {
 			tool.Args = c.compileArgs(t.Args, t.Validations, where)
 		}
@@ -278,7 +279,7 @@ func (c *compiler) compileContent(blocks []*lang.Content, scope *adapter.Scope) 
 func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Elicit {
 	_, d := scope.CheckDynamic(e.Message, cty.String)
 	c.add(d)
-	out := &Elicit{Message: e.Message.Expr}
+	out := &Elicit{Message: e.Message.Expr, Key: c.keyOr(e.Key, "elicit")}
 	v := c.staticValue(e.RequestedSchema, cty.DynamicPseudoType)
 	if v == cty.NilVal || !v.IsWhollyKnown() {
 		return out
@@ -298,7 +299,7 @@ func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Elicit {
 }
 
 func (c *compiler) compileSample(b *lang.Sample, scope *adapter.Scope) *Sample {
-	out := &Sample{Prompt: b.Prompt.Expr, MaxTokens: 1000}
+	out := &Sample{Prompt: b.Prompt.Expr, MaxTokens: 1000, Key: c.keyOr(b.Key, "sample")}
 	_, d := scope.CheckDynamic(b.Prompt, cty.String)
 	c.add(d)
 	if b.SystemPrompt != nil {
@@ -310,4 +311,12 @@ func (c *compiler) compileSample(b *lang.Sample, scope *adapter.Scope) *Sample {
 		out.MaxTokens = n
 	}
 	return out
+}
+
+// keyOr returns a static key attribute, or def when absent.
+func (c *compiler) keyOr(attr *hcl.Attribute, def string) string {
+	if k := c.staticString(attr); k != "" {
+		return k
+	}
+	return def
 }

@@ -40,6 +40,7 @@ type Tool struct {
 // Sample is a `sample` block: a prompt sent to the client's language model
 // (MCP sampling) before the call.
 type Sample struct {
+	Key          *hcl.Attribute `hcl:"key,optional"`
 	Prompt       *hcl.Attribute `hcl:"prompt"`
 	SystemPrompt *hcl.Attribute `hcl:"system_prompt,optional"`
 	MaxTokens    *hcl.Attribute `hcl:"max_tokens,optional"`
@@ -49,6 +50,8 @@ type Sample struct {
 // Elicit is an `elicit` block: a question to the user (MCP elicitation)
 // asked before the call, with the JSON Schema of the answer form.
 type Elicit struct {
+	// Key names the question among a 2026-07-28 result's inputRequests.
+	Key             *hcl.Attribute `hcl:"key,optional"`
 	Message         *hcl.Attribute `hcl:"message"`
 	RequestedSchema *hcl.Attribute `hcl:"requested_schema"`
 	DeclRange       hcl.Range      `hcl:",def_range"`

@@ -33,10 +33,12 @@ type elicitAnswer struct {
 	Content map[string]any `json:"content,omitempty"`
 }
 
-// question is one server→client request a tool needs answered first.
+// question is one server→client request a tool needs answered first:
+// kind is elicitKey or sampleKey (how the answer is read), key is its name
+// on the wire (configurable, default the kind).
 type question struct {
-	key, method string
-	params      any
+	kind, key, method string
+	params            any
 }
 
 // questions builds what a tool asks the client before its call.
@@ -47,14 +49,14 @@ func questions(st *state, tool *dispatch.Tool, args *callArgs) ([]question, erro
 		if err != nil {
 			return nil, fmt.Errorf("the question to the user could not be built: %w", err)
 		}
-		out = append(out, question{elicitKey, "elicitation/create", map[string]any{"message": message, "requestedSchema": e.Schema}})
+		out = append(out, question{elicitKey, e.Key, "elicitation/create", map[string]any{"message": message, "requestedSchema": e.Schema}})
 	}
 	if sm := tool.Sample; sm != nil {
 		params, err := samplingParams(st, sm, args)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, question{sampleKey, "sampling/createMessage", params})
+		out = append(out, question{sampleKey, sm.Key, "sampling/createMessage", params})
 	}
 	return out, nil
 }
@@ -99,7 +101,7 @@ func (s *Server) ask(ctx context.Context, req *mcp.Request, st *state, tool *dis
 		if err != nil {
 			return nil, errorResult("The client could not answer " + q.method + ": " + err.Error()), nil
 		}
-		answers[q.key] = raw
+		answers[q.kind] = raw
 	}
 	return answers, nil, nil
 }
@@ -123,12 +125,16 @@ func (s *Server) askModern(tool *dispatch.Tool, p *mcp.CallToolParams, args *cal
 	if err := json.Unmarshal(p.InputResponses, &responses); err != nil {
 		return nil, nil, mcp.InvalidParams("inputResponses is not an object: %s", err)
 	}
+	answers := map[string]json.RawMessage{}
 	for _, q := range qs {
 		if responses[q.key] == nil {
-			return nil, nil, mcp.InvalidParams("inputResponses has no answer under %q", q.key)
+			// Ask again rather than fail: the client may have answered
+			// under a wrong key or not at all.
+			return s.askModern(tool, &mcp.CallToolParams{}, args, qs)
 		}
+		answers[q.kind] = responses[q.key]
 	}
-	return responses, nil, nil
+	return answers, nil, nil
 }
 
 // applyAnswers turns the answers into what result and error programs see

@@ -33,7 +33,19 @@ type Server struct {
 	stateKey []byte
 }
 
-var _ mcp.Handler = (*Server)(nil)
+var (
+	_ mcp.Handler          = (*Server)(nil)
+	_ mcp.ToolHeaderLookup = (*Server)(nil)
+)
+
+// ToolHeaderParams implements mcp.ToolHeaderLookup: the Mcp-Param-*
+// headers a modern HTTP call of the tool must carry.
+func (s *Server) ToolHeaderParams(name string) map[string]string {
+	if t, ok := s.state.Load().toolIndex[name]; ok {
+		return t.HeaderParams
+	}
+	return nil
+}
 
 // New returns a Server serving t.
 func New(t *dispatch.Table, opts *Options) *Server {

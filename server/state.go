@@ -104,7 +104,7 @@ func icons(in []dispatch.Icon) []mcp.Icon {
 }
 
 func toolListing(t *dispatch.Tool) mcp.Tool {
-	out := mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons)}
+	out := mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons), HeaderParams: t.HeaderParams}
 	out.InputSchema = mustJSON(t.Args.Schema)
 	if t.OutputSchema != nil {
 		out.OutputSchema = mustJSON(t.OutputSchema)

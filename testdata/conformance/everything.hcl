@@ -273,3 +273,155 @@ prompt "test_prompt_with_image" {
     text = "Please analyze the image above."
   }
 }
+
+tool "test_sampling" {
+  description = "Asks the client's model to answer a prompt, then returns what it said."
+  arg "prompt" {
+    type        = string
+    description = "The prompt for the model."
+  }
+  sample {
+    prompt     = args.prompt
+    max_tokens = 100
+  }
+  result {
+    text = "'LLM response: ' + sample.text"
+  }
+}
+
+tool "test_elicitation" {
+  description = "Asks the user for a user name and an email address, then returns the answer."
+  arg "message" {
+    type        = string
+    description = "What to ask the user."
+  }
+  elicit {
+    message = args.message
+    requested_schema = {
+      type = "object"
+      properties = {
+        username = { type = "string", description = "Your user name" }
+        email    = { type = "string", description = "Your email address" }
+      }
+      required = ["username", "email"]
+    }
+  }
+  result {
+    text = "'User response: action=' + elicit.action + ', content=' + toJSON(elicit.content)"
+  }
+}
+
+tool "test_elicitation_sep1034_defaults" {
+  description = "Asks the user with a form whose fields have defaults."
+  elicit {
+    message = "Please review and update the form fields with defaults"
+    requested_schema = {
+      type = "object"
+      properties = {
+        name     = { type = "string", description = "User name", default = "John Doe" }
+        age      = { type = "integer", description = "User age", default = 30 }
+        score    = { type = "number", description = "User score", default = 95.5 }
+        status   = { type = "string", description = "User status", enum = ["active", "inactive", "pending"], default = "active" }
+        verified = { type = "boolean", description = "Verification status", default = true }
+      }
+    }
+  }
+  result {
+    text = "'Elicitation completed: action=' + elicit.action + ', content=' + toJSON(elicit.content)"
+  }
+}
+
+tool "test_elicitation_sep1330_enums" {
+  description = "Asks the user with titled, untitled, legacy and multi-select enum fields."
+  elicit {
+    message = "Please select options from the enum fields"
+    requested_schema = {
+      type = "object"
+      properties = {
+        untitledSingle = { type = "string", description = "Select one option", enum = ["option1", "option2", "option3"] }
+        titledSingle = {
+          type        = "string"
+          description = "Select one option with titles"
+          oneOf = [
+            { const = "value1", title = "First Option" },
+            { const = "value2", title = "Second Option" },
+            { const = "value3", title = "Third Option" },
+          ]
+        }
+        legacyEnum = {
+          type        = "string"
+          description = "Select one option (legacy)"
+          enum        = ["opt1", "opt2", "opt3"]
+          enumNames   = ["Option One", "Option Two", "Option Three"]
+        }
+        untitledMulti = {
+          type        = "array"
+          description = "Select multiple options"
+          items       = { type = "string", enum = ["option1", "option2", "option3"] }
+        }
+        titledMulti = {
+          type        = "array"
+          description = "Select multiple options with titles"
+          items = {
+            anyOf = [
+              { const = "value1", title = "First Choice" },
+              { const = "value2", title = "Second Choice" },
+              { const = "value3", title = "Third Choice" },
+            ]
+          }
+        }
+      }
+    }
+  }
+  result {
+    text = "'Elicitation completed: action=' + elicit.action + ', content=' + toJSON(elicit.content)"
+  }
+}
+
+tool "test_input_required_result_elicitation" {
+  description = "Asks for the caller's name, then greets them."
+  elicit {
+    key              = "user_name"
+    message          = "What is your name?"
+    requested_schema = { type = "object", properties = { name = { type = "string" } }, required = ["name"] }
+  }
+  result {
+    text = "'Hello, ' + elicit.content.name + '!'"
+  }
+}
+
+tool "test_input_required_result_sampling" {
+  description = "Asks the client's model a question and returns its answer."
+  sample {
+    key        = "capital_question"
+    prompt     = "What is the capital of France?"
+    max_tokens = 100
+  }
+  result {
+    text = "sample.text"
+  }
+}
+
+tool "test_input_required_result_request_state" {
+  description = "Asks for a confirmation; the answer comes back with the signed request state."
+  elicit {
+    key              = "confirm"
+    message          = "Please confirm"
+    requested_schema = { type = "object", properties = { ok = { type = "boolean" } }, required = ["ok"] }
+  }
+  result {
+    text = "'state-ok: confirmed=' + string(elicit.content.ok)"
+  }
+}
+
+tool "test_input_required_result_tampered_state" {
+  description = "Asks for a confirmation; a changed request state is refused."
+  elicit {
+    key              = "confirm"
+    message          = "Please confirm"
+    requested_schema = { type = "object", properties = { ok = { type = "boolean" } }, required = ["ok"] }
+  }
+  result {
+    text = "'confirmed'"
+  }
+}
