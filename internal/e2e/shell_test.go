@@ -446,6 +446,23 @@ func (a *arrivals) take() (order []string, progress []sdkmcp.ProgressNotificatio
 	return
 }
 
+// wireSequence returns, in the order the tap saw them, the notifications
+// and tools/call answers the server sent ("result" for an answer).
+func wireSequence(l *wireLog) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, m := range l.msgs {
+		switch {
+		case strings.HasPrefix(m.Method, "notifications/"):
+			out = append(out, m.Method)
+		case m.Method == "tools/call":
+			out = append(out, "result")
+		}
+	}
+	return out
+}
+
 // 2. Streaming ----------------------------------------------------------------
 
 // TestShellStreaming calls the stream tool (three progress lines on
@@ -526,6 +543,23 @@ func TestShellStreaming(t *testing.T) {
 			}
 			cs.Close() // ends a session's GET stream, so that the tap has seen everything
 			wire.verify(t, revision(s.era)+" tools/call", s.notifRev()+" notifications/progress", s.notifRev()+" notifications/message")
+			// On the wire: per step a progress and a log line (stdout and
+			// stderr are read apart, so either may come first), then the
+			// result; then three log lines (legacy) and the second result.
+			seq := wireSequence(wire)
+			for i := 0; i+1 < len(seq) && i < 6; i += 2 {
+				if seq[i] == "notifications/message" && seq[i+1] == "notifications/progress" {
+					seq[i], seq[i+1] = seq[i+1], seq[i]
+				}
+			}
+			wantSeq := slices.Concat(slices.Repeat([]string{"notifications/progress", "notifications/message"}, 3), []string{"result"})
+			if s.era == mcp.EraLegacy {
+				wantSeq = append(wantSeq, slices.Repeat([]string{"notifications/message"}, 3)...)
+			}
+			wantSeq = append(wantSeq, "result")
+			if diff := cmp.Diff(wantSeq, seq); diff != "" {
+				t.Errorf("server messages in order (-want +got, each step's pair sorted):\n%s", diff)
+			}
 		})
 	}
 }
@@ -807,10 +841,7 @@ func TestShellFloodLogs(t *testing.T) {
 			if err != nil || res.IsError || sdkText(res) != "finished" {
 				t.Fatalf("flood_stderr: %+v, %v", res, err)
 			}
-			order, _, logs := got.take()
-			if len(logs) != 4096 || order[len(order)-1] != "result" {
-				t.Errorf("%d log notifications, last arrival %q; want 4096, then the result", len(logs), order[len(order)-1])
-			}
+			_, _, logs := got.take()
 			for i, l := range logs {
 				if l.Data != "0123456789abcde" {
 					t.Errorf("log notification %d: %+v", i, l)
@@ -819,6 +850,23 @@ func TestShellFloodLogs(t *testing.T) {
 			}
 			cs.Close() // ends a session's GET stream, so that the tap has seen everything
 			wire.verify(t, revision(s.era)+" tools/call", s.notifRev()+" notifications/message")
+			// On the wire: 4096 log lines, then the result.
+			want := append(slices.Repeat([]string{"notifications/message"}, 4096), "result")
+			if diff := cmp.Diff(want, wireSequence(wire)); diff != "" {
+				t.Errorf("server messages in order (-want +got):\n%s", diff)
+			}
+			// go-sdk runs notification handlers concurrently with the
+			// response: under load some reach the handler after CallTool
+			// returned. All of them must arrive.
+			deadline := time.Now().Add(5 * time.Second)
+			for len(logs) < 4096 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+				_, _, late := got.take()
+				logs = append(logs, late...)
+			}
+			if len(logs) != 4096 {
+				t.Errorf("go-sdk's handler got %d log notifications; want 4096", len(logs))
+			}
 		})
 	}
 }
