@@ -425,3 +425,24 @@ tool "test_input_required_result_tampered_state" {
     text = "'confirmed'"
   }
 }
+
+tool "test_missing_capability" {
+  description = "Needs the client's model (sampling); a client without that capability is told so."
+  sample {
+    prompt = "Say hello."
+  }
+  result {
+    text = "sample.text"
+  }
+}
+
+tool "test_streaming_elicitation" {
+  description = "Asks the user a question; over 2026-07-28 the question comes back as an input_required result, never as a request on the stream."
+  elicit {
+    message          = "Continue?"
+    requested_schema = { type = "object", properties = { ok = { type = "boolean" } } }
+  }
+  result {
+    text = "'answered: ' + elicit.action"
+  }
+}
