@@ -109,7 +109,7 @@ func TestSecretNeverLeaks(t *testing.T) {
 				exercise(testCtx(t), t, srv.c, tr, up)
 				srv.c.close()
 				srv.wire.verify(t, handshake(s.era))
-				for _, m := range srv.wire.msgs {
+				for _, m := range srv.wire.All() {
 					tr.add("server message ("+m.Method+")", string(m.Body))
 				}
 				tr.add("server log", srv.logs.String())

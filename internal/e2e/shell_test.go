@@ -449,10 +449,8 @@ func (a *arrivals) take() (order []string, progress []sdkmcp.ProgressNotificatio
 // wireSequence returns, in the order the tap saw them, the notifications
 // and tools/call answers the server sent ("result" for an answer).
 func wireSequence(l *wireLog) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []string
-	for _, m := range l.msgs {
+	for _, m := range l.All() {
 		switch {
 		case strings.HasPrefix(m.Method, "notifications/"):
 			out = append(out, m.Method)
