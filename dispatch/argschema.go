@@ -32,6 +32,9 @@ func (c *compiler) compileArg(a *lang.Arg) (map[string]any, *Arg) {
 		arg.Enum = jsonStrings(enum)
 	}
 	arg.Completions = c.stringListAttr(spec.Completions)
+	if spec.Complete != nil {
+		arg.Complete = c.compileComplete(spec.Complete, a.Name)
+	}
 	return schema, arg
 }
 
@@ -411,4 +414,13 @@ func plainNumbers(v any) any {
 		return out
 	}
 	return v
+}
+
+// compileComplete compiles the call of a complete block. Its expressions
+// see args.value, the text typed so far, and nothing else of the request.
+func (c *compiler) compileComplete(call *lang.Call, name string) *CompleteCall {
+	valueArg := &lang.Arg{Name: "value", Spec: &lang.ArgSpec{Type: &lang.Type{Kind: lang.KindString}}}
+	args := c.compileArgs([]*lang.Arg{valueArg}, nil, fmt.Sprintf("The complete block of %q", name))
+	scope := c.scope(args, fmt.Sprintf("the complete block of %q (args.value is the text typed so far)", name))
+	return &CompleteCall{Action: c.compileCall(call, fmt.Sprintf("complete block of %q", name), scope), Kind: call.Kind, Args: args}
 }

@@ -101,7 +101,18 @@ type Arg struct {
 	Type        cty.Type
 	Completions []string
 	Enum        []string
-	DeclRange   hcl.Range
+	// Complete suggests values with a call (its args hold only "value",
+	// the text typed so far); nil when there is none.
+	Complete  *CompleteCall
+	DeclRange hcl.Range
+}
+
+// CompleteCall is a compiled `complete` block.
+type CompleteCall struct {
+	Action adapter.Action
+	Kind   string
+	// Args is the argument set of the call: one string, value.
+	Args *Args
 }
 
 // Validation is a condition over the arguments with its message.

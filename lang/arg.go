@@ -20,38 +20,51 @@ type Arg struct {
 // that become its JSON Schema. Constraint attributes are recorded
 // unevaluated; they may refer to variables and locals.
 type ArgSpec struct {
-	TypeExpr         *hcl.Attribute `hcl:"type,optional"`
-	Title            *hcl.Attribute `hcl:"title,optional"`
-	Description      *hcl.Attribute `hcl:"description,optional"`
-	Default          *hcl.Attribute `hcl:"default,optional"`
-	Enum             *hcl.Attribute `hcl:"enum,optional"`
-	Const            *hcl.Attribute `hcl:"const,optional"`
-	Examples         *hcl.Attribute `hcl:"examples,optional"`
-	Pattern          *hcl.Attribute `hcl:"pattern,optional"`
-	Format           *hcl.Attribute `hcl:"format,optional"`
-	Minimum          *hcl.Attribute `hcl:"minimum,optional"`
-	Maximum          *hcl.Attribute `hcl:"maximum,optional"`
-	ExclusiveMinimum *hcl.Attribute `hcl:"exclusive_minimum,optional"`
-	ExclusiveMaximum *hcl.Attribute `hcl:"exclusive_maximum,optional"`
-	MultipleOf       *hcl.Attribute `hcl:"multiple_of,optional"`
-	MinLength        *hcl.Attribute `hcl:"min_length,optional"`
-	MaxLength        *hcl.Attribute `hcl:"max_length,optional"`
-	MinItems         *hcl.Attribute `hcl:"min_items,optional"`
-	MaxItems         *hcl.Attribute `hcl:"max_items,optional"`
-	UniqueItems      *hcl.Attribute `hcl:"unique_items,optional"`
-	Required         *hcl.Attribute `hcl:"required,optional"`
-	Optional         *hcl.Attribute `hcl:"optional,optional"`
-	Nullable         *hcl.Attribute `hcl:"nullable,optional"`
-	Sensitive        *hcl.Attribute `hcl:"sensitive,optional"`
-	Completions      *hcl.Attribute `hcl:"completions,optional"`
-	Validations      []*Validation  `hcl:"validation,block"`
-	ItemsBlocks      []*itemsBlock  `hcl:"items,block"`
-	Properties       []*Arg         `hcl:"property,block"`
+	TypeExpr         *hcl.Attribute   `hcl:"type,optional"`
+	Title            *hcl.Attribute   `hcl:"title,optional"`
+	Description      *hcl.Attribute   `hcl:"description,optional"`
+	Default          *hcl.Attribute   `hcl:"default,optional"`
+	Enum             *hcl.Attribute   `hcl:"enum,optional"`
+	Const            *hcl.Attribute   `hcl:"const,optional"`
+	Examples         *hcl.Attribute   `hcl:"examples,optional"`
+	Pattern          *hcl.Attribute   `hcl:"pattern,optional"`
+	Format           *hcl.Attribute   `hcl:"format,optional"`
+	Minimum          *hcl.Attribute   `hcl:"minimum,optional"`
+	Maximum          *hcl.Attribute   `hcl:"maximum,optional"`
+	ExclusiveMinimum *hcl.Attribute   `hcl:"exclusive_minimum,optional"`
+	ExclusiveMaximum *hcl.Attribute   `hcl:"exclusive_maximum,optional"`
+	MultipleOf       *hcl.Attribute   `hcl:"multiple_of,optional"`
+	MinLength        *hcl.Attribute   `hcl:"min_length,optional"`
+	MaxLength        *hcl.Attribute   `hcl:"max_length,optional"`
+	MinItems         *hcl.Attribute   `hcl:"min_items,optional"`
+	MaxItems         *hcl.Attribute   `hcl:"max_items,optional"`
+	UniqueItems      *hcl.Attribute   `hcl:"unique_items,optional"`
+	Required         *hcl.Attribute   `hcl:"required,optional"`
+	Optional         *hcl.Attribute   `hcl:"optional,optional"`
+	Nullable         *hcl.Attribute   `hcl:"nullable,optional"`
+	Sensitive        *hcl.Attribute   `hcl:"sensitive,optional"`
+	Completions      *hcl.Attribute   `hcl:"completions,optional"`
+	CompleteBlocks   []*completeBlock `hcl:"complete,block"`
+	Validations      []*Validation    `hcl:"validation,block"`
+	ItemsBlocks      []*itemsBlock    `hcl:"items,block"`
+	Properties       []*Arg           `hcl:"property,block"`
 
 	// Type is the parsed type expression (string when omitted).
 	Type *Type
 	// Items is the decoded `items` block, nil when absent.
 	Items *ArgSpec
+	// Complete is the call that suggests values for completion/complete
+	// (its expressions see args.value, the text typed so far); nil when
+	// there is none.
+	Complete *Call
+}
+
+// completeBlock is a `complete { <call> }` block of an argument.
+type completeBlock struct {
+	HTTP      []*labeledCall `hcl:"http,block"`
+	SQL       []*labeledCall `hcl:"sql,block"`
+	Shell     []*shellCall   `hcl:"shell,block"`
+	DeclRange hcl.Range      `hcl:",def_range"`
 }
 
 type itemsBlock struct {
@@ -84,6 +97,12 @@ func decodeArgSpec(body hcl.Body) (*ArgSpec, hcl.Diagnostics) {
 		}
 	}
 	diags = append(diags, decodeArgs(spec.Properties)...)
+	cb, d := single(spec.CompleteBlocks, func(b *completeBlock) hcl.Range { return b.DeclRange }, "complete", "This argument")
+	diags = append(diags, d...)
+	if cb != nil {
+		spec.Complete, d = oneCall(allCalls(cb.HTTP, cb.SQL, cb.Shell), "A complete block", cb.DeclRange, true, "")
+		diags = append(diags, d...)
+	}
 	items, d := single(spec.ItemsBlocks, func(b *itemsBlock) hcl.Range { return b.DeclRange }, "items", "This argument")
 	diags = append(diags, d...)
 	if items != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -220,5 +221,41 @@ resource "b" {
 	}
 	if kinds&mcp.ResourcesListChanged == 0 {
 		t.Error("a changed size should change the resource list")
+	}
+}
+
+func TestCompletionFromACall(t *testing.T) {
+	cfg, diags := lang.LoadSource("complete.hcl", []byte(`
+prompt "fruit" {
+  description = "Talk about a fruit."
+  arg "name" {
+    complete {
+      shell {
+        command = ["printf", "apple\nbanana\napricot\n${args.value}-typed\n"]
+        output  = "lines"
+      }
+    }
+  }
+  message "user" {
+    text = "Tell me about ${args.name}."
+  }
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	s := New(table, nil)
+	p := &mcp.CompleteParams{}
+	p.Ref.Type, p.Ref.Name = "ref/prompt", "fruit"
+	p.Argument.Name, p.Argument.Value = "name", "ap"
+	res, err := s.Complete(context.Background(), &mcp.Request{Notifier: nopNotifier{}}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"apple", "apricot", "ap-typed"}, res.Values); diff != "" {
+		t.Errorf("values mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
@@ -101,7 +102,7 @@ func (s *Server) embeddedResource(ctx context.Context, req *mcp.Request, st *sta
 
 // Complete implements mcp.Handler: values for a prompt argument or a
 // template variable, from its completions list or enum, filtered by prefix.
-func (s *Server) Complete(_ context.Context, _ *mcp.Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
 	st := s.state.Load()
 	var args *dispatch.Args
 	switch p.Ref.Type {
@@ -124,6 +125,9 @@ func (s *Server) Complete(_ context.Context, _ *mcp.Request, p *mcp.CompletePara
 		return nil, mcp.InvalidParams("unknown reference type %q", p.Ref.Type)
 	}
 	values := completionValues(args, p.Argument.Name, p.Argument.Value)
+	if arg := findArg(args, p.Argument.Name); arg != nil && arg.Complete != nil {
+		values = s.callCompletions(ctx, req, st, arg.Complete, p.Argument.Value)
+	}
 	total := len(values)
 	return &mcp.CompleteResult{Values: values, Total: &total, HasMore: false}, nil
 }
@@ -145,5 +149,71 @@ func completionValues(a *dispatch.Args, name, prefix string) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+func findArg(a *dispatch.Args, name string) *dispatch.Arg {
+	for _, arg := range a.List {
+		if arg.Name == name {
+			return arg
+		}
+	}
+	return nil
+}
+
+// callCompletions asks a complete block's call for values: the first
+// column of SQL rows, the lines of a command, or a JSON list of strings
+// from an API. Values not starting with what was typed are dropped; a
+// failing call gives no values (completion is a convenience) and is logged.
+func (s *Server) callCompletions(ctx context.Context, req *mcp.Request, st *state, cc *dispatch.CompleteCall, typed string) []string {
+	out := []string{}
+	if cc.Action == nil {
+		return out
+	}
+	raw, _ := json.Marshal(map[string]string{"value": typed})
+	args, err := decodeArgs(cc.Args, st.table.Static, raw)
+	if err != nil {
+		return out
+	}
+	res, failure := s.invoke(ctx, "completion", cc.Action, 0, adapterRequest(req, st, args))
+	if failure != "" || res == nil || res.Failure != "" {
+		s.log.Warn("completion call failed", "failure", failure)
+		return out
+	}
+	for _, v := range completionCandidates(res) {
+		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(typed)) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func completionCandidates(res *adapter.Result) []string {
+	var out []string
+	switch {
+	case res.Fields["rows"] != nil:
+		rows, _ := res.Fields["rows"].([]map[string]any)
+		cols, _ := res.Fields["columns"].([]string)
+		for _, r := range rows {
+			if len(cols) > 0 {
+				out = append(out, formatValue(r[cols[0]]))
+			}
+		}
+	case res.Fields["lines"] != nil:
+		switch lines := res.Fields["lines"].(type) {
+		case []string:
+			out = append(out, lines...)
+		case []any:
+			for _, l := range lines {
+				out = append(out, formatValue(l))
+			}
+		}
+	default:
+		if list, ok := res.Fields["body"].([]any); ok {
+			for _, v := range list {
+				out = append(out, formatValue(v))
+			}
+		}
+	}
 	return out
 }

@@ -66,3 +66,13 @@ prompt "bad name!" { # ERROR: Invalid prompt name
     text = "x"
   }
 }
+
+prompt "bad_complete" {
+  arg "topic" {
+    complete { # ERROR: Missing call block
+    }
+  }
+  message "user" {
+    text = "About ${args.topic}"
+  }
+}
