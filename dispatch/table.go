@@ -145,27 +145,26 @@ type Tool struct {
 	Answer
 	// Content is the answer of a tool without a call, piece by piece.
 	Content []*ContentItem
-	// Elicit is the question asked before the call; nil for none.
-	Elicit *Elicit
-	// Sample is the prompt sent to the client's model before the call.
-	Sample    *Sample
+	// Questions are asked of the client before the call (elicitation,
+	// sampling, roots), round by round.
+	Questions []*Question
 	DeclRange hcl.Range
 
 	output outputValidator
 }
 
-// Elicit is a compiled elicit block: the message (HCL over the arguments)
-// and the requested schema, passed to the client verbatim.
-type Elicit struct {
-	Key     string
+// Question is a compiled elicit, sample or roots block. Its expressions
+// are HCL over the arguments.
+type Question struct {
+	// Kind is "elicit", "sample" or "roots".
+	Kind string
+	// Key names the question on the wire and in answers.<key>.
+	Key   string
+	Round int
+	// elicit
 	Message hcl.Expression
 	Schema  map[string]any
-}
-
-// Sample is a compiled sample block; its prompts are HCL over the
-// arguments.
-type Sample struct {
-	Key                  string
+	// sample
 	Prompt, SystemPrompt hcl.Expression
 	MaxTokens            int
 }

@@ -44,14 +44,8 @@ func (c *compiler) compileTools() {
 			tool.Action = c.compileCall(t.Call, fmt.Sprintf("tool %q", t.Name), scope)
 			env = c.resultEnv(t.Call.Kind)
 		}
-		if len(t.Elicit) > 0 {
-			tool.Elicit = c.compileElicit(t.Elicit[0], scope)
-			env = append(env, eval.EnvField{Name: "elicit", Type: reflect.TypeOf(map[string]any{})})
-		}
-		if len(t.Sample) > 0 {
-			tool.Sample = c.compileSample(t.Sample[0], scope)
-			env = append(env, eval.EnvField{Name: "sample", Type: reflect.TypeOf(map[string]any{})})
-		}
+		tool.Questions = c.compileQuestions(t, scope)
+		env = append(env, questionEnv(tool.Questions)...)
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
 		tool.Content = c.compileContent(t.Content, scope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
@@ -274,12 +268,79 @@ func (c *compiler) compileContent(blocks []*lang.Content, scope *adapter.Scope) 
 	return out
 }
 
+// compileQuestions compiles the elicit, sample and roots blocks of a
+// tool, checking that their keys are unique.
+func (c *compiler) compileQuestions(t *lang.Tool, scope *adapter.Scope) []*Question {
+	var out []*Question
+	seen := map[string]hcl.Range{}
+	add := func(q *Question, keyAttr *hcl.Attribute, decl hcl.Range) {
+		if prev, dup := seen[q.Key]; dup {
+			c.add(hcl.Diagnostics{errorf(decl, "Duplicate question key",
+				"The key %q is already used by the question at %s; give each question its own key.", q.Key, prev)})
+		}
+		seen[q.Key] = decl
+		out = append(out, q)
+	}
+	for i, e := range t.Elicit {
+		q := c.compileElicit(e, scope)
+		q.Key, q.Round = c.keyOr(e.Key, numbered("elicit", i)), c.round(e.Round)
+		add(q, e.Key, e.DeclRange)
+	}
+	for i, b := range t.Sample {
+		q := c.compileSample(b, scope)
+		q.Key, q.Round = c.keyOr(b.Key, numbered("sample", i)), c.round(b.Round)
+		add(q, b.Key, b.DeclRange)
+	}
+	for i, r := range t.Roots {
+		add(&Question{Kind: "roots", Key: c.keyOr(r.Key, numbered("roots", i)), Round: c.round(r.Round)}, r.Key, r.DeclRange)
+	}
+	return out
+}
+
+// numbered names the i-th question of a kind: elicit, elicit2, ...
+func numbered(kind string, i int) string {
+	if i == 0 {
+		return kind
+	}
+	return fmt.Sprintf("%s%d", kind, i+1)
+}
+
+func (c *compiler) round(attr *hcl.Attribute) int {
+	if n := c.positiveInt(attr, "round must be a whole number from 1 up: round 2 is asked once round 1 is answered."); n > 0 {
+		return n
+	}
+	return 1
+}
+
+// questionEnv adds what result and error programs see of the answers:
+// elicit, sample and roots (the first question of each kind) and answers
+// (every answer by key).
+func questionEnv(qs []*Question) []eval.EnvField {
+	if len(qs) == 0 {
+		return nil
+	}
+	mapType := reflect.TypeOf(map[string]any{})
+	fields := []eval.EnvField{{Name: "answers", Type: mapType}}
+	kinds := map[string]bool{}
+	for _, q := range qs {
+		if !kinds[q.Kind] {
+			kinds[q.Kind] = true
+			ty := mapType
+			if q.Kind == "roots" {
+				ty = reflect.TypeOf([]any{})
+			}
+			fields = append(fields, eval.EnvField{Name: q.Kind, Type: ty})
+		}
+	}
+	return fields
+}
+
 // compileElicit checks the message over the arguments and the requested
 // schema, which MCP restricts to a flat object of primitive properties.
-func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Elicit {
+func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Question {
 	_, d := scope.CheckDynamic(e.Message, cty.String)
 	c.add(d)
-	out := &Elicit{Message: e.Message.Expr, Key: c.keyOr(e.Key, "elicit")}
+	out := &Question{Kind: "elicit", Message: e.Message.Expr}
 	v := c.staticValue(e.RequestedSchema, cty.DynamicPseudoType)
 	if v == cty.NilVal || !v.IsWhollyKnown() {
 		return out
@@ -298,8 +359,8 @@ func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Elicit {
 	return out
 }
 
-func (c *compiler) compileSample(b *lang.Sample, scope *adapter.Scope) *Sample {
-	out := &Sample{Prompt: b.Prompt.Expr, MaxTokens: 1000, Key: c.keyOr(b.Key, "sample")}
+func (c *compiler) compileSample(b *lang.Sample, scope *adapter.Scope) *Question {
+	out := &Question{Kind: "sample", Prompt: b.Prompt.Expr, MaxTokens: 1000}
 	_, d := scope.CheckDynamic(b.Prompt, cty.String)
 	c.add(d)
 	if b.SystemPrompt != nil {

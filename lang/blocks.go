@@ -41,10 +41,6 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
 		diags = append(diags, d...)
 		diags = append(diags, checkContent(t)...)
-		_, d = single(t.Elicit, func(e *Elicit) hcl.Range { return e.DeclRange }, "elicit", what)
-		diags = append(diags, d...)
-		_, d = single(t.Sample, func(e *Sample) hcl.Range { return e.DeclRange }, "sample", what)
-		diags = append(diags, d...)
 		cfg.Tools = append(cfg.Tools, t)
 	}
 	return diags

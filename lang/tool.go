@@ -33,14 +33,24 @@ type Tool struct {
 	// Elicit asks the user for input or confirmation before the call.
 	Elicit []*Elicit `hcl:"elicit,block"`
 	// Sample asks the client's model for a completion before the call.
-	Sample    []*Sample `hcl:"sample,block"`
+	Sample []*Sample `hcl:"sample,block"`
+	// Roots asks the client for its roots (MCP roots/list) before the call.
+	Roots     []*Roots  `hcl:"roots,block"`
 	DeclRange hcl.Range `hcl:",def_range"`
+}
+
+// Roots is a `roots` block: a request for the client's roots.
+type Roots struct {
+	Key       *hcl.Attribute `hcl:"key,optional"`
+	Round     *hcl.Attribute `hcl:"round,optional"`
+	DeclRange hcl.Range      `hcl:",def_range"`
 }
 
 // Sample is a `sample` block: a prompt sent to the client's language model
 // (MCP sampling) before the call.
 type Sample struct {
 	Key          *hcl.Attribute `hcl:"key,optional"`
+	Round        *hcl.Attribute `hcl:"round,optional"`
 	Prompt       *hcl.Attribute `hcl:"prompt"`
 	SystemPrompt *hcl.Attribute `hcl:"system_prompt,optional"`
 	MaxTokens    *hcl.Attribute `hcl:"max_tokens,optional"`
@@ -51,7 +61,9 @@ type Sample struct {
 // asked before the call, with the JSON Schema of the answer form.
 type Elicit struct {
 	// Key names the question among a 2026-07-28 result's inputRequests.
-	Key             *hcl.Attribute `hcl:"key,optional"`
+	Key *hcl.Attribute `hcl:"key,optional"`
+	// Round orders questions: round 2 is asked once round 1 is answered.
+	Round           *hcl.Attribute `hcl:"round,optional"`
 	Message         *hcl.Attribute `hcl:"message"`
 	RequestedSchema *hcl.Attribute `hcl:"requested_schema"`
 	DeclRange       hcl.Range      `hcl:",def_range"`

@@ -9,18 +9,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
-)
-
-// Keys of the questions among a modern result's inputRequests.
-const (
-	elicitKey = "elicit"
-	sampleKey = "sample"
 )
 
 // stateTTL bounds how long a modern client may take to answer.
@@ -33,45 +29,39 @@ type elicitAnswer struct {
 	Content map[string]any `json:"content,omitempty"`
 }
 
-// question is one server→client request a tool needs answered first:
-// kind is elicitKey or sampleKey (how the answer is read), key is its name
-// on the wire (configurable, default the kind).
-type question struct {
-	kind, key, method string
-	params            any
+// wireQuestion is a question as sent: its method and params.
+type wireQuestion struct {
+	q      *dispatch.Question
+	method string
+	params any
 }
 
-// questions builds what a tool asks the client before its call.
-func questions(st *state, tool *dispatch.Tool, args *callArgs) ([]question, error) {
-	var out []question
-	if e := tool.Elicit; e != nil {
-		message, err := evalString(e.Message, st, args.Cty)
+func buildQuestion(st *state, q *dispatch.Question, args *callArgs) (wireQuestion, error) {
+	switch q.Kind {
+	case "elicit":
+		message, err := evalString(q.Message, st, args.Cty)
 		if err != nil {
-			return nil, fmt.Errorf("the question to the user could not be built: %w", err)
+			return wireQuestion{}, fmt.Errorf("the question to the user could not be built: %w", err)
 		}
-		out = append(out, question{elicitKey, e.Key, "elicitation/create", map[string]any{"message": message, "requestedSchema": e.Schema}})
+		return wireQuestion{q, "elicitation/create", map[string]any{"message": message, "requestedSchema": q.Schema}}, nil
+	case "sample":
+		params, err := samplingParams(st, q, args)
+		return wireQuestion{q, "sampling/createMessage", params}, err
 	}
-	if sm := tool.Sample; sm != nil {
-		params, err := samplingParams(st, sm, args)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, question{sampleKey, sm.Key, "sampling/createMessage", params})
-	}
-	return out, nil
+	return wireQuestion{q, "roots/list", map[string]any{}}, nil
 }
 
-func samplingParams(st *state, sm *dispatch.Sample, args *callArgs) (map[string]any, error) {
-	prompt, err := evalString(sm.Prompt, st, args.Cty)
+func samplingParams(st *state, q *dispatch.Question, args *callArgs) (map[string]any, error) {
+	prompt, err := evalString(q.Prompt, st, args.Cty)
 	if err != nil {
 		return nil, fmt.Errorf("the prompt for the model could not be built: %w", err)
 	}
 	params := map[string]any{
 		"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": prompt}}},
-		"maxTokens": sm.MaxTokens,
+		"maxTokens": q.MaxTokens,
 	}
-	if sm.SystemPrompt != nil {
-		system, err := evalString(sm.SystemPrompt, st, args.Cty)
+	if q.SystemPrompt != nil {
+		system, err := evalString(q.SystemPrompt, st, args.Cty)
 		if err != nil {
 			return nil, fmt.Errorf("the system prompt could not be built: %w", err)
 		}
@@ -80,83 +70,165 @@ func samplingParams(st *state, sm *dispatch.Sample, args *callArgs) (map[string]
 	return params, nil
 }
 
-// ask obtains the answers to a tool's questions, keyed like the
-// questions. Instead of answers it may return a result to send: a modern
-// input_required result, or an error result the model can act on. err is a
-// protocol error.
+// ask obtains the answers to a tool's questions, by key. Instead of answers
+// it may return a result to send: a modern input_required result, or an
+// error result the model can act on. err is a protocol error.
 func (s *Server) ask(ctx context.Context, req *mcp.Request, st *state, tool *dispatch.Tool, p *mcp.CallToolParams, args *callArgs) (map[string]json.RawMessage, *mcp.CallToolResult, error) {
-	qs, err := questions(st, tool, args)
-	if err != nil {
-		return nil, errorResult(err.Error()), nil
-	}
 	if req.Era == mcp.EraModern {
-		return s.askModern(tool, p, args, qs)
+		return s.askModern(req, st, tool, p, args)
 	}
 	answers := map[string]json.RawMessage{}
-	for _, q := range qs {
-		raw, err := req.Notifier.Request(ctx, q.method, q.params)
+	for _, q := range byRound(tool.Questions) {
+		wq, err := buildQuestion(st, q, args)
+		if err != nil {
+			return nil, errorResult(err.Error()), nil
+		}
+		raw, err := req.Notifier.Request(ctx, wq.method, wq.params)
 		if errors.Is(err, mcp.ErrNoBackChannel) {
-			return nil, errorResult("This tool must ask the client first (" + q.method + "), and this connection cannot carry the request. Use stdio, or an HTTP session (serve --legacy-sessions), or a client speaking MCP 2026-07-28."), nil
+			return nil, errorResult("This tool must ask the client first (" + wq.method + "), and this connection cannot carry the request. Use stdio, or an HTTP session (serve --legacy-sessions), or a client speaking MCP 2026-07-28."), nil
 		}
 		if err != nil {
-			return nil, errorResult("The client could not answer " + q.method + ": " + err.Error()), nil
+			return nil, errorResult("The client could not answer " + wq.method + ": " + err.Error()), nil
 		}
-		answers[q.kind] = raw
+		answers[q.Key] = raw
 	}
 	return answers, nil, nil
 }
 
-// askModern returns input_required the first time and reads the answers
-// on the retry, after checking that the echoed state is ours, fresh, and
-// for this very tool and these arguments.
-func (s *Server) askModern(tool *dispatch.Tool, p *mcp.CallToolParams, args *callArgs, qs []question) (map[string]json.RawMessage, *mcp.CallToolResult, error) {
+// askModern works round by round: answers so far travel in the signed
+// requestState, new ones in inputResponses (keys not asked are ignored).
+// When a round is still unanswered it returns input_required for it.
+func (s *Server) askModern(req *mcp.Request, st *state, tool *dispatch.Tool, p *mcp.CallToolParams, args *callArgs) (map[string]json.RawMessage, *mcp.CallToolResult, error) {
 	binding := stateBinding(tool.Name, args.JSON)
-	if p.RequestState == "" || len(p.InputResponses) == 0 {
-		ir := &mcp.InputRequired{InputRequests: map[string]mcp.InputRequest{}, RequestState: s.signState(binding, time.Now().Add(stateTTL))}
-		for _, q := range qs {
-			ir.InputRequests[q.key] = mcp.InputRequest{Method: q.method, Params: mustJSON(q.params)}
-		}
-		return nil, &mcp.CallToolResult{InputRequired: ir}, nil
-	}
-	if err := s.verifyState(p.RequestState, binding, time.Now()); err != nil {
-		return nil, nil, mcp.InvalidParams("requestState refused: %s", err)
-	}
-	var responses map[string]json.RawMessage
-	if err := json.Unmarshal(p.InputResponses, &responses); err != nil {
-		return nil, nil, mcp.InvalidParams("inputResponses is not an object: %s", err)
-	}
 	answers := map[string]json.RawMessage{}
-	for _, q := range qs {
-		if responses[q.key] == nil {
-			// Ask again rather than fail: the client may have answered
-			// under a wrong key or not at all.
-			return s.askModern(tool, &mcp.CallToolParams{}, args, qs)
+	if p.RequestState != "" {
+		prior, err := s.openState(p.RequestState, binding, time.Now())
+		if err != nil {
+			return nil, nil, mcp.InvalidParams("requestState refused: %s", err)
 		}
-		answers[q.kind] = responses[q.key]
+		answers = prior
 	}
-	return answers, nil, nil
+	if len(p.InputResponses) > 0 {
+		var responses map[string]json.RawMessage
+		if err := json.Unmarshal(p.InputResponses, &responses); err != nil {
+			return nil, nil, mcp.InvalidParams("inputResponses is not an object: %s", err)
+		}
+		for _, q := range tool.Questions {
+			if r, ok := responses[q.Key]; ok {
+				answers[q.Key] = r
+			}
+		}
+	}
+	pending := nextRound(tool.Questions, answers)
+	if len(pending) == 0 {
+		return answers, nil, nil
+	}
+	asked := askable(pending, req.ClientCapabilities)
+	if len(asked) == 0 {
+		asked = pending // none can be answered: the protocol layer answers -32021
+	} else {
+		for _, q := range pending {
+			if !slices.Contains(asked, q) {
+				answers[q.Key] = json.RawMessage("null") // skipped: the client cannot answer it
+			}
+		}
+	}
+	ir := &mcp.InputRequired{InputRequests: map[string]mcp.InputRequest{}, RequestState: s.sealState(binding, answers, time.Now().Add(stateTTL))}
+	for _, q := range asked {
+		wq, err := buildQuestion(st, q, args)
+		if err != nil {
+			return nil, errorResult(err.Error()), nil
+		}
+		ir.InputRequests[q.Key] = mcp.InputRequest{Method: wq.method, Params: mustJSON(wq.params)}
+	}
+	return nil, &mcp.CallToolResult{InputRequired: ir}, nil
 }
 
-// applyAnswers turns the answers into what result and error programs see
-// (elicit, sample). A declined elicitation ends the call with an error
-// result.
-func applyAnswers(res *adapter.Result, answers map[string]json.RawMessage) (*adapter.Result, *mcp.CallToolResult, error) {
-	fields := map[string]any{}
-	if raw, ok := answers[elicitKey]; ok {
+// byRound orders questions by round, keeping the written order within one.
+func byRound(qs []*dispatch.Question) []*dispatch.Question {
+	out := append([]*dispatch.Question(nil), qs...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Round < out[j].Round })
+	return out
+}
+
+// nextRound returns the unanswered questions of the first round that has
+// any.
+func nextRound(qs []*dispatch.Question, answers map[string]json.RawMessage) []*dispatch.Question {
+	var out []*dispatch.Question
+	round := 0
+	for _, q := range byRound(qs) {
+		if _, ok := answers[q.Key]; ok {
+			continue
+		}
+		if round != 0 && q.Round != round {
+			break
+		}
+		round = q.Round
+		out = append(out, q)
+	}
+	return out
+}
+
+// askable keeps the questions the client declared it can answer.
+func askable(qs []*dispatch.Question, caps mcp.ClientCapabilities) []*dispatch.Question {
+	var out []*dispatch.Question
+	for _, q := range qs {
+		ok := q.Kind == "elicit" && caps.Elicitation != nil || q.Kind == "sample" && caps.Sampling != nil || q.Kind == "roots" && caps.Roots != nil
+		if ok {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// applyAnswers turns the answers into what result and error programs see:
+// answers.<key> for each, and elicit, sample and roots for the first of
+// each kind. A declined elicitation ends the call with an error result.
+func applyAnswers(res *adapter.Result, qs []*dispatch.Question, answers map[string]json.RawMessage) (*adapter.Result, *mcp.CallToolResult, error) {
+	byKey := map[string]any{}
+	fields := map[string]any{"answers": byKey}
+	for _, q := range qs {
+		v, instead, err := decodeQuestionAnswer(q, answers[q.Key])
+		if instead != nil || err != nil {
+			return nil, instead, err
+		}
+		byKey[q.Key] = v
+		if _, seen := fields[q.Kind]; !seen {
+			fields[q.Kind] = v
+		}
+	}
+	return withFields(res, fields), nil, nil
+}
+
+func decodeQuestionAnswer(q *dispatch.Question, raw json.RawMessage) (any, *mcp.CallToolResult, error) {
+	skipped := len(raw) == 0 || string(raw) == "null"
+	switch q.Kind {
+	case "elicit":
+		if skipped {
+			return map[string]any{"action": "unsupported", "content": map[string]any{}}, nil, nil
+		}
 		a, instead, err := decodeAnswer(raw)
 		if a == nil {
 			return nil, instead, err
 		}
-		fields["elicit"] = map[string]any{"action": a.Action, "content": a.Content}
-	}
-	if raw, ok := answers[sampleKey]; ok {
-		sample, err := decodeSample(raw)
-		if err != nil {
-			return nil, nil, err
+		return map[string]any{"action": a.Action, "content": a.Content}, nil, nil
+	case "sample":
+		if skipped {
+			return map[string]any{"text": "", "model": "", "role": "", "stop_reason": "unsupported"}, nil, nil
 		}
-		fields["sample"] = sample
+		v, err := decodeSample(raw)
+		return v, nil, err
 	}
-	return withFields(res, fields), nil, nil
+	if skipped {
+		return []any{}, nil, nil
+	}
+	var r struct {
+		Roots []any `json:"roots"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, nil, mcp.InvalidParams("the roots answer is not valid: %s", err)
+	}
+	return r.Roots, nil, nil
 }
 
 // decodeSample reads a sampling/createMessage result.
@@ -176,6 +248,62 @@ func decodeSample(raw json.RawMessage) (map[string]any, error) {
 	return map[string]any{"text": m.Content.Text, "model": m.Model, "role": m.Role, "stop_reason": m.Stop}, nil
 }
 
+// stateBinding is what a request state vouches for: the tool and a digest
+// of its arguments.
+func stateBinding(tool string, args map[string]any) string {
+	sum := sha256.Sum256(mustJSON(args))
+	return tool + "\x00" + base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// sealState returns "<payload>.<mac>": the payload (base64 JSON of the
+// expiry and the answers so far) cannot be changed, nor moved to another
+// tool or other arguments, without the server's key.
+func (s *Server) sealState(binding string, answers map[string]json.RawMessage, expires time.Time) string {
+	payload := base64.RawURLEncoding.EncodeToString(mustJSON(struct {
+		Exp     int64                      `json:"e"`
+		Answers map[string]json.RawMessage `json:"a"`
+	}{expires.Unix(), answers}))
+	return payload + "." + base64.RawURLEncoding.EncodeToString(s.mac(payload, binding))
+}
+
+// openState checks a state and returns the answers it carries.
+func (s *Server) openState(state, binding string, now time.Time) (map[string]json.RawMessage, error) {
+	payload, mac, ok := strings.Cut(state, ".")
+	got, err := base64.RawURLEncoding.DecodeString(mac)
+	if !ok || err != nil || !hmac.Equal(got, s.mac(payload, binding)) {
+		return nil, errors.New("it was not issued by this server for this call")
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	var st struct {
+		Exp     int64                      `json:"e"`
+		Answers map[string]json.RawMessage `json:"a"`
+	}
+	if err != nil || json.Unmarshal(raw, &st) != nil {
+		return nil, errors.New("it is malformed")
+	}
+	if now.Unix() > st.Exp {
+		return nil, errors.New("it has expired; call the tool again")
+	}
+	if st.Answers == nil {
+		st.Answers = map[string]json.RawMessage{}
+	}
+	return st.Answers, nil
+}
+
+func (s *Server) mac(exp, binding string) []byte {
+	h := hmac.New(sha256.New, s.stateKey)
+	h.Write([]byte(exp + "\x00" + binding))
+	return h.Sum(nil)
+}
+
+func newStateKey() []byte {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		panic("server: no randomness for the request-state key: " + err.Error())
+	}
+	return key
+}
+
 func decodeAnswer(raw json.RawMessage) (*elicitAnswer, *mcp.CallToolResult, error) {
 	var a elicitAnswer
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -191,45 +319,4 @@ func decodeAnswer(raw json.RawMessage) (*elicitAnswer, *mcp.CallToolResult, erro
 		return nil, errorResult(fmt.Sprintf("The user did not agree (%s), so nothing was done. Ask the user what they want instead.", a.Action+"d")), nil
 	}
 	return nil, nil, mcp.InvalidParams("unknown elicitation action %q", a.Action)
-}
-
-// stateBinding is what a request state vouches for: the tool and a digest
-// of its arguments.
-func stateBinding(tool string, args map[string]any) string {
-	sum := sha256.Sum256(mustJSON(args))
-	return tool + "\x00" + base64.RawURLEncoding.EncodeToString(sum[:])
-}
-
-// signState returns "<expiry>.<mac>": the client cannot change what the
-// state vouches for without the server's key.
-func (s *Server) signState(binding string, expires time.Time) string {
-	exp := fmt.Sprint(expires.Unix())
-	return exp + "." + base64.RawURLEncoding.EncodeToString(s.mac(exp, binding))
-}
-
-func (s *Server) verifyState(state, binding string, now time.Time) error {
-	exp, mac, ok := strings.Cut(state, ".")
-	got, err := base64.RawURLEncoding.DecodeString(mac)
-	if !ok || err != nil || !hmac.Equal(got, s.mac(exp, binding)) {
-		return errors.New("it was not issued by this server for this call")
-	}
-	var unix int64
-	if _, err := fmt.Sscan(exp, &unix); err != nil || now.Unix() > unix {
-		return errors.New("it has expired; call the tool again")
-	}
-	return nil
-}
-
-func (s *Server) mac(exp, binding string) []byte {
-	h := hmac.New(sha256.New, s.stateKey)
-	h.Write([]byte(exp + "\x00" + binding))
-	return h.Sum(nil)
-}
-
-func newStateKey() []byte {
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		panic("server: no randomness for the request-state key: " + err.Error())
-	}
-	return key
 }

@@ -95,7 +95,7 @@ func TestElicitationModernRoundTrip(t *testing.T) {
 		t.Fatalf("want input_required, got %+v, %v", first, err)
 	}
 	ir := first.InputRequired
-	if ir.InputRequests[elicitKey].Method != "elicitation/create" || ir.RequestState == "" {
+	if ir.InputRequests["elicit"].Method != "elicitation/create" || ir.RequestState == "" {
 		t.Fatalf("input requests %+v", ir)
 	}
 	answer := json.RawMessage(`{"elicit":{"action":"accept","content":{"username":"u","email":"u@example.com"}}}`)
@@ -116,8 +116,8 @@ func TestElicitationModernRoundTrip(t *testing.T) {
 			t.Errorf("%s state was accepted", name)
 		}
 	}
-	expired := s.signState(stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now().Add(-time.Minute))
-	if err := s.verifyState(expired, stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now()); err == nil {
+	expired := s.sealState(stateBinding("test_elicitation", map[string]any{"message": "m"}), nil, time.Now().Add(-time.Minute))
+	if _, err := s.openState(expired, stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now()); err == nil {
 		t.Error("an expired state was accepted")
 	}
 }
@@ -161,7 +161,7 @@ tool "test_sampling" {
 	}
 	modern := &mcp.Request{Era: mcp.EraModern, Notifier: nopNotifier{}}
 	first, _ := s.CallTool(context.Background(), modern, &mcp.CallToolParams{Name: "test_sampling", Arguments: args})
-	if first.InputRequired == nil || first.InputRequired.InputRequests[sampleKey].Method != "sampling/createMessage" {
+	if first.InputRequired == nil || first.InputRequired.InputRequests["sample"].Method != "sampling/createMessage" {
 		t.Fatalf("modern first call: %+v", first)
 	}
 	retry := &mcp.CallToolParams{Name: "test_sampling", Arguments: args}

@@ -28,12 +28,12 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 		return s.argError(tool.Name, err), nil
 	}
 	var answers map[string]json.RawMessage
-	if tool.Elicit != nil || tool.Sample != nil {
+	if len(tool.Questions) > 0 {
 		var instead *mcp.CallToolResult
 		if answers, instead, err = s.ask(ctx, req, st, tool, p, args); answers == nil {
 			return instead, err
 		}
-		if _, instead, err = applyAnswers(nil, answers); instead != nil || err != nil {
+		if _, instead, err = applyAnswers(nil, tool.Questions, answers); instead != nil || err != nil {
 			return instead, err // declined before the call: nothing is run
 		}
 	}
@@ -46,7 +46,7 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 		}
 	}
 	if answers != nil {
-		res, _, _ = applyAnswers(res, answers)
+		res, _, _ = applyAnswers(res, tool.Questions, answers)
 	}
 	out, err := mapAnswer(&tool.Answer, res, args.JSON)
 	if err != nil {

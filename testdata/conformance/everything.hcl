@@ -446,3 +446,68 @@ tool "test_streaming_elicitation" {
     text = "'answered: ' + elicit.action"
   }
 }
+
+tool "test_input_required_result_list_roots" {
+  description = "Asks the client for its roots, then lists them."
+  roots {
+    key = "client_roots"
+  }
+  result {
+    text = "'Roots: ' + join(map(roots, #.uri), ', ')"
+  }
+}
+
+tool "test_input_required_result_multiple_inputs" {
+  description = "Asks the user, the model and the client's roots at once."
+  elicit {
+    key              = "user_name"
+    message          = "What is your name?"
+    requested_schema = { type = "object", properties = { name = { type = "string" } }, required = ["name"] }
+  }
+  sample {
+    key        = "greeting"
+    prompt     = "Generate a greeting"
+    max_tokens = 50
+  }
+  roots {
+    key = "client_roots"
+  }
+  result {
+    text = "elicit.content?.name + ': ' + sample.text + ' (' + string(len(roots)) + ' roots)'"
+  }
+}
+
+tool "test_input_required_result_multi_round" {
+  description = "Asks two questions, one after the other."
+  elicit {
+    key              = "step1"
+    message          = "Step 1: What is your name?"
+    requested_schema = { type = "object", properties = { name = { type = "string" } }, required = ["name"] }
+  }
+  elicit {
+    key              = "step2"
+    round            = 2
+    message          = "Step 2: What is your favorite color?"
+    requested_schema = { type = "object", properties = { color = { type = "string" } }, required = ["color"] }
+  }
+  result {
+    text = "answers.step1.content.name + ' likes ' + answers.step2.content.color"
+  }
+}
+
+tool "test_input_required_result_capabilities" {
+  description = "Asks the user and the model; a client that can only sample is only asked the model."
+  elicit {
+    key              = "user_name"
+    message          = "What is your name?"
+    requested_schema = { type = "object", properties = { name = { type = "string" } }, required = ["name"] }
+  }
+  sample {
+    key        = "greeting"
+    prompt     = "Generate a greeting"
+    max_tokens = 50
+  }
+  result {
+    text = "sample.text + ' (user: ' + elicit.action + ')'"
+  }
+}
