@@ -22,6 +22,9 @@ type Scope struct {
 	// ArgsEnv is the Go type of args in expr-lang programs.
 	ArgsEnv reflect.Type
 	Files   map[string]*hcl.File
+	// Extra are further variables of dynamic expressions, by root name
+	// (unknown values at load time).
+	Extra map[string]cty.Value
 }
 
 // StaticValue evaluates an attribute that may not refer to args, converted to
@@ -59,7 +62,11 @@ func (s *Scope) CheckExpr(expr hcl.Expression, attr *hcl.Attribute, want cty.Typ
 	if s.ArgsType != cty.NilType {
 		args = cty.UnknownVal(s.ArgsType)
 	}
-	v, d := expr.Value(s.Static.WithArgs(expr, args))
+	ctx := s.Static.WithArgs(expr, args)
+	for k, v := range s.Extra {
+		ctx.Variables[k] = v
+	}
+	v, d := expr.Value(ctx)
 	if d.HasErrors() {
 		return cty.DynamicVal, d
 	}

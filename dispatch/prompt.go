@@ -25,6 +25,12 @@ func (c *compiler) compilePrompts() {
 		}
 		prompt.Args = c.compileArgs(p.Args, nil, fmt.Sprintf("The prompt %q", p.Name))
 		scope := c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name))
+		prompt.Questions = c.compileQuestions(p.Elicit, p.Sample, p.Roots, scope)
+		if len(prompt.Questions) > 0 {
+			// The messages may use the answers, answers.<key>.
+			scope.Names.Extra = []string{"answers"}
+			scope.Extra = map[string]cty.Value{"answers": cty.DynamicVal}
+		}
 		for _, m := range p.Messages {
 			if msg := c.compileMessage(m, scope); msg != nil {
 				prompt.Messages = append(prompt.Messages, msg)

@@ -240,7 +240,9 @@ type Prompt struct {
 	Args                     *Args
 	Icons                    []Icon
 	Messages                 []*Message
-	DeclRange                hcl.Range
+	// Questions are asked of the client before the messages are built.
+	Questions []*Question
+	DeclRange hcl.Range
 }
 
 // Message is a compiled prompt message; its expressions are evaluated with

@@ -44,7 +44,7 @@ func (c *compiler) compileTools() {
 			tool.Action = c.compileCall(t.Call, fmt.Sprintf("tool %q", t.Name), scope)
 			env = c.resultEnv(t.Call.Kind)
 		}
-		tool.Questions = c.compileQuestions(t, scope)
+		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
 		env = append(env, questionEnv(tool.Questions)...)
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
 		tool.Content = c.compileContent(t.Content, scope)
@@ -270,7 +270,7 @@ func (c *compiler) compileContent(blocks []*lang.Content, scope *adapter.Scope) 
 
 // compileQuestions compiles the elicit, sample and roots blocks of a
 // tool, checking that their keys are unique.
-func (c *compiler) compileQuestions(t *lang.Tool, scope *adapter.Scope) []*Question {
+func (c *compiler) compileQuestions(elicits []*lang.Elicit, samples []*lang.Sample, roots []*lang.Roots, scope *adapter.Scope) []*Question {
 	var out []*Question
 	seen := map[string]hcl.Range{}
 	add := func(q *Question, keyAttr *hcl.Attribute, decl hcl.Range) {
@@ -281,17 +281,17 @@ func (c *compiler) compileQuestions(t *lang.Tool, scope *adapter.Scope) []*Quest
 		seen[q.Key] = decl
 		out = append(out, q)
 	}
-	for i, e := range t.Elicit {
+	for i, e := range elicits {
 		q := c.compileElicit(e, scope)
 		q.Key, q.Round = c.keyOr(e.Key, numbered("elicit", i)), c.round(e.Round)
 		add(q, e.Key, e.DeclRange)
 	}
-	for i, b := range t.Sample {
+	for i, b := range samples {
 		q := c.compileSample(b, scope)
 		q.Key, q.Round = c.keyOr(b.Key, numbered("sample", i)), c.round(b.Round)
 		add(q, b.Key, b.DeclRange)
 	}
-	for i, r := range t.Roots {
+	for i, r := range roots {
 		add(&Question{Kind: "roots", Key: c.keyOr(r.Key, numbered("roots", i)), Round: c.round(r.Round)}, r.Key, r.DeclRange)
 	}
 	return out

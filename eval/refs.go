@@ -19,6 +19,9 @@ type Names struct {
 	ArgsWhere string
 	Vars      []string
 	Locals    []string
+	// Extra are further roots allowed as they are (answers in prompts
+	// that ask the client questions); what is under them is not checked.
+	Extra []string
 }
 
 // CheckRefs checks every reference in expr against names and reports each
@@ -33,6 +36,11 @@ func CheckRefs(expr hcl.Expression, names *Names) hcl.Diagnostics {
 
 func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 	root := tr.RootName()
+	for _, x := range n.Extra {
+		if root == x {
+			return nil
+		}
+	}
 	switch root {
 	case "args":
 		if n.Args == nil {

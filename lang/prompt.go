@@ -12,7 +12,12 @@ type Prompt struct {
 	Icons       []*Icon        `hcl:"icon,block"`
 	Args        []*Arg         `hcl:"arg,block"`
 	Messages    []*Message     `hcl:"message,block"`
-	DeclRange   hcl.Range      `hcl:",def_range"`
+	// Questions asked of the client before the messages are built; their
+	// answers are answers.<key> in the messages.
+	Elicit    []*Elicit `hcl:"elicit,block"`
+	Sample    []*Sample `hcl:"sample,block"`
+	Roots     []*Roots  `hcl:"roots,block"`
+	DeclRange hcl.Range `hcl:",def_range"`
 }
 
 // Message is one prompt message: a role and exactly one piece of content,

@@ -74,54 +74,72 @@ func samplingParams(st *state, q *dispatch.Question, args *callArgs) (map[string
 // it may return a result to send: a modern input_required result, or an
 // error result the model can act on. err is a protocol error.
 func (s *Server) ask(ctx context.Context, req *mcp.Request, st *state, tool *dispatch.Tool, p *mcp.CallToolParams, args *callArgs) (map[string]json.RawMessage, *mcp.CallToolResult, error) {
+	answers, input, failure, err := s.askQuestions(ctx, req, st, "tool "+tool.Name, tool.Questions, p.MRTR, args)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case input != nil:
+		return nil, &mcp.CallToolResult{InputRequired: input}, nil
+	case failure != "":
+		return nil, errorResult(failure), nil
+	}
+	return answers, nil, nil
+}
+
+// askQuestions asks questions of the client before a tool call or a
+// prompt: by a server→client request for 2025 clients, by input_required
+// for 2026-07-28 ones. It returns the answers by key, or the input_required
+// outcome to send, or a failure written for the model; err is a protocol
+// error.
+func (s *Server) askQuestions(ctx context.Context, req *mcp.Request, st *state, name string, qs []*dispatch.Question, mrtr mcp.MRTR, args *callArgs) (map[string]json.RawMessage, *mcp.InputRequired, string, error) {
 	if req.Era == mcp.EraModern {
-		return s.askModern(req, st, tool, p, args)
+		return s.askModern(req, st, name, qs, mrtr, args)
 	}
 	answers := map[string]json.RawMessage{}
-	for _, q := range byRound(tool.Questions) {
+	for _, q := range byRound(qs) {
 		wq, err := buildQuestion(st, q, args)
 		if err != nil {
-			return nil, errorResult(err.Error()), nil
+			return nil, nil, err.Error(), nil
 		}
 		raw, err := req.Notifier.Request(ctx, wq.method, wq.params)
 		if errors.Is(err, mcp.ErrNoBackChannel) {
-			return nil, errorResult("This tool must ask the client first (" + wq.method + "), and this connection cannot carry the request. Use stdio, or an HTTP session (serve --legacy-sessions), or a client speaking MCP 2026-07-28."), nil
+			return nil, nil, "This must ask the client first (" + wq.method + "), and this connection cannot carry the request. Use stdio, or an HTTP session (serve --legacy-sessions), or a client speaking MCP 2026-07-28.", nil
 		}
 		if err != nil {
-			return nil, errorResult("The client could not answer " + wq.method + ": " + err.Error()), nil
+			return nil, nil, "The client could not answer " + wq.method + ": " + err.Error(), nil
 		}
 		answers[q.Key] = raw
 	}
-	return answers, nil, nil
+	return answers, nil, "", nil
 }
 
 // askModern works round by round: answers so far travel in the signed
 // requestState, new ones in inputResponses (keys not asked are ignored).
 // When a round is still unanswered it returns input_required for it.
-func (s *Server) askModern(req *mcp.Request, st *state, tool *dispatch.Tool, p *mcp.CallToolParams, args *callArgs) (map[string]json.RawMessage, *mcp.CallToolResult, error) {
-	binding := stateBinding(tool.Name, args.JSON)
+func (s *Server) askModern(req *mcp.Request, st *state, name string, qs []*dispatch.Question, p mcp.MRTR, args *callArgs) (map[string]json.RawMessage, *mcp.InputRequired, string, error) {
+	binding := stateBinding(name, args.JSON)
 	answers := map[string]json.RawMessage{}
 	if p.RequestState != "" {
 		prior, err := s.openState(p.RequestState, binding, time.Now())
 		if err != nil {
-			return nil, nil, mcp.InvalidParams("requestState refused: %s", err)
+			return nil, nil, "", mcp.InvalidParams("requestState refused: %s", err)
 		}
 		answers = prior
 	}
 	if len(p.InputResponses) > 0 {
 		var responses map[string]json.RawMessage
 		if err := json.Unmarshal(p.InputResponses, &responses); err != nil {
-			return nil, nil, mcp.InvalidParams("inputResponses is not an object: %s", err)
+			return nil, nil, "", mcp.InvalidParams("inputResponses is not an object: %s", err)
 		}
-		for _, q := range tool.Questions {
+		for _, q := range qs {
 			if r, ok := responses[q.Key]; ok {
 				answers[q.Key] = r
 			}
 		}
 	}
-	pending := nextRound(tool.Questions, answers)
+	pending := nextRound(qs, answers)
 	if len(pending) == 0 {
-		return answers, nil, nil
+		return answers, nil, "", nil
 	}
 	asked := askable(pending, req.ClientCapabilities)
 	if len(asked) == 0 {
@@ -137,11 +155,11 @@ func (s *Server) askModern(req *mcp.Request, st *state, tool *dispatch.Tool, p *
 	for _, q := range asked {
 		wq, err := buildQuestion(st, q, args)
 		if err != nil {
-			return nil, errorResult(err.Error()), nil
+			return nil, nil, err.Error(), nil
 		}
 		ir.InputRequests[q.Key] = mcp.InputRequest{Method: wq.method, Params: mustJSON(wq.params)}
 	}
-	return nil, &mcp.CallToolResult{InputRequired: ir}, nil
+	return nil, ir, "", nil
 }
 
 // byRound orders questions by round, keeping the written order within one.

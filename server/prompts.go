@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -26,6 +29,12 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 	args, err := decodeArgs(prompt.Args, st.table.Static, raw)
 	if err != nil {
 		return nil, mcp.InvalidParams("%s", err.Error())
+	}
+	if len(prompt.Questions) > 0 {
+		input, err := s.askForPrompt(ctx, req, st, prompt, p, args)
+		if input != nil || err != nil {
+			return &mcp.GetPromptResult{InputRequired: input}, err
+		}
 	}
 	out := &mcp.GetPromptResult{Description: prompt.Description}
 	for _, m := range prompt.Messages {
@@ -51,7 +60,7 @@ func missingArgs(a *dispatch.Args, given map[string]string) []string {
 func (s *Server) messageContent(ctx context.Context, req *mcp.Request, st *state, m *dispatch.Message, args *callArgs) (mcp.ContentBlock, error) {
 	switch m.Kind {
 	case "text":
-		text, err := evalString(m.Text, st, args.Cty)
+		text, err := evalStringExtra(m.Text, st, args.Cty, args.Extra)
 		if err != nil {
 			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the prompt message cannot be built: %s", err)
 		}
@@ -216,4 +225,32 @@ func completionCandidates(res *adapter.Result) []string {
 		}
 	}
 	return out
+}
+
+// askForPrompt asks a prompt's questions; with every answer in, it stores
+// them as answers.<key> for the messages and returns nil, nil.
+func (s *Server) askForPrompt(ctx context.Context, req *mcp.Request, st *state, prompt *dispatch.Prompt, p *mcp.GetPromptParams, args *callArgs) (*mcp.InputRequired, error) {
+	answers, input, failure, err := s.askQuestions(ctx, req, st, "prompt "+prompt.Name, prompt.Questions, p.MRTR, args)
+	switch {
+	case err != nil || input != nil:
+		return input, err
+	case failure != "":
+		return nil, mcp.Errorf(mcp.CodeInternalError, "%s", failure)
+	}
+	res, instead, err := applyAnswers(nil, prompt.Questions, answers)
+	if err != nil {
+		return nil, err
+	}
+	if instead != nil {
+		return nil, mcp.InvalidParams("%s", instead.Content[0].Text)
+	}
+	b := mustJSON(normalize(res.Fields["answers"]))
+	ty, err := ctyjson.ImpliedType(b)
+	if err == nil {
+		var v cty.Value
+		if v, err = ctyjson.Unmarshal(b, ty); err == nil {
+			args.Extra = map[string]cty.Value{"answers": v}
+		}
+	}
+	return nil, err
 }

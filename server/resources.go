@@ -151,7 +151,16 @@ func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, ur
 }
 
 func evalString(expr hcl.Expression, st *state, args cty.Value) (string, error) {
-	v, diags := expr.Value(st.table.Static.WithArgs(expr, args))
+	return evalStringExtra(expr, st, args, nil)
+}
+
+// evalStringExtra is evalString with further variables.
+func evalStringExtra(expr hcl.Expression, st *state, args cty.Value, extra map[string]cty.Value) (string, error) {
+	ctx := st.table.Static.WithArgs(expr, args)
+	for k, v := range extra {
+		ctx.Variables[k] = v
+	}
+	v, diags := expr.Value(ctx)
 	if diags.HasErrors() {
 		return "", errors.New(diags[0].Detail)
 	}

@@ -511,3 +511,15 @@ tool "test_input_required_result_capabilities" {
     text = "sample.text + ' (user: ' + elicit.action + ')'"
   }
 }
+
+prompt "test_input_required_result_prompt" {
+  description = "Asks the user for context before building the prompt."
+  elicit {
+    key              = "user_context"
+    message          = "What context should the prompt use?"
+    requested_schema = { type = "object", properties = { context = { type = "string" } }, required = ["context"] }
+  }
+  message "user" {
+    text = "Answer with this context in mind: ${answers.user_context.content.context}"
+  }
+}
