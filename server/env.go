@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -132,4 +133,57 @@ func formatValue(v any) string {
 		return fmt.Sprint(v)
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// jsonValue converts a Go value built by expr-lang or decoded from JSON to
+// the forms the schema validator reads (map[string]any, []any,
+// json.Number, string, bool, nil) without encoding it as text first.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case nil, string, bool, json.Number:
+		return x
+	case int:
+		return json.Number(strconv.Itoa(x))
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10))
+	case float64:
+		return json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e)
+		}
+		return out
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = jsonValue(rv.Index(i).Interface())
+		}
+		return out
+	case reflect.Map:
+		out := make(map[string]any, rv.Len())
+		for _, k := range rv.MapKeys() {
+			out[fmt.Sprint(k.Interface())] = jsonValue(rv.MapIndex(k).Interface())
+		}
+		return out
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return json.Number(strconv.FormatInt(rv.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return json.Number(strconv.FormatUint(rv.Uint(), 10))
+	case reflect.Float32:
+		return json.Number(strconv.FormatFloat(rv.Float(), 'g', -1, 32))
+	}
+	// Anything else (a struct) goes through its JSON encoding.
+	var out any
+	_ = json.Unmarshal(mustJSON(v), &out)
+	return jsonValue(out)
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -116,10 +114,7 @@ func (s *Server) checkOutput(tool *dispatch.Tool, out *outcome) string {
 	if validator == nil || err != nil {
 		return ""
 	}
-	instance, err := jsonschema.UnmarshalJSON(bytes.NewReader(mustJSON(normalize(out.structured))))
-	if err == nil {
-		err = validator.Validate(instance)
-	}
+	err = validator.Validate(jsonValue(out.structured))
 	if err != nil {
 		s.log.Warn("structured answer does not match the output schema", "tool", tool.Name, "error", err)
 		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +
