@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Measures `mcpdecl validate examples/*.hcl` as a whole process (target:
-# ≤ 50 ms), next to `true` as the baseline of process start-up on this
-# machine, in the same run. Prints the median of 20 runs of each.
+# Measures `mcpdecl validate` of the four examples as a whole process
+# (target: ≤ 50 ms), next to two baselines measured the same way in the
+# same run: /bin/true (process start on this machine) and an empty Go
+# program (process start plus the Go runtime). Prints the median of 21
+# runs of each, and mcpdecl's time over the empty Go program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(mktemp -d)/mcpdecl
-go build -o "$bin" ./cmd/mcpdecl
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/mcpdecl" ./cmd/mcpdecl
+mkdir -p "$tmp/empty"
+printf 'package main\n\nfunc main() {}\n' > "$tmp/empty/main.go"
+(cd "$tmp/empty" && printf 'module empty\n\ngo 1.26\n' > go.mod && go build -o "$tmp/empty-go" .)
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 measure() {
-  for _ in $(seq 20); do
+  for _ in $(seq 21); do
     start=$(date +%s%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s%N)
     echo $(( (end - start) / 1000 ))
   done | median
 }
-base=$(measure true)
-val=$(measure "$bin" validate examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl)
-echo "process baseline (true): ${base} µs"
-echo "mcpdecl validate examples: ${val} µs (target ≤ 50000 µs)"
+examples=(examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl)
+t_true=$(measure /bin/true)
+t_go=$(measure "$tmp/empty-go")
+t_val=$(measure "$tmp/mcpdecl" validate "${examples[@]}")
+echo "process start (/bin/true):          ${t_true} µs"
+echo "empty Go program:                   ${t_go} µs"
+echo "mcpdecl validate examples/*.hcl:    ${t_val} µs (target ≤ 50000 µs)"
+echo "mcpdecl over the empty Go program:  $((t_val - t_go)) µs"
