@@ -32,6 +32,9 @@ func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (
 	if res != nil {
 		fields = res.Fields
 	}
+	if len(ans.Errors) == 0 && ans.Result == nil {
+		return defaultOutcome(res), nil // no program to run: skip building its environment
+	}
 	env := buildEnv(ans.Env, fields, args)
 	for _, rule := range ans.Errors {
 		hit, err := expr.Run(rule.When.Program, env)
@@ -52,14 +55,24 @@ func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (
 	if ans.Result != nil {
 		return mapResult(ans.Result, env)
 	}
+	return defaultOutcome(res), nil
+}
+
+// defaultOutcome is the adapter's own answer: its failure, or its text,
+// media and structured content.
+func defaultOutcome(res *adapter.Result) *outcome {
 	out := &outcome{}
-	if res != nil {
-		out.text, out.media = res.Text, res.Media
-		if res.Structured != nil {
-			out.structured = res.Structured
-		}
+	if res == nil {
+		return out
 	}
-	return out, nil
+	if res.Failure != "" {
+		return &outcome{isError: true, text: res.Failure}
+	}
+	out.text, out.media = res.Text, res.Media
+	if res.Structured != nil {
+		out.structured = res.Structured
+	}
+	return out
 }
 
 func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
