@@ -112,6 +112,14 @@ func exprHint(msg string, env reflect.Type) string {
 		if s := closestName(strings.TrimPrefix(msg, "unknown name "), names); s != "" {
 			out += fmt.Sprintf(" Did you mean %q?", s)
 		}
+	case strings.Contains(msg, "has no field "):
+		field := strings.Fields(msg[strings.Index(msg, "has no field ")+len("has no field "):])
+		if names := argNames(env); len(field) > 0 && len(names) > 0 {
+			out += fmt.Sprintf(" The arguments are %s.", strings.Join(names, ", "))
+			if s := closestName(field[0], names); s != "" {
+				out += fmt.Sprintf(" Did you mean args.%s?", s)
+			}
+		}
 	case strings.Contains(msg, "literal not terminated"):
 		out += " An expr-lang string cannot hold a raw line break; inside an HCL string write '\\n' as '\\\\n'."
 	case strings.Contains(msg, "mismatched types"):
@@ -186,4 +194,15 @@ func envNames(env reflect.Type) []string {
 
 func closestName(given string, names []string) string {
 	return closest(strings.TrimSpace(given), names)
+}
+
+// argNames lists the argument names of an environment with an args field.
+func argNames(env reflect.Type) []string {
+	for i := range env.NumField() {
+		f := env.Field(i)
+		if f.Tag.Get("expr") == "args" && f.Type.Kind() == reflect.Struct {
+			return envNames(f.Type)
+		}
+	}
+	return nil
 }
