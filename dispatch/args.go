@@ -25,11 +25,13 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 	attrTypes := map[string]cty.Type{}
 	var fields []eval.EnvField
 	seen := map[string]bool{}
+	var compiled []*lang.Arg // aligned with out.List
 	for _, a := range args {
 		if a.Spec == nil || seen[a.Name] {
 			continue // duplicates are reported by lang
 		}
 		seen[a.Name] = true
+		compiled = append(compiled, a)
 		schema, arg := c.compileArg(a)
 		props[a.Name] = schema
 		if arg.Required {
@@ -45,7 +47,7 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 	}
 	out.Type = cty.Object(attrTypes)
 	out.Env = eval.EnvType(fields)
-	c.checkDefaults(out, args)
+	c.checkDefaults(out, compiled)
 	scope := c.scope(out, where)
 	for _, a := range args {
 		if a.Spec != nil {

@@ -16,7 +16,7 @@ import (
 // panic, and every diagnostic that has a position must point inside the
 // file.
 func FuzzLoad(f *testing.F) {
-	for _, pattern := range []string{"../testdata/valid/*.hcl", "../testdata/invalid/*.hcl", "../examples/*.hcl"} {
+	for _, pattern := range []string{"../testdata/valid/*.hcl", "../testdata/invalid/*.hcl", "../examples/*.hcl", "../testdata/conformance/*.hcl"} {
 		files, _ := filepath.Glob(pattern)
 		for _, name := range files {
 			src, err := os.ReadFile(name)
