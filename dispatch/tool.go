@@ -274,8 +274,12 @@ func (c *compiler) compileQuestions(elicits []*lang.Elicit, samples []*lang.Samp
 	var out []*Question
 	seen := map[string]hcl.Range{}
 	add := func(q *Question, keyAttr *hcl.Attribute, decl hcl.Range) {
+		at := decl
+		if keyAttr != nil {
+			at = keyAttr.Expr.Range()
+		}
 		if prev, dup := seen[q.Key]; dup {
-			c.add(hcl.Diagnostics{errorf(decl, "Duplicate question key",
+			c.add(hcl.Diagnostics{errorf(at, "Duplicate question key",
 				"The key %q is already used by the question at %s; give each question its own key.", q.Key, prev)})
 		}
 		seen[q.Key] = decl

@@ -174,3 +174,30 @@ tool "bad_elicit" {
     text = "elicit.action"
   }
 }
+
+tool "bad_questions" {
+  description = "Questions with mistakes."
+  elicit {
+    key              = "q"
+    message          = "First?"
+    requested_schema = { type = "object", properties = { a = { type = "string" } } }
+  }
+  sample {
+    key    = "q" # ERROR: Duplicate question key
+    prompt = "Second?"
+  }
+  roots {
+    round = 0 # ERROR: Invalid round
+  }
+  result {
+    text = "answers.q.action"
+  }
+}
+
+tool "bad_header" {
+  description = "An x-mcp-header on a number."
+  input_schema = { type = "object", properties = { n = { type = "number", "x-mcp-header" = "N" } } } # ERROR: Invalid x-mcp-header
+  result {
+    text = "'x'"
+  }
+}
