@@ -969,8 +969,8 @@ func BenchmarkShellTool(b *testing.B) {
 
 // TestShellToolOverhead runs the benchmark's two sides in an ordinary
 // run and logs what mcpdecl adds to running `true`; the goal is 300 µs.
-// Time on a shared machine is not stable, so only a gross excess (over
-// 3 ms) fails.
+// Time on a shared machine is not stable, so it reports and never fails
+// on time.
 func TestShellToolOverhead(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures time")
