@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpdecl/mcpdecl/internal/wiretest"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 )
@@ -81,22 +82,7 @@ type stdioProcess struct {
 	done   chan error
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = wiretest.SyncBuffer
 
 func startStdio(t *testing.T, log *wireLog, args ...string) *stdioProcess {
 	t.Helper()
@@ -307,25 +293,8 @@ type mcpgoClient struct {
 
 func connectMCPGo(t *testing.T, tr mcpgotransport.Interface, version string) interopClient {
 	t.Helper()
-	var opts []mcpgoclient.ClientOption
-	if version != mcp.Version20260728 {
-		opts = append(opts, mcpgoclient.WithProtocolVersion(version))
-	}
-	c := mcpgoclient.NewClient(tr, opts...)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatalf("mcp-go Start: %v", err)
-	}
-	req := mcpgo.InitializeRequest{}
-	req.Params.ClientInfo = mcpgo.Implementation{Name: "interop-mcp-go", Version: "1.2.1"}
-	req.Params.ProtocolVersion = version
-	res, err := c.Initialize(ctx, req)
-	if err != nil {
-		c.Close()
-		t.Fatalf("mcp-go Initialize(%s): %v", version, err)
-	}
-	return &mcpgoClient{c: c, ver: res.ProtocolVersion}
+	c, ver := wiretest.StartMCPGo(t, tr, version, "interop-mcp-go")
+	return &mcpgoClient{c: c, ver: ver}
 }
 
 func (c *mcpgoClient) version() string { return c.ver }

@@ -13,7 +13,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/internal/wiretest"
 )
 
 // toolResult is what a client made of a tools/call result.
@@ -135,26 +135,9 @@ type mcpgoClient struct {
 
 func connectMCPGo(t *testing.T, tr mcpgotransport.Interface, version string) client {
 	t.Helper()
-	var opts []mcpgoclient.ClientOption
-	if version != mcp.Version20260728 {
-		opts = append(opts, mcpgoclient.WithProtocolVersion(version))
-	}
-	c := mcpgoclient.NewClient(tr, opts...)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatalf("mcp-go Start: %v", err)
-	}
-	req := mcpgo.InitializeRequest{}
-	req.Params.ClientInfo = mcpgo.Implementation{Name: "e2e-mcp-go", Version: "1.2.1"}
-	req.Params.ProtocolVersion = version
-	res, err := c.Initialize(ctx, req)
-	if err != nil {
-		c.Close()
-		t.Fatalf("mcp-go Initialize(%s): %v", version, err)
-	}
+	c, ver := wiretest.StartMCPGo(t, tr, version, "e2e-mcp-go")
 	t.Cleanup(func() { c.Close() })
-	return &mcpgoClient{c: c, ver: res.ProtocolVersion}
+	return &mcpgoClient{c: c, ver: ver}
 }
 
 func (c *mcpgoClient) version() string { return c.ver }
