@@ -93,8 +93,7 @@ func (s *exprSource) pos(i int, fallback hcl.Pos) hcl.Pos {
 // columns counted in characters).
 func posAt(src []byte, offset int) hcl.Pos {
 	line, col := 1, 1
-	for i, r := range string(src[:min(offset, len(src))]) {
-		_ = i
+	for _, r := range string(src[:min(offset, len(src))]) {
 		if r == '\n' {
 			line++
 			col = 1

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
@@ -199,10 +198,11 @@ func askable(qs []*dispatch.Question, caps mcp.ClientCapabilities) []*dispatch.Q
 	return out
 }
 
-// applyAnswers turns the answers into what result and error programs see:
-// answers.<key> for each, and elicit, sample and roots for the first of
-// each kind. A declined elicitation ends the call with an error result.
-func applyAnswers(res *adapter.Result, qs []*dispatch.Question, answers map[string]json.RawMessage) (*adapter.Result, *mcp.CallToolResult, error) {
+// decodeAnswers turns the answers into what result and error programs
+// see: answers.<key> for each, and elicit, sample and roots for the first
+// of each kind. A declined elicitation gives instead the error result that
+// ends the call.
+func decodeAnswers(qs []*dispatch.Question, answers map[string]json.RawMessage) (map[string]any, *mcp.CallToolResult, error) {
 	byKey := map[string]any{}
 	fields := map[string]any{"answers": byKey}
 	for _, q := range qs {
@@ -215,7 +215,7 @@ func applyAnswers(res *adapter.Result, qs []*dispatch.Question, answers map[stri
 			fields[q.Kind] = v
 		}
 	}
-	return withFields(res, fields), nil, nil
+	return fields, nil, nil
 }
 
 func decodeQuestionAnswer(q *dispatch.Question, raw json.RawMessage) (any, *mcp.CallToolResult, error) {

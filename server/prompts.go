@@ -237,14 +237,14 @@ func (s *Server) askForPrompt(ctx context.Context, req *mcp.Request, st *state, 
 	case failure != "":
 		return nil, mcp.Errorf(mcp.CodeInternalError, "%s", failure)
 	}
-	res, instead, err := applyAnswers(nil, prompt.Questions, answers)
+	fields, instead, err := decodeAnswers(prompt.Questions, answers)
 	if err != nil {
 		return nil, err
 	}
 	if instead != nil {
 		return nil, mcp.InvalidParams("%s", instead.Content[0].Text)
 	}
-	b := mustJSON(normalize(res.Fields["answers"]))
+	b := mustJSON(normalize(fields["answers"]))
 	ty, err := ctyjson.ImpliedType(b)
 	if err == nil {
 		var v cty.Value

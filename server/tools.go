@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -25,13 +24,13 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	if err != nil {
 		return s.argError(tool.Name, err), nil
 	}
-	var answers map[string]json.RawMessage
+	var answerFields map[string]any
 	if len(tool.Questions) > 0 {
-		var instead *mcp.CallToolResult
-		if answers, instead, err = s.ask(ctx, req, st, tool, p, args); answers == nil {
+		answers, instead, err := s.ask(ctx, req, st, tool, p, args)
+		if answers == nil {
 			return instead, err
 		}
-		if _, instead, err = applyAnswers(nil, tool.Questions, answers); instead != nil || err != nil {
+		if answerFields, instead, err = decodeAnswers(tool.Questions, answers); instead != nil || err != nil {
 			return instead, err // declined before the call: nothing is run
 		}
 	}
@@ -43,8 +42,8 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 			return errorResult(failure), nil
 		}
 	}
-	if answers != nil {
-		res, _, _ = applyAnswers(res, tool.Questions, answers)
+	if answerFields != nil {
+		res = withFields(res, answerFields)
 	}
 	out, err := mapAnswer(&tool.Answer, res, args.JSON)
 	if err != nil {
