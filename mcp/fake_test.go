@@ -70,6 +70,10 @@ func (f *fakeHandler) CallTool(ctx context.Context, req *Request, p *CallToolPar
 	switch p.Name {
 	case "echo":
 		return &CallToolResult{Content: []ContentBlock{TextContent("hello")}}, nil
+	case "panic":
+		var m map[string]int
+		m["boom"]++ // a handler bug
+		return nil, nil
 	case "structured":
 		return &CallToolResult{Content: []ContentBlock{TextContent(`{"n":1}`)}, StructuredContent: json.RawMessage(`{"n":1}`)}, nil
 	case "array":

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 )
 
 // methodSpec is one row of the method table.
@@ -69,7 +70,15 @@ func (s *Server) lookup(method string, era Era, version string) (*methodSpec, *E
 }
 
 // dispatch runs a validated request (§A4 step 13).
-func (s *Server) dispatch(ctx context.Context, in *inbound, p *params, req *Request) ([]byte, *Error) {
+func (s *Server) dispatch(ctx context.Context, in *inbound, p *params, req *Request) (out []byte, e *Error) {
+	// A handler's bug costs one request an internal error, not the
+	// server and every other client's requests.
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("handler panicked", "method", in.msg.Method, "panic", v, "stack", string(debug.Stack()))
+			out, e = nil, Errorf(CodeInternalError, "internal error while handling %s; the server log has the details", in.msg.Method)
+		}
+	}()
 	req.Notifier = &notifier{req: req, out: in.out}
 	c := &call{s: s, in: in, p: p, req: req, info: s.h.Info()}
 	return methods[in.msg.Method].run(ctx, c)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 )
@@ -13,6 +14,9 @@ type Options struct {
 	Versions []string
 	// PageSize is the number of list items per page (default 100).
 	PageSize int
+	// Logger receives what the protocol layer itself must report (a
+	// handler that panicked); nil means slog.Default().
+	Logger *slog.Logger
 }
 
 // Server routes MCP messages to a Handler. It is transport-neutral: serve it
@@ -20,6 +24,7 @@ type Options struct {
 // concurrent use.
 type Server struct {
 	h         Handler
+	log       *slog.Logger
 	versions  versionSet
 	pageSize  int
 	listeners registry
@@ -35,7 +40,10 @@ func NewServer(h Handler, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{h: h, versions: newVersionSet(opts.Versions), pageSize: opts.PageSize, closing: make(chan struct{})}
+	s := &Server{h: h, log: opts.Logger, versions: newVersionSet(opts.Versions), pageSize: opts.PageSize, closing: make(chan struct{})}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
 	if s.pageSize <= 0 {
 		s.pageSize = DefaultPageSize
 	}

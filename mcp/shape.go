@@ -10,7 +10,7 @@ import (
 // _meta and, when cacheable, ttlMs/cacheScope. Legacy results get none of
 // them: strict legacy clients reject the modern fields (csharp-sdk #1721).
 func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta json.RawMessage) ([]byte, *Error) {
-	b, err := json.Marshal(payload)
+	b, err := encodePayload(payload)
 	if err != nil {
 		return nil, Errorf(CodeInternalError, "encoding result: %v", err)
 	}

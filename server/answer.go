@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
 )
 
 // outcome is an answer mapped through error rules and the result block,
@@ -21,6 +22,22 @@ type outcome struct {
 	text       string
 	structured any // nil when there is none
 	media      *adapter.Media
+	// encoded is structured as JSON, once it has been encoded.
+	encoded json.RawMessage
+}
+
+// structuredJSON is the structured value as JSON, encoded once per call.
+// A value JSON cannot carry (NaN or an infinity from an expression) is an
+// error, not a crash.
+func (o *outcome) structuredJSON() (json.RawMessage, error) {
+	if o.encoded == nil {
+		b, err := jsonenc.Marshal(o.structured)
+		if err != nil {
+			return nil, fmt.Errorf("the structured answer cannot be written as JSON: %w", err)
+		}
+		o.encoded = b
+	}
+	return o.encoded, nil
 }
 
 // mapAnswer applies the answer rules to what a call produced (res nil for
@@ -112,7 +129,7 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 		}
 		out.text = formatValue(v)
 	case out.structured != nil:
-		b, err := json.Marshal(out.structured)
+		b, err := out.structuredJSON()
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
 // compileAnswerTool compiles a one-tool config whose answer rules are
@@ -161,6 +163,41 @@ tool "count" {
 		}
 		if wantErr && !strings.Contains(msg, "field count") {
 			t.Errorf("n=%d: message %q does not name the field", n, msg)
+		}
+	}
+}
+
+// TestUnencodableAnswerIsAnError: an expression may produce a value JSON
+// cannot hold (an infinity); the call answers with an error result, and
+// the server goes on.
+func TestUnencodableAnswerIsAnError(t *testing.T) {
+	for _, result := range []string{
+		`structured = "{'ratio': 1 / 0}"`,
+		`structured = "{'ratio': 1 / 0}"
+    text       = "'fine'"`,
+	} {
+		cfg, diags := lang.LoadSource("inf.hcl", []byte(`
+tool "ratio" {
+  description = "Divides by zero."
+  result {
+    `+result+`
+  }
+}`))
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		srv := New(table, nil)
+		res, err := srv.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy},
+			&mcp.CallToolParams{Name: "ratio"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "cannot be written as JSON") {
+			t.Errorf("%s: got %+v, want an error result saying the answer cannot be written as JSON", result, res)
 		}
 	}
 }

@@ -140,10 +140,13 @@ func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, ur
 		if c.MimeType == "" {
 			c.MimeType = out.media.MimeType
 		}
-	case out.structured != nil && (mimeType == "" || mimeType == "application/json") && out.text == "":
-		c.Text = string(mustJSON(normalize(out.structured)))
-	case out.structured != nil && mimeType == "application/json":
-		c.Text = string(mustJSON(normalize(out.structured)))
+	case out.structured != nil && (mimeType == "application/json" || mimeType == "" && out.text == ""):
+		b, err := out.structuredJSON()
+		if err != nil {
+			s.log.Error("encoding the answer failed", "uri", uri, "error", err)
+			return nil, mcp.Errorf(mcp.CodeInternalError, "the answer for %s could not be sent: %s", uri, err)
+		}
+		c.Text = string(b)
 	default:
 		c.Text = out.text
 	}

@@ -56,7 +56,12 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	if len(tool.Content) > 0 {
 		return s.contentResult(st, tool, args, out)
 	}
-	return toolResult(out), nil
+	r, err := toolResult(out)
+	if err != nil {
+		s.log.Error("encoding the answer failed", "tool", tool.Name, "error", err)
+		return errorResult(fmt.Sprintf("The answer could not be sent: %s. The tool's result expressions may produce a value JSON cannot hold.", err)), nil
+	}
+	return r, nil
 }
 
 // contentResult builds the answer of a tool from its content blocks, then
@@ -75,7 +80,12 @@ func (s *Server) contentResult(st *state, tool *dispatch.Tool, args *callArgs, o
 		r.Content = append(r.Content, mcp.TextContent(out.text))
 	}
 	if out.structured != nil {
-		r.StructuredContent = mustJSON(normalize(out.structured))
+		b, err := out.structuredJSON()
+		if err != nil {
+			s.log.Error("encoding the answer failed", "tool", tool.Name, "error", err)
+			return errorResult("The answer could not be sent: " + err.Error()), nil
+		}
+		r.StructuredContent = b
 	}
 	return r, nil
 }
@@ -149,18 +159,22 @@ func errorResult(msg string) *mcp.CallToolResult {
 // toolResult shapes an outcome as a tools/call result: media as an image,
 // audio or embedded blob, text as text, structured values as
 // structuredContent (with a text copy, as the spec recommends).
-func toolResult(out *outcome) *mcp.CallToolResult {
-	r := &mcp.CallToolResult{IsError: out.isError, Content: []mcp.ContentBlock{}}
+func toolResult(out *outcome) (*mcp.CallToolResult, error) {
+	r := &mcp.CallToolResult{IsError: out.isError, Content: make([]mcp.ContentBlock, 0, 2)}
 	if out.media != nil {
 		r.Content = append(r.Content, mediaBlock(out.media))
 	}
 	if out.structured != nil {
-		r.StructuredContent = mustJSON(normalize(out.structured))
+		b, err := out.structuredJSON()
+		if err != nil {
+			return nil, err
+		}
+		r.StructuredContent = b
 	}
 	if out.text != "" || out.media == nil {
 		r.Content = append(r.Content, mcp.TextContent(out.text))
 	}
-	return r
+	return r, nil
 }
 
 func mediaBlock(m *adapter.Media) mcp.ContentBlock {

@@ -52,7 +52,7 @@ func (c *serveCmd) Run(s streams) error {
 		return err
 	}
 	srv := server.New(table, &server.Options{Logger: log})
-	proto := mcp.NewServer(srv, nil)
+	proto := mcp.NewServer(srv, &mcp.Options{Logger: log})
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto)
 	defer func() { closeBackends(srv.Table(), log) }()
 	if c.HTTP == "" {

@@ -1,7 +1,7 @@
 // Package arch_test keeps the import rules of the architecture true:
 // cmd → server → {dispatch, mcp}; dispatch → adapter ← adapters/*; lang
-// imports no adapter; mcp imports no other mcpdecl package; eval depends on
-// hcl, cty and expr only.
+// imports no adapter; mcp imports no other mcpdecl package but the leaf
+// internal/jsonenc; eval depends on hcl, cty and expr only.
 package arch_test
 
 import (
@@ -22,6 +22,8 @@ var forbidden = map[string][]string{
 	"adapters": {"lang", "dispatch", "mcp", "server", "cmd"},
 	"dispatch": {"mcp", "server", "cmd"},
 	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
+	// jsonenc is a leaf: the protocol layer may use it.
+	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
 
 func TestImportRules(t *testing.T) {
