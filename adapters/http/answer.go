@@ -49,7 +49,8 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	mt, params, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
 	kind := classify(mt, ans.data)
 	if kind == kindJSON {
-		v, err := decodeJSON(ans.data)
+		raw = string(ans.data)
+		v, err := decodeJSON(raw)
 		if err != nil {
 			if mt != "" {
 				logf(req, "warning", "%s %s: the answer says it is %s but is not valid JSON (%s); it is passed on as text", a.Method, a.PathSource, mt, err)
@@ -57,7 +58,6 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 			kind = kindText
 		} else {
 			body = v
-			raw = string(ans.data)
 			text = compactText(raw)
 			if obj, ok := v.(map[string]any); ok {
 				res.Structured = obj

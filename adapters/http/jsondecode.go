@@ -7,6 +7,10 @@ import (
 	"unicode/utf8"
 )
 
+// maxDepth is encoding/json's nesting limit, kept so that both accept the
+// same documents.
+const maxDepth = 10000
+
 // decodeJSON decodes one JSON value into map[string]any, []any, string,
 // bool, nil and numbers: an integer that fits in an int64 becomes an int
 // (expr-lang's integer type), a larger one keeps its exact digits as a
@@ -14,33 +18,35 @@ import (
 // float64.
 //
 // It gives what encoding/json gives with UseNumber followed by that number
-// conversion (fuzzed against it), about twice as fast: the input is checked
-// with json.Valid first, so the parser below only walks valid JSON.
-func decodeJSON(data []byte) (any, error) {
-	if !json.Valid(data) {
+// conversion (fuzzed against it), checking and decoding in one pass. Strings
+// without escapes are slices of text, so an answer's strings cost no copies;
+// the caller keeps text anyway (it is the answer's text field).
+func decodeJSON(text string) (any, error) {
+	p := &jsonParser{s: text}
+	p.space()
+	v, ok := p.value(0)
+	p.space()
+	if !ok || p.i != len(p.s) {
 		var v any
-		err := json.Unmarshal(data, &v) // for the message
+		err := json.Unmarshal([]byte(text), &v) // for its message
 		if err == nil {
 			err = errors.New("invalid JSON")
 		}
 		return nil, err
 	}
-	p := &jsonParser{data: data}
-	p.space()
-	return p.value(), nil
+	return v, nil
 }
 
-// jsonParser walks JSON already known to be valid.
+// jsonParser reads JSON from s; each method reports false on a syntax
+// error, after which the parser is abandoned.
 type jsonParser struct {
-	data []byte
-	i    int
-	// keys interns object keys: a list of objects repeats the same ones.
-	keys map[string]string
+	s string
+	i int
 }
 
 func (p *jsonParser) space() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
 		case ' ', '\t', '\n', '\r':
 			p.i++
 		default:
@@ -49,159 +55,241 @@ func (p *jsonParser) space() {
 	}
 }
 
-func (p *jsonParser) value() any {
-	switch c := p.data[p.i]; c {
-	case '{':
-		p.i++
-		m := map[string]any{}
-		p.space()
-		if p.data[p.i] == '}' {
-			p.i++
-			return m
-		}
-		for {
-			p.space()
-			k := p.key()
-			p.space()
-			p.i++ // ':'
-			p.space()
-			m[k] = p.value()
-			p.space()
-			c := p.data[p.i]
-			p.i++
-			if c == '}' {
-				return m
-			}
-		}
-	case '[':
-		p.i++
-		a := []any{}
-		p.space()
-		if p.data[p.i] == ']' {
-			p.i++
-			return a
-		}
-		for {
-			p.space()
-			a = append(a, p.value())
-			p.space()
-			c := p.data[p.i]
-			p.i++
-			if c == ']' {
-				return a
-			}
-		}
-	case '"':
-		return p.string()
-	case 't':
-		p.i += 4
-		return true
-	case 'f':
-		p.i += 5
-		return false
-	case 'n':
-		p.i += 4
-		return nil
+// next skips white space and returns the next byte (0 at the end).
+func (p *jsonParser) next() byte {
+	p.space()
+	if p.i < len(p.s) {
+		return p.s[p.i]
 	}
-	return p.number()
+	return 0
 }
 
-func (p *jsonParser) string() string {
-	start := p.i
-	p.i++
-	simple := true
+func (p *jsonParser) value(depth int) (any, bool) {
+	if p.i >= len(p.s) {
+		return nil, false
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		s, ok := p.string()
+		return s, ok
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	return nil, false
+}
+
+func (p *jsonParser) object(depth int) (any, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	p.i++ // '{'
+	m := map[string]any{}
+	if p.next() == '}' {
+		p.i++
+		return m, true
+	}
 	for {
-		c := p.data[p.i]
-		if c == '"' {
-			break
+		if p.next() != '"' {
+			return nil, false
 		}
-		if c == '\\' {
-			simple = false
-			p.i += 2
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			simple = false
+		k, ok := p.string()
+		if !ok || p.next() != ':' {
+			return nil, false
 		}
 		p.i++
-	}
-	p.i++
-	raw := p.data[start:p.i]
-	if simple || utf8.Valid(raw) && !hasBackslash(raw) {
-		return string(raw[1 : len(raw)-1])
-	}
-	// Escapes or invalid UTF-8 (which encoding/json turns into U+FFFD).
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
-}
-
-// key reads an object key, reusing the string of an equal earlier key.
-func (p *jsonParser) key() string {
-	start := p.i
-	end := start + 1
-	for end < len(p.data) && p.data[end] != '"' && p.data[end] != '\\' {
-		end++
-	}
-	if p.data[end] != '"' || end-start > 64 {
-		return p.string()
-	}
-	if k, ok := p.keys[string(p.data[start+1:end])]; ok {
-		p.i = end + 1
-		return k
-	}
-	k := p.string()
-	if p.keys == nil {
-		p.keys = make(map[string]string, 16)
-	}
-	if len(p.keys) < 512 {
-		p.keys[k] = k
-	}
-	return k
-}
-
-func hasBackslash(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' {
-			return true
+		p.space()
+		v, ok := p.value(depth)
+		if !ok {
+			return nil, false
 		}
+		m[k] = v
+		switch p.next() {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int) (any, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	p.i++ // '['
+	a := []any{}
+	if p.next() == ']' {
+		p.i++
+		return a, true
+	}
+	for {
+		p.space()
+		v, ok := p.value(depth)
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		switch p.next() {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (p *jsonParser) literal(word string) bool {
+	if len(p.s)-p.i < len(word) || p.s[p.i:p.i+len(word)] != word {
+		return false
+	}
+	p.i += len(word)
+	return true
+}
+
+// string reads a string literal. One without escapes and in valid UTF-8 is
+// a slice of the text; any other goes through encoding/json, which turns
+// invalid UTF-8 into U+FFFD.
+func (p *jsonParser) string() (string, bool) {
+	start := p.i
+	p.i++ // '"'
+	plain := true
+	for {
+		if p.i >= len(p.s) {
+			return "", false
+		}
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			lit := p.s[start:p.i]
+			if plain {
+				return lit[1 : len(lit)-1], true
+			}
+			var s string
+			if json.Unmarshal([]byte(lit), &s) != nil {
+				return "", false
+			}
+			return s, true
+		case c == '\\':
+			if !p.escape() {
+				return "", false
+			}
+			plain = false
+		case c < ' ':
+			return "", false
+		case c < utf8.RuneSelf:
+			p.i++
+		default:
+			r, size := utf8.DecodeRuneInString(p.s[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				plain = false
+			}
+			p.i += size
+		}
+	}
+}
+
+// escape checks one backslash escape and moves past it.
+func (p *jsonParser) escape() bool {
+	if p.i+1 >= len(p.s) {
+		return false
+	}
+	switch p.s[p.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		p.i += 2
+		return true
+	case 'u':
+		if p.i+6 > len(p.s) {
+			return false
+		}
+		for _, h := range []byte(p.s[p.i+2 : p.i+6]) {
+			if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+				return false
+			}
+		}
+		p.i += 6
+		return true
 	}
 	return false
 }
 
-func (p *jsonParser) number() any {
+// number reads a number in JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *jsonParser) number() (any, bool) {
 	start := p.i
-	integer := true
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		if c >= '0' && c <= '9' || c == '-' {
-			p.i++
-			continue
-		}
-		if c == '.' || c == 'e' || c == 'E' || c == '+' {
-			integer = false
-			p.i++
-			continue
-		}
-		break
+	if p.s[p.i] == '-' {
+		p.i++
 	}
-	b := p.data[start:p.i]
-	if integer && len(b) <= 18 {
+	switch {
+	case p.i < len(p.s) && p.s[p.i] == '0':
+		p.i++
+	case p.i < len(p.s) && p.s[p.i] >= '1' && p.s[p.i] <= '9':
+		p.digits()
+	default:
+		return nil, false
+	}
+	integer := true
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		if p.digits() == 0 {
+			return nil, false
+		}
+		integer = false
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if p.digits() == 0 {
+			return nil, false
+		}
+		integer = false
+	}
+	return numberValue(p.s[start:p.i], integer), true
+}
+
+func (p *jsonParser) digits() int {
+	start := p.i
+	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+		p.i++
+	}
+	return p.i - start
+}
+
+// numberValue converts a valid JSON number: an int when it is whole and
+// fits, its exact digits when it is whole and does not, else a float64.
+func numberValue(s string, integer bool) any {
+	if integer && len(s) <= 18 {
 		// At most 18 digits always fit in an int64.
-		neg := b[0] == '-'
+		b, neg := s, s[0] == '-'
 		if neg {
 			b = b[1:]
 		}
 		var n int64
-		for _, c := range b {
-			n = n*10 + int64(c-'0')
+		for i := 0; i < len(b); i++ {
+			n = n*10 + int64(b[i]-'0')
 		}
 		if neg {
 			n = -n
 		}
 		return int(n)
 	}
-	s := string(p.data[start:p.i])
 	if integer {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(n)) == n {
 			return int(n)

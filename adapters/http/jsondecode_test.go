@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -67,6 +68,23 @@ func TestDecodeJSON(t *testing.T) {
 	}
 }
 
+// TestDecodeJSONDepth: nesting at encoding/json's limit is accepted, one
+// level more refused, as there.
+func TestDecodeJSONDepth(t *testing.T) {
+	for _, n := range []int{maxDepth, maxDepth + 1} {
+		for _, doc := range []string{
+			strings.Repeat("[", n) + strings.Repeat("]", n),
+			strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n),
+		} {
+			_, wantErr := referenceDecode([]byte(doc))
+			_, err := decodeJSON(doc)
+			if (err != nil) != (wantErr != nil) || (err != nil) != (n > maxDepth) {
+				t.Errorf("depth %d: error %v, reference error %v", n, err, wantErr)
+			}
+		}
+	}
+}
+
 func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range jsonSeeds {
 		f.Add([]byte(s))
@@ -76,11 +94,38 @@ func FuzzDecodeJSON(f *testing.F) {
 
 func checkDecode(t *testing.T, data []byte) {
 	want, wantErr := referenceDecode(data)
-	got, err := decodeJSON(data)
+	got, err := decodeJSON(string(data))
 	if (err != nil) != (wantErr != nil) {
 		t.Fatalf("%q: error %v, reference error %v", data, err, wantErr)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("%q: (-reference +got):\n%s", data, diff)
 	}
+}
+
+// BenchmarkDecodeJSON compares decodeJSON with encoding/json on a 2 KB
+// list of small objects, the shape of a typical search answer.
+func BenchmarkDecodeJSON(b *testing.B) {
+	var books []map[string]any
+	for i := 0; len(books) < 27; i++ {
+		books = append(books, map[string]any{"isbn": fmt.Sprintf("97800000%05d", i), "title": fmt.Sprintf("River book number %d", i), "author": "Ada Brook"})
+	}
+	data, _ := json.Marshal(books)
+	b.Run("decodeJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := decodeJSON(string(data)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
