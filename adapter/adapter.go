@@ -109,6 +109,10 @@ type Result struct {
 	// Media is binary content (an image, audio, any other blob) the call
 	// produced instead of text; nil for text answers.
 	Media *Media
+	// PlainNumbers promises that Fields hold no json.Number (every number
+	// is already an int or a float64), so the server need not walk a large
+	// answer looking for them.
+	PlainNumbers bool
 	// Failure, when not empty, says the call failed in a way the model
 	// should see as an error (a non-2xx status, a non-zero exit) unless an
 	// error rule of the tool matches first.

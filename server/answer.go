@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/expr-lang/expr"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -46,15 +45,16 @@ func (o *outcome) structuredJSON() (json.RawMessage, error) {
 // adapter's default answer) gives the content.
 func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (*outcome, error) {
 	var fields map[string]any
+	plain := false
 	if res != nil {
-		fields = res.Fields
+		fields, plain = res.Fields, res.PlainNumbers
 	}
 	if len(ans.Errors) == 0 && ans.Result == nil {
 		return defaultOutcome(res), nil // no program to run: skip building its environment
 	}
-	env := buildEnv(ans.Env, fields, args)
+	env := buildEnv(ans.Env, fields, args, plain)
 	for _, rule := range ans.Errors {
-		hit, err := expr.Run(rule.When.Program, env)
+		hit, err := runProgram(rule.When.Program, env)
 		if err != nil {
 			return nil, fmt.Errorf("error rule %q: %w", rule.When.Source, err)
 		}
@@ -95,14 +95,14 @@ func defaultOutcome(res *adapter.Result) *outcome {
 func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 	out := &outcome{}
 	if r.Structured != nil {
-		v, err := expr.Run(r.Structured.Program, env)
+		v, err := runProgram(r.Structured.Program, env)
 		if err != nil {
 			return nil, fmt.Errorf("result structured %q: %w", r.Structured.Source, err)
 		}
 		out.structured = v
 	}
 	if r.IsError != nil {
-		v, err := expr.Run(r.IsError.Program, env)
+		v, err := runProgram(r.IsError.Program, env)
 		if err != nil {
 			return nil, fmt.Errorf("result is_error %q: %w", r.IsError.Source, err)
 		}
@@ -123,7 +123,7 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 		}
 		out.text = s
 	case r.Text != nil:
-		v, err := expr.Run(r.Text.Program, env)
+		v, err := runProgram(r.Text.Program, env)
 		if err != nil {
 			return nil, fmt.Errorf("result text %q: %w", r.Text.Source, err)
 		}
@@ -192,7 +192,7 @@ func renderTemplate(t *eval.Template, env any) (string, error) {
 			sb.WriteString(p.Text)
 			continue
 		}
-		v, err := expr.Run(p.Program.Program, env)
+		v, err := runProgram(p.Program.Program, env)
 		if err != nil {
 			return "", fmt.Errorf("message piece {{%s}}: %w", p.Program.Source, err)
 		}

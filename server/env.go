@@ -12,18 +12,21 @@ import (
 // buildEnv makes the value of an expr-lang environment struct type from
 // the call's fields and arguments. Values are converted to the field types
 // the programs were compiled against; a value that does not fit is left at
-// its zero value rather than failing the call.
-func buildEnv(envType reflect.Type, fields map[string]any, args map[string]any) any {
+// its zero value rather than failing the call. plain says the fields hold
+// no json.Number (adapter.Result.PlainNumbers), so they are not searched.
+func buildEnv(envType reflect.Type, fields map[string]any, args map[string]any, plain bool) any {
 	v := reflect.New(envType).Elem()
 	for i := range envType.NumField() {
 		name := envType.Field(i).Tag.Get("expr")
-		var val any
-		if name == "args" {
-			val = args
-		} else {
-			val = fields[name]
+		f := v.Field(i)
+		switch val := fields[name]; {
+		case name == "args":
+			setValue(f, args)
+		case plain && val != nil && f.Kind() == reflect.Interface:
+			f.Set(reflect.ValueOf(val))
+		default:
+			setValue(f, val)
 		}
-		setValue(v.Field(i), val)
 	}
 	return v.Interface()
 }

@@ -60,6 +60,9 @@ http "api" {
 	if diff := cmp.Diff(wantBody, res.Structured); diff != "" {
 		t.Errorf("structured (-want +got):\n%s", diff)
 	}
+	if res.PlainNumbers {
+		t.Error("PlainNumbers is set for a body holding a json.Number")
+	}
 	wantText := `{"id":9007199254740993,"huge":123456789012345678901234567890,"price":12.5,"exp":1e3,"tags":["a",2],"ok":true,"none":null}`
 	if res.Text != wantText {
 		t.Errorf("text = %q", res.Text)

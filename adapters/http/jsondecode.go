@@ -22,6 +22,13 @@ const maxDepth = 10000
 // without escapes are slices of text, so an answer's strings cost no copies;
 // the caller keeps text anyway (it is the answer's text field).
 func decodeJSON(text string) (any, error) {
+	v, _, err := parseJSON(text)
+	return v, err
+}
+
+// parseJSON is decodeJSON that also reports whether the value holds a
+// json.Number (an integer too large for an int64).
+func parseJSON(text string) (v any, exact bool, err error) {
 	p := &jsonParser{s: text}
 	p.space()
 	v, ok := p.value(0)
@@ -32,16 +39,17 @@ func decodeJSON(text string) (any, error) {
 		if err == nil {
 			err = errors.New("invalid JSON")
 		}
-		return nil, err
+		return nil, false, err
 	}
-	return v, nil
+	return v, p.exact, nil
 }
 
 // jsonParser reads JSON from s; each method reports false on a syntax
 // error, after which the parser is abandoned.
 type jsonParser struct {
-	s string
-	i int
+	s     string
+	i     int
+	exact bool // a json.Number was made
 }
 
 func (p *jsonParser) space() {
@@ -261,7 +269,11 @@ func (p *jsonParser) number() (any, bool) {
 		}
 		integer = false
 	}
-	return numberValue(p.s[start:p.i], integer), true
+	v := numberValue(p.s[start:p.i], integer)
+	if _, ok := v.(json.Number); ok {
+		p.exact = true
+	}
+	return v, true
 }
 
 func (p *jsonParser) digits() int {

@@ -68,6 +68,20 @@ func TestDecodeJSON(t *testing.T) {
 	}
 }
 
+// TestParseJSONReportsExactNumbers: the flag behind Result.PlainNumbers.
+func TestParseJSONReportsExactNumbers(t *testing.T) {
+	for doc, want := range map[string]bool{
+		`{"a":[1,2.5,-3e2,"99999999999999999999"]}`: false,
+		`{"a":[1,{"b":99999999999999999999}]}`:      true,
+		`-9223372036854775809`:                      true,
+		`9223372036854775807`:                       false,
+	} {
+		if _, exact, err := parseJSON(doc); err != nil || exact != want {
+			t.Errorf("%s: exact %v (error %v), want %v", doc, exact, err, want)
+		}
+	}
+}
+
 // TestDecodeJSONDepth: nesting at encoding/json's limit is accepted, one
 // level more refused, as there.
 func TestDecodeJSONDepth(t *testing.T) {

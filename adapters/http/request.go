@@ -208,7 +208,7 @@ func writeParams(sb *strings.Builder, items []Param, whole hcl.Expression, ev *e
 		return nil
 	}
 	for _, it := range items {
-		v, err := ev.value(it.Expr, fmt.Sprintf("the %s value %s", what, it.Name))
+		v, err := ev.value(it.Expr, "the "+what+" value "+it.Name)
 		if err != nil {
 			return err
 		}
