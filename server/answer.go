@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/eval"
