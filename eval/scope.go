@@ -16,8 +16,9 @@ type Static struct {
 	Locals map[string]cty.Value
 	Env    *Env
 
-	mu    sync.Mutex
-	funcs map[string]map[string]function.Function // by base directory
+	mu     sync.Mutex
+	funcs  map[string]map[string]function.Function // by base directory
+	byFile sync.Map                                // filename → the table of its directory, read without the lock
 
 	sealed             bool
 	varsObj, localsObj cty.Value
@@ -34,7 +35,15 @@ func (s *Static) Seal() {
 // Functions returns the function table for expressions in the file named
 // filename (file() is relative to that file's directory).
 func (s *Static) Functions(filename string) map[string]function.Function {
-	dir := filepath.Dir(filename)
+	if fns, ok := s.byFile.Load(filename); ok {
+		return fns.(map[string]function.Function)
+	}
+	fns := s.functionsOfDir(filepath.Dir(filename))
+	s.byFile.Store(filename, fns)
+	return fns
+}
+
+func (s *Static) functionsOfDir(dir string) map[string]function.Function {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.funcs == nil {

@@ -192,7 +192,7 @@ func failedValidations(a *dispatch.Args, static *eval.Static, args cty.Value) []
 }
 
 func evalBool(expr hcl.Expression, static *eval.Static, args cty.Value) (bool, error) {
-	v, diags := expr.Value(static.WithArgs(expr, args))
+	v, diags := eval.Value(expr, static.WithArgs(expr, args))
 	if diags.HasErrors() {
 		return false, diags
 	}
@@ -204,7 +204,7 @@ func evalBool(expr hcl.Expression, static *eval.Static, args cty.Value) (bool, e
 }
 
 func evalMessage(expr hcl.Expression, static *eval.Static, args cty.Value) string {
-	v, diags := expr.Value(static.WithArgs(expr, args))
+	v, diags := eval.Value(expr, static.WithArgs(expr, args))
 	if diags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
 		return "The arguments are not valid."
 	}

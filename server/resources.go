@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -163,7 +164,7 @@ func evalStringExtra(expr hcl.Expression, st *state, args cty.Value, extra map[s
 	for k, v := range extra {
 		ctx.Variables[k] = v
 	}
-	v, diags := expr.Value(ctx)
+	v, diags := eval.Value(expr, ctx)
 	if diags.HasErrors() {
 		return "", errors.New(diags[0].Detail)
 	}

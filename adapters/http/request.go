@@ -46,7 +46,7 @@ func (ev *evaluator) value(expr hcl.Expression, what string) (cty.Value, error) 
 	if ev.ctx == nil {
 		ev.ctx = ev.req.Static.WithArgs(expr, ev.req.Args)
 	}
-	v, diags := expr.Value(ev.ctx)
+	v, diags := eval.Value(expr, ev.ctx)
 	if diags.HasErrors() {
 		d := diags[0]
 		msg := d.Summary

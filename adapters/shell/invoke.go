@@ -128,7 +128,7 @@ func (a *Action) prepareCall(req *adapter.Request) (*call, error) {
 		if ectx == nil {
 			ectx = req.Static.WithArgs(expr, req.Args)
 		}
-		v, diags := expr.Value(ectx)
+		v, diags := eval.Value(expr, ectx)
 		if diags.HasErrors() {
 			d := diags[0]
 			msg := d.Summary

@@ -101,7 +101,7 @@ func (a *Action) bind(req *adapter.Request) ([]any, error) {
 				ectx, ectxFile = static.WithArgs(p, req.Args), file
 			}
 			var diags hcl.Diagnostics
-			v, diags = p.Value(ectx)
+			v, diags = eval.Value(p, ectx)
 			if diags.HasErrors() {
 				return nil, fmt.Errorf("%s: SQL parameter %d: %s", a.Owner, i+1, diags.Error())
 			}
