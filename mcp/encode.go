@@ -16,23 +16,22 @@ type appender interface {
 }
 
 // encodePayload is json.Marshal for result payloads, direct for the ones
-// that write themselves.
-func encodePayload(payload any) ([]byte, error) {
+// that write themselves. Those are written into a reused buffer, valid
+// until release is called; the caller copies what it keeps.
+func encodePayload(payload any) (b []byte, release func(), err error) {
 	a, ok := payload.(appender)
 	if !ok {
-		return json.Marshal(payload)
+		b, err = json.Marshal(payload)
+		return b, func() {}, err
 	}
 	buf := scratch.Get().(*[]byte)
-	b, err := a.appendJSON((*buf)[:0])
-	var out []byte
-	if err == nil {
-		out = append(make([]byte, 0, len(b)), b...)
-	}
-	if cap(b) <= maxScratch {
-		*buf = b
-		scratch.Put(buf)
-	}
-	return out, err
+	b, err = a.appendJSON((*buf)[:0])
+	return b, func() {
+		if cap(b) <= maxScratch {
+			*buf = b[:0]
+			scratch.Put(buf)
+		}
+	}, err
 }
 
 // maxScratch bounds the buffers kept for reuse.

@@ -10,13 +10,17 @@ import (
 // _meta and, when cacheable, ttlMs/cacheScope. Legacy results get none of
 // them: strict legacy clients reject the modern fields (csharp-sdk #1721).
 func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta json.RawMessage) ([]byte, *Error) {
-	b, err := encodePayload(payload)
+	b, release, err := encodePayload(payload)
+	defer release()
 	if err != nil {
 		return nil, Errorf(CodeInternalError, "encoding result: %v", err)
 	}
 	if c.req.Era != EraModern {
 		if len(handlerMeta) > 0 {
 			return splice(b, field("_meta", handlerMeta)), nil
+		}
+		if _, pooled := payload.(appender); pooled {
+			return append(make([]byte, 0, len(b)), b...), nil
 		}
 		return b, nil
 	}
