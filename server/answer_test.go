@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
-	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
 // compileAnswerTool compiles a one-tool config whose answer rules are
@@ -176,26 +174,14 @@ func TestUnencodableAnswerIsAnError(t *testing.T) {
 		`structured = "{'ratio': 1 / 0}"
     text       = "'fine'"`,
 	} {
-		cfg, diags := lang.LoadSource("inf.hcl", []byte(`
+		srv := newTestServer(t, `
 tool "ratio" {
   description = "Divides by zero."
   result {
     `+result+`
   }
-}`))
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		srv := New(table, nil)
-		res, err := srv.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy},
-			&mcp.CallToolParams{Name: "ratio"})
-		if err != nil {
-			t.Fatal(err)
-		}
+}`)
+		res := callTool(t, srv, "ratio", "")
 		if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "cannot be written as JSON") {
 			t.Errorf("%s: got %+v, want an error result saying the answer cannot be written as JSON", result, res)
 		}

@@ -48,8 +48,13 @@ func decodeArgs(a *dispatch.Args, static *eval.Static, raw json.RawMessage) (*ca
 	obj, _ := instance.(map[string]any)
 	out := &callArgs{JSON: applyDefaults(a, obj)}
 	var problems []string
+	var lines []string
 	if err := validator.Validate(instance); err != nil {
-		problems = append(problems, schemaProblems(err))
+		lines = append(lines, violationLines(err, "arguments", "argument")...)
+	}
+	lines = append(lines, outOfRange(a.Schema, instance)...)
+	if len(lines) > 0 {
+		problems = append(problems, "The arguments are not valid; fix these and call again:\n"+strings.Join(lines, "\n"))
 	}
 	// The validation blocks run even when the schema found problems, as
 	// long as the values convert, so the model learns everything at once.
@@ -81,18 +86,16 @@ func parseArgs(raw json.RawMessage) (any, error) {
 
 var printer = message.NewPrinter(language.English)
 
-// schemaProblems lists every violation, one line each, sorted by where it
-// is, naming the argument and what is allowed.
-func schemaProblems(err error) string {
-	return "The arguments are not valid; fix these and call again:\n" + violations(err, "arguments", "argument")
-}
-
 // violations lists a validation error's leaves, one "- where: what" line
 // each, sorted; whole names the root and part a location inside it.
 func violations(err error, whole, part string) string {
+	return strings.Join(violationLines(err, whole, part), "\n")
+}
+
+func violationLines(err error, whole, part string) []string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return "- " + whole + ": " + err.Error()
+		return []string{"- " + whole + ": " + err.Error()}
 	}
 	var lines []string
 	for _, leaf := range leaves(ve) {
@@ -103,7 +106,7 @@ func violations(err error, whole, part string) string {
 		lines = append(lines, fmt.Sprintf("- %s: %s", where, leaf.ErrorKind.LocalizedString(printer)))
 	}
 	sort.Strings(lines)
-	return strings.Join(dedupe(lines), "\n")
+	return dedupe(lines)
 }
 
 func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {

@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+func newTestServer(t *testing.T, src string) *Server {
+	t.Helper()
+	cfg, diags := lang.LoadSource("test.hcl", []byte(src))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return New(table, nil)
+}
+
+func callTool(t *testing.T, s *Server, name, args string) *mcp.CallToolResult {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy},
+		&mcp.CallToolParams{Name: name, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestIntegersBeyond64Bits: JSON Schema's integer is unbounded, but a
+// value outside int64 would wrap around in expressions and drivers; it is
+// refused with the other argument problems, naming the argument.
+func TestIntegersBeyond64Bits(t *testing.T) {
+	s := newTestServer(t, `
+tool "get" {
+  description = "Gets."
+  arg "id" {
+    type = integer
+  }
+  arg "ids" {
+    type     = list(integer)
+    required = false
+  }
+  result {
+    text = "'id ' + string(args.id)"
+  }
+}`)
+	for args, want := range map[string]string{
+		`{"id":9223372036854775808}`:              "argument id: 9223372036854775808 is too large",
+		`{"id":-9223372036854775809}`:             "argument id: -9223372036854775809 is too large",
+		`{"id":1e40}`:                             "argument id: 1e40 is too large",
+		`{"id":1,"ids":[2,99999999999999999999]}`: "argument ids.1: 99999999999999999999 is too large",
+	} {
+		res := callTool(t, s, "get", args)
+		if !res.IsError || !strings.Contains(res.Content[0].Text, want) || !strings.Contains(res.Content[0].Text, "between -9223372036854775808 and 9223372036854775807") {
+			t.Errorf("%s: got %+v, want an error saying %q", args, res, want)
+		}
+	}
+	for args, want := range map[string]string{
+		`{"id":9223372036854775807}`:  "id 9223372036854775807",
+		`{"id":-9223372036854775808}`: "id -9223372036854775808",
+		`{"id":1e3}`:                  "id 1000",
+	} {
+		res := callTool(t, s, "get", args)
+		if res.IsError || res.Content[0].Text != want {
+			t.Errorf("%s: got %+v, want %q", args, res, want)
+		}
+	}
+}
