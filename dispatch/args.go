@@ -58,7 +58,9 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 	return out
 }
 
-func compileJSONSchema(doc map[string]any) (*jsonschema.Schema, error) {
+// compileJSONSchema compiles doc under the name url, which validation
+// errors quote.
+func compileJSONSchema(url string, doc map[string]any) (*jsonschema.Schema, error) {
 	// Round-trip through JSON so numbers have the types the compiler expects.
 	b, err := json.Marshal(doc)
 	if err != nil {
@@ -71,10 +73,10 @@ func compileJSONSchema(doc map[string]any) (*jsonschema.Schema, error) {
 	comp := jsonschema.NewCompiler()
 	comp.DefaultDraft(jsonschema.Draft2020)
 	comp.AssertFormat()
-	if err := comp.AddResource("mcpdecl:args.json", v); err != nil {
+	if err := comp.AddResource(url, v); err != nil {
 		return nil, err
 	}
-	return comp.Compile("mcpdecl:args.json")
+	return comp.Compile(url)
 }
 
 // checkDefaults validates each default against its own argument's schema,
@@ -85,7 +87,7 @@ func (c *compiler) checkDefaults(out *Args, args []*lang.Arg) {
 			continue
 		}
 		prop := out.Schema["properties"].(map[string]any)[arg.Name].(map[string]any)
-		s, err := compileJSONSchema(prop)
+		s, err := compileJSONSchema("mcpdecl:argument.json", prop)
 		if err != nil {
 			continue // reported with the whole schema
 		}

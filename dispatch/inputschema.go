@@ -34,7 +34,7 @@ func (c *compiler) argsFromSchema(t *lang.Tool, where string) *Args {
 			"input_schema must be a JSON Schema object with type = \"object\", as in { type = \"object\", properties = { ... } }.")})
 		return out
 	}
-	if _, err := compileJSONSchema(doc); err != nil {
+	if _, err := compileJSONSchema("mcpdecl:input-schema.json", doc); err != nil {
 		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid input schema", "input_schema is not a valid JSON Schema: %s.", err)})
 		return out
 	}

@@ -71,7 +71,7 @@ func (t *Tool) OutputValidator() (*jsonschema.Schema, error) {
 		return nil, nil
 	}
 	t.output.once.Do(func() {
-		t.output.schema, t.output.err = compileJSONSchema(t.OutputSchema)
+		t.output.schema, t.output.err = compileJSONSchema("mcpdecl:output-schema.json", t.OutputSchema)
 	})
 	return t.output.schema, t.output.err
 }
@@ -82,7 +82,7 @@ func (t *Tool) OutputValidator() (*jsonschema.Schema, error) {
 // compiling thousands of them up front doubled the cost of validation.
 func (a *Args) Validator() (*jsonschema.Schema, error) {
 	a.validatorOnce.Do(func() {
-		a.validator, a.validatorErr = compileJSONSchema(a.Schema)
+		a.validator, a.validatorErr = compileJSONSchema("mcpdecl:arguments.json", a.Schema)
 	})
 	return a.validator, a.validatorErr
 }

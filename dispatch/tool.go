@@ -51,8 +51,9 @@ func (c *compiler) compileTools() {
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
 			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
 			tool.OutputDeclared = true
+			c.checkTruncatedAllowed(tool, first(t.Result))
 		} else if tool.Result != nil && tool.Result.Structured != nil {
-			tool.OutputSchema = inferOutputSchema(tool.Result.Structured)
+			tool.OutputSchema = inferOutputSchema(tool.Result.Structured, tool.Result.MaxItems > 0)
 		}
 		c.table.Tools = append(c.table.Tools, tool)
 	}
@@ -143,8 +144,9 @@ func (c *compiler) positiveInt(attr *hcl.Attribute, detail string) int {
 
 // inferOutputSchema describes the object a structured expression builds
 // when it is an object literal ({'books': body}): its keys are always
-// there. Other expressions say nothing certain, so no schema is given.
-func inferOutputSchema(p *eval.Program) map[string]any {
+// there, and truncated may be when max_items can cut its lists. Other
+// expressions say nothing certain, so no schema is given.
+func inferOutputSchema(p *eval.Program, cuts bool) map[string]any {
 	var keys []string
 	switch n := p.Node().(type) {
 	case *ast.MapNode:
@@ -173,7 +175,30 @@ func inferOutputSchema(p *eval.Program) map[string]any {
 		props[k] = map[string]any{}
 		required = append(required, k)
 	}
+	if _, taken := props["truncated"]; cuts && !taken {
+		props["truncated"] = map[string]any{"type": "boolean"}
+	}
 	return map[string]any{"type": "object", "properties": props, "required": required}
+}
+
+// checkTruncatedAllowed: max_items marks a cut object with "truncated":
+// true, which a declared output schema closed to other properties would
+// reject, turning every cut answer into an error.
+func (c *compiler) checkTruncatedAllowed(tool *Tool, res *lang.Result) {
+	schema := tool.OutputSchema
+	if tool.Result.MaxItems == 0 || schema == nil || res.MaxItems == nil {
+		return
+	}
+	if props, _ := schema["properties"].(map[string]any); props != nil && props["truncated"] != nil {
+		return
+	}
+	for _, key := range []string{"additionalProperties", "unevaluatedProperties"} {
+		if schema[key] == false {
+			c.add(hcl.Diagnostics{errorf(res.MaxItems.NameRange, "max_items needs truncated in the output schema",
+				"When max_items cuts a list, the answer gets \"truncated\": true, which output_schema does not allow (%s is false). Add truncated = { type = \"boolean\" } to its properties.", key)})
+			return
+		}
+	}
 }
 
 // compileResultText compiles `text`: a template when it holds {{ }}
@@ -204,7 +229,7 @@ func (c *compiler) outputSchema(attr *hcl.Attribute) map[string]any {
 	if doc["type"] != "object" {
 		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "An MCP output schema describes structuredContent, which is an object: set type = \"object\".")})
 	}
-	if _, err := compileJSONSchema(doc); err != nil {
+	if _, err := compileJSONSchema("mcpdecl:output-schema.json", doc); err != nil {
 		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "output_schema is not a valid JSON Schema: %s.", err)})
 	}
 	return doc
@@ -356,7 +381,7 @@ func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Question
 			"requested_schema is the JSON Schema of the form the user fills in: an object with type = \"object\" and properties of type string, number, integer or boolean.")})
 		return out
 	}
-	if _, err := compileJSONSchema(doc); err != nil {
+	if _, err := compileJSONSchema("mcpdecl:requested-schema.json", doc); err != nil {
 		c.add(hcl.Diagnostics{errorf(e.RequestedSchema.Expr.Range(), "Invalid requested schema", "requested_schema is not a valid JSON Schema: %s.", err)})
 	}
 	out.Schema = doc

@@ -48,6 +48,15 @@ var primitiveKinds = map[string]Kind{
 	"list": KindList, "set": KindSet, "map": KindMap, "object": KindObject,
 }
 
+// typeSynonyms maps other languages' type names to ours, where spelling
+// distance would suggest something unrelated (int → any).
+var typeSynonyms = map[string]string{
+	"int": "integer", "int64": "integer", "long": "integer", "uint": "integer",
+	"float": "number", "float64": "number", "double": "number", "decimal": "number",
+	"str": "string", "text": "string", "boolean": "bool", "array": "list(T)",
+	"dict": "map(T) or object({...})", "null": "any",
+}
+
 var collectionKinds = map[string]Kind{"list": KindList, "set": KindSet, "map": KindMap}
 
 const typeHelp = "A type is one of string, number, integer, bool, any, list(T), set(T), map(T) or object({ name = T, ... }); for example list(string)."
@@ -58,7 +67,11 @@ func ParseType(expr hcl.Expression) (*Type, hcl.Diagnostics) {
 		if k, ok := primitiveKinds[kw]; ok {
 			return &Type{Kind: k}, nil
 		}
-		return nil, typeDiag(expr, fmt.Sprintf("%q is not a type.%s %s", kw, suggest(kw, keys(primitiveKinds)), typeHelp))
+		hint := suggest(kw, keys(primitiveKinds))
+		if other, ok := typeSynonyms[kw]; ok {
+			hint = fmt.Sprintf(" Did you mean %s?", other)
+		}
+		return nil, typeDiag(expr, fmt.Sprintf("%q is not a type.%s %s", kw, hint, typeHelp))
 	}
 	call, d := hcl.ExprCall(expr)
 	if d.HasErrors() {

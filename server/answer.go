@@ -58,7 +58,7 @@ func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (
 			return nil, fmt.Errorf("error rule %q: %w", rule.When.Source, err)
 		}
 		if hit == true {
-			msg, err := renderTemplate(rule.Message, env)
+			msg, err := renderTemplate(rule.Message, env, "error message")
 			if err != nil {
 				return nil, err
 			}
@@ -116,7 +116,7 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 	}
 	switch {
 	case r.TextTemplate != nil:
-		s, err := renderTemplate(r.TextTemplate, env)
+		s, err := renderTemplate(r.TextTemplate, env, "result text")
 		if err != nil {
 			return nil, err
 		}
@@ -134,9 +134,14 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 		}
 		out.text = string(b)
 	}
-	out.text += cutNotice
-	if r.MaxBytes > 0 {
-		out.text = cut(out.text, r.MaxBytes)
+	switch {
+	case r.MaxBytes > len(cutNotice) && len(out.text)+len(cutNotice) > r.MaxBytes:
+		// Both cuts: the items notice is kept after the shortened text.
+		out.text = cut(out.text, r.MaxBytes-len(cutNotice)) + cutNotice
+	case r.MaxBytes > 0:
+		out.text = cut(out.text+cutNotice, r.MaxBytes)
+	default:
+		out.text += cutNotice
 	}
 	return out, nil
 }
@@ -184,7 +189,9 @@ func maxInt(a, b int) int {
 	return b
 }
 
-func renderTemplate(t *eval.Template, env any) (string, error) {
+// renderTemplate fills a template's {{ }} pieces; what names the template
+// in errors ("error message", "result text").
+func renderTemplate(t *eval.Template, env any, what string) (string, error) {
 	var sb strings.Builder
 	for _, p := range t.Parts {
 		if p.Program == nil {
@@ -193,7 +200,7 @@ func renderTemplate(t *eval.Template, env any) (string, error) {
 		}
 		v, err := runProgram(p.Program.Program, env)
 		if err != nil {
-			return "", fmt.Errorf("message piece {{%s}}: %w", p.Program.Source, err)
+			return "", fmt.Errorf("%s piece {{%s}}: %w", what, p.Program.Source, err)
 		}
 		sb.WriteString(formatValue(v))
 	}

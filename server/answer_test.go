@@ -137,6 +137,27 @@ tool "list" {
 	}
 }
 
+// TestBothCutsSaySo: when max_bytes cuts the text of an answer whose
+// lists max_items cut too, both notices reach the model, within max_bytes.
+func TestBothCutsSaySo(t *testing.T) {
+	tool := compileAnswerTool(t, `
+tool "list" {
+  description = "Lists."
+  result {
+    structured = "{'items': 1..500}"
+    max_items  = 300
+    max_bytes  = 400
+  }
+}`)
+	out, err := mapAnswer(&tool.Answer, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.text) > 400 || !strings.Contains(out.text, "limited to 300 items (the longest had 500)") || !strings.Contains(out.text, "[cut: showing the first") {
+		t.Errorf("text (%d bytes) = %q; want both notices within 400 bytes", len(out.text), out.text)
+	}
+}
+
 func TestDeclaredOutputSchemaIsEnforced(t *testing.T) {
 	tool := compileAnswerTool(t, `
 tool "count" {

@@ -363,7 +363,7 @@ func TestLibraryAnswers(t *testing.T) {
 // example's message "No copies of '{{ body?.title ?? args.isbn }}' ..."
 // means to fall back to the ISBN; instead `body?.title` on a string body
 // fails at run time (expr-lang's ?. guards nil only) and the model gets
-// "The answer could not be read: message piece ... invalid operation:
+// "The answer could not be read: error message piece ... invalid operation:
 // int(string)".
 func TestLibraryConflictNotJSON(t *testing.T) {
 	requireSchemas(t)

@@ -201,3 +201,21 @@ tool "bad_header" {
     text = "'x'"
   }
 }
+
+tool "closed_cut" {
+  description = "max_items with an output schema that forbids truncated."
+  result {
+    structured    = "{'items': [1, 2, 3]}"
+    max_items     = 2 # ERROR: max_items needs truncated in the output schema
+    output_schema = { type = "object", properties = { items = { type = "array" } }, additionalProperties = false }
+  }
+}
+
+tool "open_cut" {
+  description = "max_items with an output schema that declares truncated."
+  result {
+    structured    = "{'items': [1, 2, 3]}"
+    max_items     = 2
+    output_schema = { type = "object", properties = { items = { type = "array" }, truncated = { type = "boolean" } }, additionalProperties = false }
+  }
+}
