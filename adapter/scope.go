@@ -25,6 +25,9 @@ type Scope struct {
 	// Extra are further variables of dynamic expressions, by root name
 	// (unknown values at load time).
 	Extra map[string]cty.Value
+	// MayBeNull names the arguments that are null when the model leaves
+	// them out (optional, without a default).
+	MayBeNull map[string]bool
 }
 
 // StaticValue evaluates an attribute that may not refer to args, converted to

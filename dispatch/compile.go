@@ -65,8 +65,12 @@ func (c *compiler) scope(args *Args, where string) *adapter.Scope {
 	s := &adapter.Scope{Names: &names, Static: c.static, Files: c.cfg.Files, ArgsType: cty.NilType}
 	if args != nil {
 		names.Args = make([]string, 0, len(args.List))
+		s.MayBeNull = map[string]bool{}
 		for _, a := range args.List {
 			names.Args = append(names.Args, a.Name)
+			if !a.Required && a.Default == cty.NilVal {
+				s.MayBeNull[a.Name] = true
+			}
 		}
 		names.ArgsWhere = where
 		s.ArgsType = args.Type

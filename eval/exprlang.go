@@ -135,11 +135,23 @@ func exprHint(msg string, env reflect.Type) string {
 // literalString returns the value of an attribute that must be a plain
 // string: expr-lang source is not an HCL template.
 func literalString(attr *hcl.Attribute, what string) (string, hcl.Diagnostics) {
+	if !isTemplate(attr.Expr) && len(attr.Expr.Variables()) > 0 {
+		return "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Expected a quoted string",
+			Detail:   fmt.Sprintf("%s is %s, kept as text and evaluated after the call, so it goes in quotes: %s.", attr.Name, what, quotedExample(attr.Name, what)),
+			Subject:  attr.Expr.Range().Ptr(),
+		}}
+	}
 	if isInterpolated(attr.Expr) {
+		how := "Write names directly, as in args.id or status"
+		if what == "a message template" {
+			how = "Write {{ ... }} pieces instead, as in {{ args.id }}"
+		}
 		return "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Interpolation in expr-lang",
-			Detail:   fmt.Sprintf("%s is %s, evaluated after the call; ${...} is HCL interpolation and is not allowed in it. Write names directly, as in args.id or body.title (use $${ for a literal ${).", attr.Name, what),
+			Detail:   fmt.Sprintf("%s is %s, evaluated after the call; ${...} is HCL interpolation and is not allowed in it. %s (use $${ for a literal ${).", attr.Name, what, how),
 			Subject:  attr.Expr.Range().Ptr(),
 		}}
 	}
@@ -156,6 +168,21 @@ func literalString(attr *hcl.Attribute, what string) (string, hcl.Diagnostics) {
 		}}
 	}
 	return v.AsString(), nil
+}
+
+func isTemplate(e hcl.Expression) bool {
+	switch e.(type) {
+	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateWrapExpr:
+		return true
+	}
+	return false
+}
+
+func quotedExample(name, what string) string {
+	if what == "a message template" {
+		return name + ` = "Nothing matches {{ args.query }}."`
+	}
+	return name + ` = "status == 404"`
 }
 
 func isInterpolated(e hcl.Expression) bool {

@@ -46,6 +46,10 @@ func CompileTemplate(attr *hcl.Attribute, env reflect.Type, files map[string]*hc
 		consumed += utf8.RuneCountInString(rest[:open]) + 2
 		rest = rest[open+2:]
 		end := strings.Index(rest, "}}")
+		if inner := strings.Index(rest, "{{"); inner >= 0 && (end < 0 || inner < end) {
+			// A piece opened inside a piece: the first {{ lacks its }}.
+			end = -1
+		}
 		if end < 0 {
 			r := hcl.Range{Filename: t.Range.Filename, Start: src.pos(consumed-2, t.Range.Start), End: src.pos(consumed, t.Range.End)}
 			return nil, append(diags, &hcl.Diagnostic{

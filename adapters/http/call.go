@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -155,6 +156,7 @@ func compilePath(s *adapter.Scope, attr *hcl.Attribute) ([]eval.Part, hcl.Diagno
 	for i, p := range parts {
 		if p.Expr != nil {
 			diags = append(diags, check.DynamicString(s, p.Expr, attr, "A path segment")...)
+			diags = append(diags, nullableSegment(s, p.Expr)...)
 			continue
 		}
 		if j := strings.IndexAny(p.Literal, "?#"); j >= 0 {
@@ -168,6 +170,23 @@ func compilePath(s *adapter.Scope, attr *hcl.Attribute) ([]eval.Part, hcl.Diagno
 		}
 	}
 	return parts, diags
+}
+
+// nullableSegment warns about a path segment that is an argument the
+// model may leave out: the call would then fail, since a segment cannot be
+// empty.
+func nullableSegment(s *adapter.Scope, expr hcl.Expression) hcl.Diagnostics {
+	t, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(t.Traversal) != 2 || t.Traversal.RootName() != "args" {
+		return nil
+	}
+	attr, ok := t.Traversal[1].(hcl.TraverseAttr)
+	if !ok || !s.MayBeNull[attr.Name] {
+		return nil
+	}
+	return hcl.Diagnostics{check.Warning("Optional argument in path",
+		fmt.Sprintf("args.%s is optional and has no default, so it is null when the model leaves it out, and the call then fails: a path segment cannot be empty. Make it required, give it a default, or write a fallback, as in ${args.%s != null ? args.%s : \"all\"}.", attr.Name, attr.Name, attr.Name),
+		expr.Range())}
 }
 
 func checkParamValue(it check.Item, v cty.Value, what string) hcl.Diagnostics {

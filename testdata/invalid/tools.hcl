@@ -219,3 +219,34 @@ tool "open_cut" {
     output_schema = { type = "object", properties = { items = { type = "array" }, truncated = { type = "boolean" } }, additionalProperties = false }
   }
 }
+
+tool "unquoted_rule" {
+  description = "An error rule written without quotes."
+  error {
+    when    = status == 404 # ERROR: Expected a quoted string
+    message = "Not found."
+  }
+  error {
+    when    = "status == 500"
+    message = "{{ body.name }} lives {{ body.city in {{ body.country }}" # ERROR: Unclosed template piece
+  }
+  http "api" {
+    path = "/x"
+  }
+}
+
+tool "optional_in_path" {
+  description = "An optional argument without a default as a path segment."
+  arg "id" {
+    type     = string
+    required = false
+  }
+  arg "kind" {
+    type     = string
+    required = false
+    default  = "all"
+  }
+  http "api" {
+    path = "/items/${args.id}/${args.kind}" # WARNING: Optional argument in path
+  }
+}
