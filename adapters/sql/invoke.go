@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
 )
 
 // rowVerbs start statements that yield rows; other statements run with
@@ -390,26 +390,20 @@ func rowsJSON(columns []string, rows []map[string]any) string {
 	return string(b)
 }
 
+// appendJSON appends one column value. Strings are written by
+// appendJSONString, so the text keeps <, > and & readable; everything else,
+// numbers included, is written as encoding/json writes it, so a number in
+// the text reads the same as in the structured content (99999999.99, not
+// 9.999999999e+07).
 func appendJSON(b []byte, v any) []byte {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...)
-	case bool:
-		return strconv.AppendBool(b, v)
-	case int64:
-		return strconv.AppendInt(b, v, 10)
-	case float64:
-		return strconv.AppendFloat(b, v, 'g', -1, 64)
-	case json.Number:
-		return append(b, v...)
-	case string:
-		return appendJSONString(b, v)
+	if s, ok := v.(string); ok {
+		return appendJSONString(b, s)
 	}
-	j, err := json.Marshal(v)
+	out, err := jsonenc.Append(b, v)
 	if err != nil {
-		return appendJSONString(b, fmt.Sprint(v))
+		return appendJSONString(b, fmt.Sprint(v)) // b still ends before the failed value
 	}
-	return append(b, j...)
+	return out
 }
 
 const hexDigits = "0123456789abcdef"

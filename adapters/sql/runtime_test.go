@@ -233,6 +233,20 @@ func runtimeCases() []runtimeCase {
 			},
 		},
 		{
+			// The text must write numbers as the structured content does.
+			name: "floats in the text as in JSON",
+			query: bySQL[string]{
+				"sqlite":   "SELECT CAST(99999999.99 AS REAL) AS total, CAST(12345678901234567890 AS REAL) AS big, CAST(0.0000001 AS REAL) AS tiny, ${args.n} AS n",
+				"postgres": "SELECT CAST(99999999.99 AS DOUBLE PRECISION) AS total, CAST(12345678901234567890 AS DOUBLE PRECISION) AS big, CAST(0.0000001 AS DOUBLE PRECISION) AS tiny, ${args.n}::int AS n",
+				"mariadb":  "SELECT CAST(99999999.99 AS DOUBLE) AS total, CAST(12345678901234567890 AS DOUBLE) AS big, CAST(0.0000001 AS DOUBLE) AS tiny, ${args.n} AS n",
+			},
+			args: map[string]cty.Value{"n": cty.NumberIntVal(1)},
+			want: bySQL[want]{"": {
+				rows: []map[string]any{{"total": 99999999.99, "big": 1.2345678901234567e19, "tiny": 1e-7, "n": int64(1)}},
+				text: `{"total": 99999999.99, "big": 12345678901234567000, "tiny": 1e-7, "n": 1}`,
+			}},
+		},
+		{
 			name:  "number, bool and null parameters",
 			setup: people,
 			query: bySQL[string]{
