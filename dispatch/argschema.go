@@ -14,6 +14,38 @@ import (
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
+// checkUntypedDefault warns when an argument without a type (a string)
+// has a number or bool default: it would be offered and sent as text,
+// which is rarely what was meant.
+func (c *compiler) checkUntypedDefault(spec *lang.ArgSpec) {
+	if spec.TypeExpr != nil {
+		return
+	}
+	v, diags := spec.Default.Expr.Value(nil)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() {
+		return
+	}
+	text, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return
+	}
+	var want string
+	switch v.Type() {
+	case cty.Number:
+		want = "number (or integer)"
+	case cty.Bool:
+		want = "bool"
+	default:
+		return
+	}
+	c.add(hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Default of another type",
+		Detail:   fmt.Sprintf("This argument has no type, so it is a string, and its default becomes the text %q. Add type = %s if it is not meant as text.", text.AsString(), want),
+		Subject:  spec.Default.Expr.Range().Ptr(),
+	}})
+}
+
 // compileArg compiles one argument into its JSON Schema and its Arg.
 func (c *compiler) compileArg(a *lang.Arg) (map[string]any, *Arg) {
 	spec := a.Spec
@@ -21,6 +53,7 @@ func (c *compiler) compileArg(a *lang.Arg) (map[string]any, *Arg) {
 	schema := c.specSchema(spec, a.Name)
 	arg.Description = c.staticString(spec.Description)
 	if spec.Default != nil {
+		c.checkUntypedDefault(spec)
 		arg.Default = c.typedValue(spec.Default, arg.Type, a.Name)
 		if v, ok := c.jsonOf(spec.Default, arg.Default); ok {
 			schema["default"] = v

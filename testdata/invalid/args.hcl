@@ -85,3 +85,13 @@ tool "search" {
     text = "'ok'"
   }
 }
+
+tool "untyped_default" {
+  description = "A number default on an argument without a type."
+  arg "limit" {
+    default = 10 # WARNING: Default of another type
+  }
+  result {
+    text = "args.limit"
+  }
+}
