@@ -112,7 +112,7 @@ http "api" {
 		{1, "@evil.example", "", "/api/@evil.example", ""},
 		{1, "\x00\n", "", "/api/%00%0A", ""},
 		{0, "..", "x", "", `a path segment would be ".."`},
-		{0, ".", "x", "", `a path segment would be "."`},
+		{0, ".", "x", "", `a path segment would be ".", which servers drop`},
 		{1, "..", "", "", `a path segment would be ".."`},
 		{0, "", "x", "", "the path value args.isbn is empty"},
 	}

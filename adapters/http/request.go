@@ -144,8 +144,11 @@ func (a *Action) buildPath(sb *strings.Builder, ev *evaluator) error {
 		sb.WriteString(url.PathEscape(s))
 	}
 	for seg := range strings.SplitSeq(sb.String()[start:], "/") {
-		if seg == "." || seg == ".." {
-			return buildError("a path segment would be %q, which would climb out of the API's path. Give another value.", seg)
+		switch seg {
+		case "..":
+			return buildError("a path segment would be \"..\", which would climb out of the API's path. Give another value.")
+		case ".":
+			return buildError("a path segment would be \".\", which servers drop, addressing another resource. Give another value.")
 		}
 	}
 	return nil
