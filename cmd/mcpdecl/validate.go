@@ -14,7 +14,7 @@ import (
 )
 
 type validateCmd struct {
-	Format string   `enum:"text,json,github" default:"text" help:"Output format: text (with source snippets), json (for editors and scripts) or github (workflow annotations)."`
+	Format string   `enum:"text,json,github" default:"text" help:"Output format: text (file:line:col and a source snippet, on stderr), json (for editors and scripts) or github (workflow annotations)."`
 	Paths  []string `arg:"" optional:"" name:"path" help:"Files or directories to check (default: the current directory)."`
 	loadFlags
 }
@@ -99,19 +99,6 @@ func sortDiagnostics(diags hcl.Diagnostics) {
 		}
 		return a.Start.Byte < b.Start.Byte
 	})
-}
-
-func writeTextDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) error {
-	if len(diags) == 0 {
-		return nil
-	}
-	tw := hcl.NewDiagnosticTextWriter(w, files, 100, false)
-	if err := tw.WriteDiagnostics(diags); err != nil {
-		return err
-	}
-	errs, warns := count(diags)
-	_, err := fmt.Fprintf(w, "%s, %s.\n", plural(errs, "error"), plural(warns, "warning"))
-	return err
 }
 
 func count(diags hcl.Diagnostics) (errs, warns int) {

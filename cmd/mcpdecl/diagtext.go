@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Text diagnostics look like a compiler's, so that terminals and editors
+// can jump to the position in the header line:
+//
+//	calendar.hcl:8:14: error: Invalid type
+//	  in tool "add_event":
+//	   8 |     type   = strng
+//	     |              ^^^^^
+//	  "strng" is not a type. Did you mean "string"? ...
+//
+// HCL's own text writer names only the line, and marks the range with
+// terminal escapes alone, so without colour nothing shows where it is.
+const (
+	// detailWidth is where detail text is wrapped, indent included.
+	detailWidth = 100
+	// maxSnippetLines caps the source shown for a range spanning a whole
+	// block: its first lines are enough to recognise it.
+	maxSnippetLines = 3
+)
+
+// writeTextDiagnostics writes each diagnostic and a closing count.
+func writeTextDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) error {
+	if len(diags) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	for _, d := range diags {
+		writeTextDiagnostic(&buf, d, files)
+	}
+	errs, warns := count(diags)
+	fmt.Fprintf(&buf, "%s, %s.\n", plural(errs, "error"), plural(warns, "warning"))
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func writeTextDiagnostic(buf *bytes.Buffer, d *hcl.Diagnostic, files map[string]*hcl.File) {
+	buf.WriteString(diagHeader(d))
+	if r := d.Subject; r != nil {
+		if f := files[r.Filename]; f != nil && f.Bytes != nil {
+			if ctx := blockContext(f, r.Start.Byte); ctx != "" {
+				fmt.Fprintf(buf, "  in %s:\n", ctx)
+			}
+			writeSnippet(buf, f.Bytes, *r)
+		}
+	}
+	if d.Detail != "" {
+		buf.WriteString(wrapIndented(d.Detail, "  ", detailWidth))
+	}
+	buf.WriteByte('\n')
+}
+
+// diagHeader is the first line, "file:line:col: error: summary", or
+// "error: summary" for a problem with no place in a file (an unreadable
+// path, an unreachable backend).
+func diagHeader(d *hcl.Diagnostic) string {
+	line := severityName(d.Severity) + ": " + d.Summary + "\n"
+	if r := d.Subject; r != nil {
+		return fmt.Sprintf("%s:%d:%d: %s", r.Filename, r.Start.Line, r.Start.Column, line)
+	}
+	return line
+}
+
+// blockContext names the block holding offset, e.g. `tool "add_event"`,
+// when the file's syntax can tell (the native syntax can).
+func blockContext(f *hcl.File, offset int) string {
+	type contextStringer interface{ ContextString(offset int) string }
+	if cs, ok := f.Nav.(contextStringer); ok {
+		return cs.ContextString(offset)
+	}
+	return ""
+}
+
+// writeSnippet writes the source lines of r, each followed by a line of
+// carets under the part that r covers.
+func writeSnippet(buf *bytes.Buffer, src []byte, r hcl.Range) {
+	start, end := r.Start.Byte, r.End.Byte
+	if start < 0 || start > len(src) || end < start {
+		return // a range from some other version of the file
+	}
+	first, last := r.Start.Line, r.End.Line
+	if end > start && r.End.Column == 1 && last > first {
+		last-- // the range stops at the end of the previous line
+	}
+	shown := min(last, first+maxSnippetLines-1)
+	width := max(3, len(fmt.Sprint(shown)))
+	for n, ls := range sourceLines(src, first, shown) {
+		lineNo := first + n
+		le := ls + lineLength(src[ls:])
+		if lineNo > first && ls >= end {
+			break // the range ends before this line
+		}
+		text := src[ls:le]
+		fmt.Fprintf(buf, "  %*d | %s\n", width, lineNo, text)
+		pad, marks := underline(text, max(start, ls)-ls, min(end, le)-ls, lineNo > first)
+		fmt.Fprintf(buf, "  %*s | %s%s\n", width, "", pad, marks)
+	}
+	if shown < last {
+		fmt.Fprintf(buf, "  %*s | ...\n", width, "")
+	}
+}
+
+// sourceLines returns the byte offsets at which lines first..last of src
+// start; fewer if src ends sooner.
+func sourceLines(src []byte, first, last int) []int {
+	var starts []int
+	line, off := 1, 0
+	for line <= last && off <= len(src) {
+		if line >= first {
+			starts = append(starts, off)
+		}
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		line++
+	}
+	return starts
+}
+
+// lineLength is the length of the first line of b, without its line end.
+func lineLength(b []byte) int {
+	n := bytes.IndexByte(b, '\n')
+	if n < 0 {
+		n = len(b)
+	}
+	if n > 0 && b[n-1] == '\r' {
+		n--
+	}
+	return n
+}
+
+// underline returns the padding and the carets that mark bytes [from, to)
+// of line. Tabs in the padding are kept, so the carets line up however
+// the terminal sets its tab stops. An empty range gets one caret at its
+// position; on a continuation line the leading indentation is not marked.
+func underline(line []byte, from, to int, continuation bool) (pad, marks string) {
+	from, to = min(max(from, 0), len(line)), min(max(to, 0), len(line))
+	if continuation {
+		for from < to && (line[from] == ' ' || line[from] == '\t') {
+			from++
+		}
+	}
+	var sb strings.Builder
+	for _, c := range string(line[:from]) {
+		if c == '\t' {
+			sb.WriteByte('\t')
+		} else {
+			sb.WriteByte(' ')
+		}
+	}
+	n := max(1, utf8.RuneCount(line[from:max(from, to)]))
+	return sb.String(), strings.Repeat("^", n)
+}
+
+// wrapIndented word-wraps each paragraph of s to width columns, every line
+// starting with indent. A word longer than the line is left whole.
+func wrapIndented(s, indent string, width int) string {
+	var sb strings.Builder
+	for para := range strings.SplitSeq(strings.TrimRight(s, " \n"), "\n") {
+		n := 0
+		for i, word := range strings.Fields(para) {
+			switch {
+			case i == 0:
+				sb.WriteString(indent)
+				n = len(indent)
+			case n+1+utf8.RuneCountInString(word) > width:
+				sb.WriteString("\n" + indent)
+				n = len(indent)
+			default:
+				sb.WriteByte(' ')
+				n++
+			}
+			sb.WriteString(word)
+			n += utf8.RuneCountInString(word)
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
