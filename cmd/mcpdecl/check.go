@@ -9,9 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/lang"
 )
 
 type checkCmd struct {
@@ -21,21 +19,17 @@ type checkCmd struct {
 	loadFlags
 }
 
-// Run does what validate does, then connects to each backend and checks
-// every call against it without running it (SQL statements are prepared).
+// Run does what validate does and, when that finds no errors, connects to
+// each backend and checks every call against it without running it (SQL
+// statements are prepared).
 func (c *checkCmd) Run(s streams) error {
-	vars, err := c.varMap()
+	cfg, table, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
 	if err != nil {
 		return err
 	}
-	cfg, diags := lang.Load(c.Paths...)
-	var table *dispatch.Table
-	if !cfg.Incomplete {
-		var d hcl.Diagnostics
-		table, d = dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: os.LookupEnv})
-		diags = dedupe(append(diags, d...))
-	}
-	if table != nil {
+	// A configuration with errors is not taken to the backends: the
+	// checks would run against blocks that were skipped or half read.
+	if table != nil && !diags.HasErrors() {
 		ctx, cancel := context.WithTimeout(context.Background(), c.Timeout)
 		defer cancel()
 		diags = append(diags, checkOnline(ctx, table)...)

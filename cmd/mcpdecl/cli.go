@@ -17,9 +17,9 @@ var version = ""
 type cli struct {
 	Serve    serveCmd    `cmd:"" help:"Serve the configuration as an MCP server over stdio (default) or Streamable HTTP. Send SIGHUP to reload it: a valid change is swapped in atomically, a broken one is logged and the old one keeps serving."`
 	Validate validateCmd `cmd:"" aliases:"lint" help:"Check configuration files without contacting any backend."`
-	Check    checkCmd    `cmd:"" help:"Validate, then connect to each backend and check every call against it without running it (SQL statements are prepared)."`
-	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format."`
-	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts exactly as the server lists them, as JSON."`
+	Check    checkCmd    `cmd:"" help:"Validate and, if that finds no errors, connect to each backend and check every call against it without running it (SQL statements are prepared)."`
+	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format; with --check or --diff, only report what would change."`
+	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts as the server lists them, as JSON."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
 }
 

@@ -12,8 +12,16 @@ type inspectCmd struct {
 	loadFlags
 }
 
+// Help is the detail of `mcpdecl inspect --help`: the listing is the
+// server's only as far as it can be known without the environment.
+func (*inspectCmd) Help() string {
+	return `Like validate, inspect does not read the environment: give variables with --var. ` +
+		`Text built from env(), or from a variable with neither --var nor a default, is not known here ` +
+		`and is left empty or out; the server fills it in.`
+}
+
 func (c *inspectCmd) Run(s streams) error {
-	cfg, table, diags, err := compile(c.Paths, c.loadFlags)
+	cfg, table, diags, err := compile(c.Paths, c.loadFlags, nil)
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,11 @@ func (f loadFlags) varMap() (map[string]string, error) {
 }
 
 // compile loads and compiles the configuration at paths without any I/O to
-// backends; env() values stay unknown.
-func compile(paths []string, flags loadFlags) (*lang.Config, *dispatch.Table, hcl.Diagnostics, error) {
+// backends. With lookupEnv nil (validate) env() values and variables
+// without a value stay unknown; with os.LookupEnv the configuration is
+// compiled as serve compiles it: env() and MCPDECL_VAR_<name> are read and
+// every variable needs a value.
+func compile(paths []string, flags loadFlags, lookupEnv func(string) (string, bool)) (*lang.Config, *dispatch.Table, hcl.Diagnostics, error) {
 	vars, err := flags.varMap()
 	if err != nil {
 		return nil, nil, nil, err
@@ -41,7 +44,7 @@ func compile(paths []string, flags loadFlags) (*lang.Config, *dispatch.Table, hc
 	}
 	// Compile even when decoding found problems, so that one run reports
 	// everything; the broken blocks are skipped by the compiler.
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars})
+	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: lookupEnv})
 	return cfg, table, dedupe(append(diags, d...)), nil
 }
 

@@ -14,12 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
-
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 )
@@ -65,16 +61,9 @@ func (c *serveCmd) Run(s streams) error {
 // load compiles the configuration for serving: env() reads the environment
 // and every variable needs a value.
 func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
-	vars, err := c.varMap()
+	cfg, table, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
 	if err != nil {
 		return nil, err
-	}
-	cfg, diags := lang.Load(c.Paths...)
-	var table *dispatch.Table
-	if !cfg.Incomplete {
-		var d hcl.Diagnostics
-		table, d = dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: os.LookupEnv})
-		diags = dedupe(append(diags, d...))
 	}
 	if diags.HasErrors() {
 		sortDiagnostics(diags)

@@ -31,7 +31,7 @@ func (v *validateCmd) Run(s streams) error {
 	files := map[string]*hcl.File{}
 	var summaries []string
 	for _, p := range paths {
-		cfg, table, diags, err := compile([]string{p}, v.loadFlags)
+		cfg, table, diags, err := compile([]string{p}, v.loadFlags, nil)
 		if err != nil {
 			return err
 		}
