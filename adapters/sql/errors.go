@@ -30,8 +30,8 @@ const (
 
 // callError turns a database error into a *adapter.CallError written for
 // the model. ctx is the caller's context and cctx the call's, with the
-// statement timeout.
-func (a *Action) callError(ctx, cctx context.Context, err error) error {
+// statement timeout; args are the bound values.
+func (a *Action) callError(ctx, cctx context.Context, err error, args []any) error {
 	ce := func(msg string, retry bool) error {
 		return &adapter.CallError{Message: msg, Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
 	}
@@ -60,7 +60,10 @@ func (a *Action) callError(ctx, cctx context.Context, err error) error {
 	case isLostConnection(err):
 		return ce(msgLost, true)
 	}
-	// Anything else (a conversion failure, a driver bug) is internal.
+	if msg, ok := a.encodeFailure(err, args); ok {
+		return ce(msg, false)
+	}
+	// Anything else (a driver bug, say) is internal.
 	return &redactedError{msg: fmt.Sprintf("%s: %s", a.Owner, a.Backend.scrub(err.Error())), err: err}
 }
 

@@ -67,7 +67,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		out, err = a.run(cctx, p, args)
 	}
 	if err != nil {
-		return nil, a.callError(ctx, cctx, err)
+		return nil, a.callError(ctx, cctx, err, args)
 	}
 	return out.result(), nil
 }
@@ -109,6 +109,12 @@ func (a *Action) bind(req *adapter.Request) ([]any, error) {
 		arg, err := goValue(v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: SQL parameter %d at %s: %w", a.Owner, i+1, p.Range(), err)
+		}
+		if f, ok := arg.(float64); ok && a.Backend.Driver == Postgres {
+			// pgx would cut 2.5 to 2 for an integer parameter without a
+			// word; as text, the server converts it to the parameter's
+			// type itself, and refuses it for an integer.
+			arg = strconv.FormatFloat(f, 'g', -1, 64)
 		}
 		args[i] = arg
 	}

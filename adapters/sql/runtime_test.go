@@ -251,10 +251,55 @@ func runtimeCases() []runtimeCase {
 			setup: people,
 			query: bySQL[string]{
 				"":         "SELECT count(*) AS n FROM {t} WHERE id > ${args.n} AND ${args.flag} AND (${args.status} IS NULL OR name = ${args.status})",
-				"postgres": "SELECT count(*) AS n FROM {t} WHERE id > ${args.n} AND ${args.flag} AND (${args.status}::text IS NULL OR name = ${args.status})",
+				"postgres": "SELECT count(*) AS n FROM {t} WHERE id > ${args.n}::numeric AND ${args.flag} AND (${args.status}::text IS NULL OR name = ${args.status})",
 			},
 			args: map[string]cty.Value{"n": cty.NumberFloatVal(2.5), "flag": cty.True},
 			want: bySQL[want]{"": {rows: []map[string]any{{"n": int64(3)}}}},
+		},
+		{
+			// pgx refuses before sending; the server's own refusals say
+			// the same kind of thing.
+			name:  "integer argument out of the column's range",
+			setup: people,
+			query: bySQL[string]{"": "SELECT id FROM {t} WHERE id = ${args.n}"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(2147483648)},
+			want: bySQL[want]{
+				"":         {rows: []map[string]any{}},
+				"postgres": {errText: `A value does not fit: the argument "n" is 2147483648, but the column type integer (int4) holds -2147483648 to 2147483647. Check the arguments`},
+			},
+		},
+		{
+			name:  "computed value out of the column's range",
+			setup: bySQL[[]string]{"": {"CREATE TABLE {t} (id INTEGER PRIMARY KEY, s SMALLINT)"}},
+			write: true,
+			query: bySQL[string]{"": "INSERT INTO {t} (id, s) VALUES (1, ${args.n - 1})"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(-32768)},
+			want: bySQL[want]{
+				"sqlite":   {rows: []map[string]any{}, columns: []string{}, affected: 1, lastID: 1},
+				"postgres": {errText: `A value does not fit: the value computed from the argument "n" is -32769, but the column type smallint (int2) holds -32768 to 32767.`},
+				"mariadb":  {errText: "A value does not fit: Out of range value for column 's'"},
+			},
+		},
+		{
+			name:  "number where the query expects text",
+			setup: people,
+			query: bySQL[string]{"": "SELECT id FROM {t} WHERE name = ${args.n}"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(7)},
+			want: bySQL[want]{
+				"":         {rows: []map[string]any{}},
+				"postgres": {errText: `A value does not fit: the argument "n" is the number 7, but the query uses it where the database expects text. The tool's query must be fixed in its configuration (cast the value, as in CAST(${...} AS text))`},
+			},
+		},
+		{
+			// pgx would send 2 for an integer parameter, and match id 2.
+			name:  "fractional number for an integer column",
+			setup: people,
+			query: bySQL[string]{"": "SELECT id FROM {t} WHERE id = ${args.n}"},
+			args:  map[string]cty.Value{"n": cty.NumberFloatVal(2.5)},
+			want: bySQL[want]{
+				"":         {rows: []map[string]any{}},
+				"postgres": {errText: `A value does not fit: invalid input syntax for type integer: "2.5". Check the arguments.`},
+			},
 		},
 		{
 			name:  "expression parameter",
