@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -26,17 +27,21 @@ const (
 	msgReadOnly  = "The database refused to write: this tool is read-only."
 	msgBusy      = "The database is busy (another writer holds a lock); retrying may help."
 	msgCancelled = "The call was cancelled before the query finished."
+	msgLimit     = "The query did not finish within %s, the time limit of this call, and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
 )
 
 // callError turns a database error into a *adapter.CallError written for
 // the model. ctx is the caller's context and cctx the call's, with the
-// statement timeout; args are the bound values.
-func (a *Action) callError(ctx, cctx context.Context, err error, args []any) error {
+// statement timeout; args are the bound values and limit the time the
+// caller's deadline left when the call began (0 for none).
+func (a *Action) callError(ctx, cctx context.Context, err error, args []any, limit time.Duration) error {
 	ce := func(msg string, retry bool) error {
 		return &adapter.CallError{Message: msg, Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
 	}
 	timeout := a.Backend.StatementTimeout.String()
 	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && limit > 0:
+		return ce(fmt.Sprintf(msgLimit, roundLimit(limit)), false)
 	case ctx.Err() != nil:
 		return ce(msgCancelled, false)
 	case cctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
@@ -65,6 +70,18 @@ func (a *Action) callError(ctx, cctx context.Context, err error, args []any) err
 	}
 	// Anything else (a driver bug, say) is internal.
 	return &redactedError{msg: fmt.Sprintf("%s: %s", a.Owner, a.Backend.scrub(err.Error())), err: err}
+}
+
+// roundLimit rounds the time a deadline left to what its author likely
+// wrote: the little spent before the call began is not part of it.
+func roundLimit(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d
 }
 
 // notRun reports whether err says the statement surely did not take

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -49,6 +50,12 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	if p == nil {
 		return nil, fmt.Errorf("backend \"sql\" %q is not open", a.Backend.Name)
 	}
+	// The caller's deadline is the tool's time limit (or the server's
+	// default); only its length at the start lets a message name it.
+	var limit time.Duration
+	if dl, ok := ctx.Deadline(); ok {
+		limit = time.Until(dl)
+	}
 	args, err := a.bind(req)
 	if err != nil {
 		return nil, err
@@ -67,7 +74,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		out, err = a.run(cctx, p, args)
 	}
 	if err != nil {
-		return nil, a.callError(ctx, cctx, err, args)
+		return nil, a.callError(ctx, cctx, err, args, limit)
 	}
 	return out.result(), nil
 }

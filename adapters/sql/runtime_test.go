@@ -457,11 +457,7 @@ func runtimeCases() []runtimeCase {
 		{
 			name:    "statement timeout",
 			backend: `statement_timeout = "1s"`,
-			query: bySQL[string]{
-				"sqlite":   "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c WHERE x > ${args.n}",
-				"postgres": "SELECT pg_sleep(5) AS slept, ${args.n}::int AS n",
-				"mariadb":  "SELECT SLEEP(5) AS slept, ${args.n} AS n",
-			},
+			query:   slowQueries,
 			args:    map[string]cty.Value{"n": cty.NumberIntVal(0)},
 			want:    bySQL[want]{"": {errText: "The query took longer than 1s and was stopped; narrow it"}},
 			maxTime: 3 * time.Second,
@@ -588,6 +584,46 @@ func TestRuntime(t *testing.T) {
 					runCase(t, db, tc)
 				})
 			}
+		})
+	}
+}
+
+// slowQueries run for seconds on each database.
+var slowQueries = bySQL[string]{
+	"sqlite":   "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) AS n FROM c WHERE x > ${args.n}",
+	"postgres": "SELECT pg_sleep(5) AS slept, ${args.n}::int AS n",
+	"mariadb":  "SELECT SLEEP(5) AS slept, ${args.n} AS n",
+}
+
+// TestCallDeadline stops a query at the caller's deadline (a tool's
+// timeout), earlier than statement_timeout, and names that limit; a
+// cancelled call says so.
+func TestCallDeadline(t *testing.T) {
+	for _, name := range testDBs {
+		t.Run(name, func(t *testing.T) {
+			db := openTestDB(t, name)
+			b, a := compileTestCall(t, db, "", slowQueries.For(name), "", false)
+			open(t, b)
+			req := &adapter.Request{Args: argsVal(map[string]cty.Value{"n": cty.NumberIntVal(0)}), Static: &eval.Static{}}
+			check := func(ctx context.Context, want string) {
+				t.Helper()
+				start := time.Now()
+				_, err := a.Invoke(ctx, req)
+				if elapsed := time.Since(start); elapsed > 3*time.Second {
+					t.Errorf("the call took %v", elapsed)
+				}
+				var ce *adapter.CallError
+				if !errors.As(err, &ce) || ce.Message != want {
+					t.Errorf("err = %v (%T), want a CallError %q", err, err, want)
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+			defer cancel()
+			check(ctx, "The query did not finish within 500ms, the time limit of this call, and was stopped; narrow it (filter on more columns, or ask for fewer rows).")
+
+			ctx, cancel = context.WithCancel(context.Background())
+			time.AfterFunc(300*time.Millisecond, cancel)
+			check(ctx, "The call was cancelled before the query finished.")
 		})
 	}
 }
