@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -266,9 +268,16 @@ func (b *Backend) openSQLite(ctx context.Context) (*pools, error) {
 			return nil, err
 		}
 	}
-	// A missing file is created empty, even by a read-only backend (which
-	// does not use mode=ro for that reason): a writer, such as a read-write
-	// backend on the same file, may fill it.
+	// SQLite would create a missing file empty, so a misspelt path would
+	// only show later as "no such table". A file is created only by
+	// init_sql or when the DSN asks for it (mode=rwc); then even a
+	// read-only backend (which does not use mode=ro for that reason) may
+	// open it empty, for a writer on the same file to fill.
+	if b.InitSQL == "" && !dsn.memory && dsn.query.Get("mode") != "rwc" {
+		if err := sqliteFileExists(dsn.path); err != nil {
+			return nil, err
+		}
+	}
 	var pragmas []string
 	if !dsn.hasPragma("busy_timeout") {
 		pragmas = append(pragmas, "busy_timeout(5000)")
@@ -315,6 +324,19 @@ func (b *Backend) openSQLite(ctx context.Context) (*pools, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// sqliteFileExists reports a missing database file by its absolute path.
+// Other failures to look at it are left for SQLite to report on opening.
+func sqliteFileExists(path string) error {
+	_, err := os.Stat(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if abs, absErr := filepath.Abs(path); absErr == nil {
+		path = abs
+	}
+	return fmt.Errorf("database file not found: %s; check the dsn, or add init_sql to create it", path)
 }
 
 func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {

@@ -209,7 +209,8 @@ func TestOpenErrors(t *testing.T) {
 		readOnly          bool
 		want              string
 	}{
-		{"sqlite directory missing", "sqlite", "file:nodir/x.db", true, `backend "sql" "db": cannot connect to the SQLite database ` + filepath.Join(dir, "nodir", "x.db") + `: unable to open database file`},
+		{"sqlite directory missing", "sqlite", "file:nodir/x.db", true, `backend "sql" "db": database file not found: ` + filepath.Join(dir, "nodir", "x.db") + `; check the dsn, or add init_sql to create it`},
+		{"sqlite directory missing, mode=rwc", "sqlite", "file:nodir/x.db?mode=rwc", true, `backend "sql" "db": cannot connect to the SQLite database ` + filepath.Join(dir, "nodir", "x.db") + `: unable to open database file`},
 		{"empty dsn", "postgres", " ", true, `backend "sql" "db": the DSN is empty; set dsn`},
 		{"postgres refused", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?connect_timeout=2", true, `backend "sql" "db": cannot connect to Postgres at postgres://app:xxxxx@127.0.0.1:1/orders?connect_timeout=2: `},
 		{"postgres bad dsn", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?sslmode=bogus", true, `backend "sql" "db": invalid Postgres DSN postgres://app:xxxxx@127.0.0.1:1/orders?sslmode=bogus: `},
@@ -232,6 +233,71 @@ func TestOpenErrors(t *testing.T) {
 				t.Errorf("the error holds the password: %q", msg)
 			}
 		})
+	}
+}
+
+// TestSQLiteMissingFile refuses to open a database file that does not
+// exist, naming its absolute path, unless init_sql or the DSN creates it.
+func TestSQLiteMissingFile(t *testing.T) {
+	dir := t.TempDir()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	relDir, err := filepath.Rel(wd, dir) // as a config file's directory given relative
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlFile := filepath.Join(dir, "init.sql")
+	if err := os.WriteFile(sqlFile, []byte("CREATE TABLE t (a INTEGER);"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, dsn, initSQL string
+		readOnly           bool
+		wantErr            string // "" when Open must succeed
+		created            string // the file Open must create, or ""
+	}{
+		{name: "misspelt, read-only", dsn: "file:chinok.db", readOnly: true,
+			wantErr: `backend "sql" "db": database file not found: ` + filepath.Join(dir, "chinok.db") + `; check the dsn, or add init_sql to create it`},
+		{name: "misspelt, read-write", dsn: "chinok.db",
+			wantErr: `backend "sql" "db": database file not found: ` + filepath.Join(dir, "chinok.db") + `; check the dsn`},
+		{name: "mode=ro", dsn: "file:chinok.db?mode=ro", readOnly: true, wantErr: "database file not found: "},
+		{name: "mode=rwc asks to create", dsn: "file:new.db?mode=rwc", created: "new.db"},
+		{name: "mode=rwc, read-only", dsn: "file:new-ro.db?mode=rwc", readOnly: true, created: "new-ro.db"},
+		{name: "init_sql creates", dsn: "file:init.db", initSQL: sqlFile, readOnly: true, created: "init.db"},
+		{name: "memory", dsn: ":memory:"},
+		{name: "memory URI", dsn: "file::memory:", readOnly: true},
+		{name: "shared memory", dsn: "file:mem1?mode=memory&cache=shared"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &Backend{Name: "db", Driver: SQLite, DSN: tt.dsn, BaseDir: relDir, ReadOnly: tt.readOnly,
+				MaxOpenConns: 2, StatementTimeout: DefaultStatementTimeout, InitSQL: tt.initSQL}
+			err := b.Open(context.Background())
+			if err == nil {
+				defer b.Close()
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Open: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("Open error = %v, want %q", err, tt.wantErr)
+			}
+			if tt.created != "" {
+				if _, err := os.Stat(filepath.Join(dir, tt.created)); err != nil {
+					t.Errorf("the database file was not created: %v", err)
+				}
+			}
+		})
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		switch e.Name() {
+		case "init.sql", "init.db", "new.db", "new-ro.db":
+		default:
+			t.Errorf("left behind: %s", e.Name())
+		}
 	}
 }
 
@@ -543,10 +609,10 @@ func TestMySQLConfigEnforced(t *testing.T) {
 }
 
 // TestSQLiteReadOnlyBeforeWriter opens a read-only backend on a database
-// file that does not exist yet, then a read-write backend on the same file
+// file that does not exist yet (the DSN asks to create it), then a read-write backend on the same file
 // creates a table that the read-only backend then reads.
 func TestSQLiteReadOnlyBeforeWriter(t *testing.T) {
-	db := &testDB{name: "sqlite", driver: "sqlite", dsn: "file:" + filepath.Join(t.TempDir(), "later.db")}
+	db := &testDB{name: "sqlite", driver: "sqlite", dsn: "file:" + filepath.Join(t.TempDir(), "later.db") + "?mode=rwc"}
 	roBackend, read := compileTestCall(t, db, "", "SELECT count(*) AS n FROM t", "", false)
 	open(t, roBackend)
 	rwBackend, create := compileTestCall(t, db, "", "CREATE TABLE t (a INTEGER)", "", true)
