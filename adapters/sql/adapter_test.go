@@ -124,6 +124,24 @@ sql "a" {
 }`,
 			want: []string{"7:11 Invalid SQL statement"},
 		},
+		{
+			// The heredoc's indentation is stripped from the SQL; the
+			// position is still the one in the file.
+			name: "position in an indented heredoc",
+			src: `
+backend "sql" "a" {
+  driver = "sqlite"
+  dsn    = "x.db"
+}
+sql "a" {
+  query = <<-SQL
+    SELECT *
+    FROM orders WHERE id IN (DELETE FROM orders RETURNING id)
+      AND id = ${args.n}
+  SQL
+}`,
+			want: []string{"9:30 Write statement in read-only call"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

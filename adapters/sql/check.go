@@ -29,11 +29,20 @@ func (a *Action) Check(ctx context.Context) hcl.Diagnostics {
 	}
 	stmt, err := db.PrepareContext(ctx, a.Query.Text)
 	if err != nil {
+		// Point at the error in a query written over several lines (a
+		// heredoc), not at the whole query, which would leave the reader
+		// to find it; a one-line query already shows the line.
+		subject := a.Query.Range
+		if subject.Start.Line != subject.End.Line {
+			if off, ok := errorOffset(err, a.Query.Text); ok {
+				subject = a.Query.rangeAt(off)
+			}
+		}
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Query refused by the database",
 			Detail:   fmt.Sprintf("The %s backend %q cannot prepare this query: %s. Fix the SQL (tables, columns, types); each ${...} is a bound parameter.", a.Backend.Driver, a.Backend.Name, a.Backend.scrub(err.Error())),
-			Subject:  a.Query.Range.Ptr(),
+			Subject:  subject.Ptr(),
 		}}
 	}
 	stmt.Close()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -42,6 +43,9 @@ type Query struct {
 	// argNames[i] is "x" when Params[i] is exactly args.x, which the
 	// runtime reads without evaluating an expression.
 	argNames []string
+	// lits are the literal parts, at their offsets in Text, so that a
+	// position the database reports can be shown in the configuration.
+	lits []literal
 }
 
 // CompileQuery compiles the query template expr for dialect d. Each ${...}
@@ -78,7 +82,7 @@ func CompileQuery(expr hcl.Expression, d Dialect, readOnly bool, files map[strin
 		}
 		seg := literal{off: sb.Len(), text: p.Literal, rng: expr.Range()}
 		if ranges != nil {
-			seg.rng, seg.exact = ranges[i], true
+			seg.rng, seg.src = ranges[i], check.Source(ranges[i], files)
 		}
 		c.lits = append(c.lits, seg)
 		sb.WriteString(p.Literal)
@@ -97,10 +101,13 @@ func CompileText(text string, r hcl.Range, d Dialect, readOnly bool) (*Query, hc
 const hole = 0
 
 type literal struct {
-	off   int // offset in the lexed text
-	text  string
-	rng   hcl.Range
-	exact bool // rng is the range of exactly this literal part
+	off  int // offset in the lexed text (in Query.lits: in Query.Text)
+	text string
+	rng  hcl.Range
+	// src is the source text of rng when rng is the range of exactly this
+	// literal part (which may spell it differently: escapes, a heredoc's
+	// indentation); else "".
+	src string
 }
 
 type compiler struct {
@@ -138,10 +145,8 @@ func (c *compiler) rangeAt(off int) hcl.Range {
 	for i := len(c.lits) - 1; i >= 0; i-- {
 		l := c.lits[i]
 		if off >= l.off && off <= l.off+len(l.text) {
-			if !l.exact {
-				return l.rng
-			}
-			return check.LiteralPos(l.rng, l.text, off-l.off, c.files)
+			_, n := utf8.DecodeRuneInString(l.text[off-l.off:])
+			return sourcePos(l.rng, l.text, l.src, off-l.off, n)
 		}
 	}
 	return c.whole
@@ -169,27 +174,40 @@ func (c *compiler) compile(text string) (*Query, hcl.Diagnostics) {
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}
-	var sb strings.Builder
-	n := 0
-	for i := 0; i < len(text); i++ {
-		if text[i] != hole {
-			sb.WriteByte(text[i])
-			continue
-		}
-		n++
-		if c.dialect == Postgres {
-			sb.WriteString("$" + strconv.Itoa(n))
-		} else {
-			sb.WriteByte('?')
-		}
-	}
 	returning := slices.ContainsFunc(toks, func(t token) bool { return t.kind == tWord && t.text == "RETURNING" })
-	q := &Query{Text: sb.String(), Params: c.params, Verb: verb, Returning: returning}
+	q := &Query{Params: c.params, Verb: verb, Returning: returning}
+	q.Text, q.lits = c.placeholders(text)
 	q.argNames = make([]string, len(q.Params))
 	for i, p := range q.Params {
 		q.argNames[i], _ = argsAttr(p)
 	}
 	return q, c.diags
+}
+
+// placeholders replaces each interpolation of text by its placeholder (?
+// or $n), and returns the literal parts at their offsets in the result.
+func (c *compiler) placeholders(text string) (string, []literal) {
+	var sb strings.Builder
+	lits := slices.Clone(c.lits)
+	next, n := 0, 0
+	for i := 0; i <= len(text); i++ {
+		for next < len(lits) && lits[next].off == i {
+			lits[next].off = sb.Len()
+			next++
+		}
+		switch {
+		case i == len(text):
+		case text[i] != hole:
+			sb.WriteByte(text[i])
+		case c.dialect == Postgres:
+			n++
+			sb.WriteString("$" + strconv.Itoa(n))
+		default:
+			n++
+			sb.WriteByte('?')
+		}
+	}
+	return sb.String(), lits
 }
 
 func isWordStart(b byte) bool {
