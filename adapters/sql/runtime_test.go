@@ -176,6 +176,21 @@ func runtimeCases() []runtimeCase {
 			after: bySQL[string]{"": "SELECT count(*) FROM {t}"}, afterWant: 5,
 		})
 	}
+	// The LIKE escaping that docs/language.md advises: the user's %, _
+	// and \ match themselves.
+	likeNames := bySQL[[]string]{
+		"":        {"CREATE TABLE {t} (name VARCHAR(10))", `INSERT INTO {t} VALUES ('a%b'), ('axb'), ('a_b'), ('a\b'), ('a!b'), ('ab')`},
+		"mariadb": {"CREATE TABLE {t} (name VARCHAR(10))", `INSERT INTO {t} VALUES ('a%b'), ('axb'), ('a_b'), ('a\\b'), ('a!b'), ('ab')`},
+	}
+	for _, prefix := range []string{"a%", "a_", `a\`, "a!"} {
+		cases = append(cases, runtimeCase{
+			name:  "LIKE with escaped user text " + prefix,
+			setup: likeNames,
+			query: bySQL[string]{"": "SELECT name FROM {t} WHERE name LIKE concat(replace(replace(replace(${args.query}, '!', '!!'), '%', '!%'), '_', '!_'), '%') ESCAPE '!'"},
+			args:  map[string]cty.Value{"query": cty.StringVal(prefix)},
+			want:  bySQL[want]{"": {rows: []map[string]any{{"name": prefix + "b"}}}},
+		})
+	}
 	cases = append(cases, []runtimeCase{
 		{
 			name: "type mapping",
@@ -220,6 +235,22 @@ func runtimeCases() []runtimeCase {
 						"s": `héllo "q"`, "bin": "AP8=", "ts": "2026-10-01T09:12:00Z", "z": nil, "r": 1.1, "day": "2026-10-01", "v": "v",
 					}},
 				},
+			},
+		},
+		{
+			// What docs/language.md says of SQLite sums and Postgres
+			// arrays, NaN and infinities.
+			name: "type mapping as documented",
+			query: bySQL[string]{
+				"sqlite":   "SELECT sum(x) AS s, round(sum(x), 2) AS r FROM (SELECT 1.98 AS x UNION ALL SELECT 1.98 UNION ALL SELECT 1.98) WHERE ${args.n} = 1",
+				"postgres": "SELECT ARRAY[1,2] AS a, array_to_json(ARRAY[1,2]) AS j, 'NaN'::float8 AS nan, '-Infinity'::float8 AS inf, ${args.n}::int AS n",
+				"mariadb":  "SELECT true AS t, JSON_OBJECT('a', 1) AS j, ${args.n} AS n",
+			},
+			args: map[string]cty.Value{"n": cty.NumberIntVal(1)},
+			want: bySQL[want]{
+				"sqlite":   {rows: []map[string]any{{"s": 5.9399999999999995, "r": 5.94}}},
+				"postgres": {rows: []map[string]any{{"a": "{1,2}", "j": []any{json.Number("1"), json.Number("2")}, "nan": "NaN", "inf": "-Inf", "n": int64(1)}}},
+				"mariadb":  {rows: []map[string]any{{"t": int64(1), "j": `{"a": 1}`, "n": int64(1)}}},
 			},
 		},
 		{
@@ -300,6 +331,15 @@ func runtimeCases() []runtimeCase {
 				"":         {rows: []map[string]any{}},
 				"postgres": {errText: `A value does not fit: invalid input syntax for type integer: "2.5". Check the arguments.`},
 			},
+		},
+		{
+			name:  "optional argument compared with IS NULL",
+			setup: people,
+			query: bySQL[string]{
+				"":         "SELECT count(*) AS n FROM {t} WHERE ${args.n} IS NULL OR id = ${args.n}",
+				"postgres": "SELECT count(*) AS n FROM {t} WHERE CAST(${args.n} AS integer) IS NULL OR id = ${args.n}",
+			},
+			want: bySQL[want]{"": {rows: []map[string]any{{"n": int64(5)}}}},
 		},
 		{
 			name:  "expression parameter",
@@ -625,6 +665,19 @@ func TestCallDeadline(t *testing.T) {
 			time.AfterFunc(300*time.Millisecond, cancel)
 			check(ctx, "The call was cancelled before the query finished.")
 		})
+	}
+}
+
+// TestCheckUntypedNull shows the Postgres trap docs/language.md warns of:
+// an optional argument compared only with IS NULL gives the server no type
+// for its parameter, and mcpdecl check reports it.
+func TestCheckUntypedNull(t *testing.T) {
+	db := openTestDB(t, "postgres")
+	b, a := compileTestCall(t, db, "", "SELECT ${args.n} IS NULL AS absent", "", false)
+	open(t, b)
+	diags := a.Check(context.Background())
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail, "could not determine data type of parameter $1") {
+		t.Errorf("diagnostics = %v, want the untyped parameter", diags)
 	}
 }
 
