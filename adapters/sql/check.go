@@ -29,14 +29,12 @@ func (a *Action) Check(ctx context.Context) hcl.Diagnostics {
 	}
 	stmt, err := db.PrepareContext(ctx, a.Query.Text)
 	if err != nil {
-		// Point at the error in a query written over several lines (a
-		// heredoc), not at the whole query, which would leave the reader
-		// to find it; a one-line query already shows the line.
+		// Point at the error inside the query where the database says
+		// where it is, not at the whole query, which would leave the
+		// reader to find it.
 		subject := a.Query.Range
-		if subject.Start.Line != subject.End.Line {
-			if off, ok := errorOffset(err, a.Query.Text); ok {
-				subject = a.Query.rangeAt(off)
-			}
+		if off, ok := errorOffset(err, a.Query.Text); ok {
+			subject = a.Query.rangeAt(off)
 		}
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,

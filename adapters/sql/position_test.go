@@ -78,8 +78,9 @@ func TestErrorOffset(t *testing.T) {
 	}
 }
 
-// TestCheckPointsAtError prepares heredoc queries the database refuses and
-// expects the diagnostic at the word it names, not at the whole query.
+// TestCheckPointsAtError prepares queries the database refuses (heredocs
+// and a one-line string) and expects the diagnostic at the word it names,
+// not at the whole query.
 func TestCheckPointsAtError(t *testing.T) {
 	for _, name := range testDBs {
 		t.Run(name, func(t *testing.T) {
@@ -117,9 +118,8 @@ sql "db" {
 				t.Fatal(got.Diags.Error())
 			}
 			open(t, got.Backends["db"].(*Backend))
-			// A one-line query is shown whole: it is on the line already.
-			oneLine := fmt.Sprintf("22:11-22:%d", 11+len(`"SELECT custmer FROM `+table+`"`))
-			want := []string{"9:12-9:19", "18:5-18:9", oneLine}
+			// A one-line query too: at the word, inside the string.
+			want := []string{"9:12-9:19", "18:5-18:9", "22:19-22:26"}
 			for i, act := range got.Actions {
 				diags := act.(*Action).Check(context.Background())
 				if len(diags) != 1 {
