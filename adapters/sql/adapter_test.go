@@ -83,8 +83,8 @@ sql "ro" {
   querry = "SELECT 1"
 }`,
 			want: []string{
+				// Only the conflict: the statement matches what the call asks.
 				"8:15 Write call on read-only backend",
-				"7:16 Write statement in read-only call",
 				"12:14 Invalid number",
 				"11:51 Invalid SQL parameter",
 				"11:73 Reference to undeclared argument",

@@ -30,16 +30,18 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 
 	ro, known, d := check.Bool(s, a["read_only"], act.ReadOnly)
 	diags = append(diags, d...)
+	checkAsRO := act.ReadOnly // the statement is checked as the call means it
 	if known && !ro && backendRO {
 		diags = append(diags, check.Error("Write call on read-only backend",
 			fmt.Sprintf("The backend %q is read-only, so a call cannot set read_only = false. A call may only tighten its backend: set read_only = false on the backend as well to allow writes.", backendName),
 			a["read_only"].Expr.Range()))
+		checkAsRO = false // reported once, above, not again at the statement
 	} else if known {
-		act.ReadOnly = ro
+		act.ReadOnly, checkAsRO = ro, ro
 	}
 
 	if attr := a["query"]; attr != nil {
-		act.Query, d = compileQueryAttr(s, attr, dialect, act.ReadOnly)
+		act.Query, d = compileQueryAttr(s, attr, dialect, checkAsRO)
 		diags = append(diags, d...)
 	}
 	return act, diags
