@@ -52,6 +52,7 @@ func (c *compiler) compileArg(a *lang.Arg) (map[string]any, *Arg) {
 	arg := &Arg{Name: a.Name, Type: spec.Type.CtyType().WithoutOptionalAttributesDeep(), DeclRange: a.DeclRange, Default: cty.NilVal}
 	schema := c.specSchema(spec, a.Name)
 	arg.Description = c.staticString(spec.Description)
+	arg.Sensitive = schema["writeOnly"] == true
 	if spec.Default != nil {
 		c.checkUntypedDefault(spec)
 		arg.Default = c.typedValue(spec.Default, arg.Type, a.Name)
@@ -98,8 +99,12 @@ func (c *compiler) isRequired(a *lang.Arg, hasDefault bool) bool {
 // specSchema builds the JSON Schema of one value.
 func (c *compiler) specSchema(spec *lang.ArgSpec, name string) map[string]any {
 	t := spec.Type
-	c.staticBool(spec.Sensitive) // checked for type; sensitive values are redacted in logs
+	sensitive, _ := c.staticBool(spec.Sensitive)
 	s := typeSchema(t)
+	if sensitive {
+		// JSON Schema's word for a value that is sent but never shown back.
+		s["writeOnly"] = true
+	}
 	c.applyItems(s, spec, name)
 	c.applyProperties(s, spec, name)
 	if nullable, _ := c.staticBool(spec.Nullable); nullable {

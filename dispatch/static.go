@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -35,10 +36,44 @@ func (c *compiler) compileStatic() {
 		}
 	}
 	for _, v := range c.cfg.Variables {
-		c.static.Vars[v.Name] = c.variableValue(v)
+		sensitive, _ := c.staticBool(v.Sensitive)
+		c.static.Vars[v.Name] = c.variableValue(v, sensitive)
+		if sensitive {
+			c.table.Secrets = append(c.table.Secrets, SecretTexts(c.static.Vars[v.Name])...)
+		}
 	}
 	c.compileLocals()
 	c.static.Seal()
+}
+
+// MinSecretLen is the shortest sensitive value mcpdecl redacts: a shorter
+// one would match ordinary text everywhere (and protects nothing).
+const MinSecretLen = 4
+
+// SecretTexts lists the texts of a sensitive value as they may appear in a
+// message: each string, number or bool in it, written out.
+func SecretTexts(v cty.Value) []string {
+	if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
+		return nil
+	}
+	v, _ = v.UnmarkDeep()
+	ty := v.Type()
+	if ty.IsPrimitiveType() {
+		s, err := convert.Convert(v, cty.String)
+		if err != nil || len(s.AsString()) < MinSecretLen {
+			return nil
+		}
+		return []string{s.AsString()}
+	}
+	if !ty.IsCollectionType() && !ty.IsObjectType() && !ty.IsTupleType() {
+		return nil
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		out = append(out, SecretTexts(e)...)
+	}
+	return out
 }
 
 // allowedEnv reads server.allow_env, which must be a literal list: it
@@ -65,7 +100,9 @@ func (c *compiler) allowedEnv() []string {
 	return out
 }
 
-func (c *compiler) variableValue(v *lang.Variable) cty.Value {
+// variableValue is the variable's value; a sensitive one is never quoted
+// in diagnostics.
+func (c *compiler) variableValue(v *lang.Variable, sensitive bool) cty.Value {
 	ty := cty.DynamicPseudoType
 	integer := false
 	if v.Type != nil {
@@ -77,15 +114,19 @@ func (c *compiler) variableValue(v *lang.Variable) cty.Value {
 	}
 	var val cty.Value
 	if raw, ok := c.opts.Vars[v.Name]; ok {
-		val = c.parseVarValue(v, raw, ty)
+		val = c.parseVarValue(v, raw, ty, sensitive)
 	} else if raw, ok := c.lookupEnv("MCPDECL_VAR_" + v.Name); ok {
-		val = c.parseVarValue(v, raw, ty)
+		val = c.parseVarValue(v, raw, ty, sensitive)
 	} else if v.Default != nil {
 		val = c.variableDefault(v, ty)
 	}
 	if val != cty.NilVal {
 		if integer && val.IsKnown() && !val.IsNull() && !val.AsBigFloat().IsInt() {
-			c.add(hcl.Diagnostics{errorf(v.NameRange, "Invalid value for variable", "The variable %q is an integer, but its value %s is not a whole number.", v.Name, val.AsBigFloat().Text('f', -1))})
+			shown := val.AsBigFloat().Text('f', -1)
+			if sensitive {
+				shown = "(not shown: the variable is sensitive)"
+			}
+			c.add(hcl.Diagnostics{errorf(v.NameRange, "Invalid value for variable", "The variable %q is an integer, but its value %s is not a whole number.", v.Name, shown)})
 		}
 		return val
 	}
@@ -121,7 +162,7 @@ func (c *compiler) variableDefault(v *lang.Variable, ty cty.Type) cty.Value {
 	return out
 }
 
-func (c *compiler) parseVarValue(v *lang.Variable, raw string, ty cty.Type) cty.Value {
+func (c *compiler) parseVarValue(v *lang.Variable, raw string, ty cty.Type, sensitive bool) cty.Value {
 	if ty == cty.String || ty == cty.DynamicPseudoType {
 		return cty.StringVal(raw)
 	}
@@ -135,8 +176,12 @@ func (c *compiler) parseVarValue(v *lang.Variable, raw string, ty cty.Type) cty.
 			}
 		}
 	}
+	shown := strconv.Quote(raw)
+	if sensitive {
+		shown = "not shown: the variable is sensitive"
+	}
 	c.add(hcl.Diagnostics{errorf(v.NameRange, "Invalid value for variable",
-		"The value given for %q (%q) is not a valid %s.", v.Name, raw, ty.FriendlyName())})
+		"The value given for %q (%s) is not a valid %s.", v.Name, shown, ty.FriendlyName())})
 	return cty.UnknownVal(ty)
 }
 

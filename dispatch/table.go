@@ -23,6 +23,9 @@ type Table struct {
 	Prompts   []*Prompt
 	Backends  map[string]adapter.Backend
 	Static    *eval.Static
+	// Secrets are the texts of sensitive variables, which the server
+	// replaces in its logs and in error messages.
+	Secrets []string
 }
 
 // Server is what the server says about itself.
@@ -104,6 +107,8 @@ type Arg struct {
 	// Complete suggests values with a call (its args hold only "value",
 	// the text typed so far); nil when there is none.
 	Complete  *CompleteCall
+	// Sensitive keeps the value out of the server's logs and messages.
+	Sensitive bool
 	DeclRange hcl.Range
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -176,7 +177,7 @@ tool "count" {
 		if err != nil {
 			t.Fatal(err)
 		}
-		msg := s.checkOutput(tool, out)
+		msg := s.checkOutput(context.Background(), tool, out)
 		if (msg != "") != wantErr {
 			t.Errorf("n=%d: checkOutput = %q, want error %v", n, msg, wantErr)
 		}

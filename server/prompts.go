@@ -22,6 +22,13 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 	if !ok {
 		return nil, mcp.InvalidParams("unknown prompt %q", p.Name)
 	}
+	raw, _ := json.Marshal(p.Arguments)
+	own := sensitiveArgTexts(prompt.Args, raw)
+	res, err := s.getPrompt(withCallSecrets(ctx, own), req, p, st, prompt)
+	return res, redactError(err, own, st.secrets)
+}
+
+func (s *Server) getPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams, st *state, prompt *dispatch.Prompt) (*mcp.GetPromptResult, error) {
 	if missing := missingArgs(prompt.Args, p.Arguments); len(missing) > 0 {
 		return nil, mcp.InvalidParams("prompt %q needs the argument(s) %s", p.Name, strings.Join(missing, ", "))
 	}

@@ -25,6 +25,11 @@ import (
 // whose code depends on the era (the mcp package shapes it).
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
 	st := s.state.Load()
+	res, err := s.readResourceOrTemplate(ctx, req, p, st)
+	return res, redactError(err, st.secrets)
+}
+
+func (s *Server) readResourceOrTemplate(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams, st *state) (*mcp.ReadResourceResult, error) {
 	if r, ok := st.resIndex[p.URI]; ok {
 		return s.readResource(ctx, req, st, r)
 	}

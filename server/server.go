@@ -58,6 +58,8 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	} else {
+		s.log = slog.New(redactingHandler{inner: s.log.Handler(), secrets: func() []string { return s.state.Load().secrets }})
 	}
 	if s.timeout <= 0 {
 		s.timeout = 60 * time.Second
@@ -144,13 +146,13 @@ func (s *Server) invoke(ctx context.Context, what string, action adapter.Action,
 	}
 	var ce *adapter.CallError
 	if errors.As(err, &ce) {
-		s.log.Warn("call failed", "target", what, "error", err)
+		s.log.WarnContext(ctx, "call failed", "target", what, "error", err)
 		return nil, ce.Message
 	}
 	if ctx.Err() == context.DeadlineExceeded {
 		return nil, "The call did not finish within " + timeout.String() + " and was stopped. Try a smaller request."
 	}
-	s.log.Error("call failed", "target", what, "error", err)
+	s.log.ErrorContext(ctx, "call failed", "target", what, "error", err)
 	return nil, "The call failed inside the server (the details are in the server log). Retrying will probably not help."
 }
 

@@ -25,6 +25,8 @@ type state struct {
 	matchers  []*templateMatcher // most specific first
 	prompts   []mcp.Prompt
 	prompts2  map[string]*dispatch.Prompt
+	// secrets are the texts of sensitive variables, longest first.
+	secrets []string
 }
 
 // templateMatcher pairs a resource template with its parsed URI template.
@@ -39,6 +41,7 @@ type templateMatcher struct {
 func newState(t *dispatch.Table) *state {
 	s := &state{table: t, toolIndex: map[string]*dispatch.Tool{}, resIndex: map[string]*dispatch.Resource{}, prompts2: map[string]*dispatch.Prompt{}}
 	s.info = serverInfo(t)
+	s.secrets = longestFirst(t.Secrets)
 	for _, tool := range t.Tools {
 		s.tools = append(s.tools, toolListing(tool))
 		s.toolIndex[tool.Name] = tool

@@ -13,16 +13,31 @@ import (
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
-// CallTool implements mcp.Handler: validate, convert, invoke, map.
+// CallTool implements mcp.Handler: validate, convert, invoke, map. What
+// the server writes itself (log lines, error messages) never holds a
+// sensitive variable or argument.
 func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	st := s.state.Load()
 	tool, ok := st.toolIndex[p.Name]
 	if !ok {
 		return nil, mcp.InvalidParams("unknown tool %q", p.Name)
 	}
+	own := sensitiveArgTexts(tool.Args, p.Arguments)
+	ctx = withCallSecrets(ctx, own)
+	res, err := s.callTool(ctx, req, p, st, tool)
+	if len(own) > 0 || len(st.secrets) > 0 {
+		if res != nil && res.IsError {
+			redactResult(res, own, st.secrets)
+		}
+		err = redactError(err, own, st.secrets)
+	}
+	return res, err
+}
+
+func (s *Server) callTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, st *state, tool *dispatch.Tool) (*mcp.CallToolResult, error) {
 	args, err := decodeArgs(tool.Args, st.table.Static, p.Arguments)
 	if err != nil {
-		return s.argError(tool.Name, err), nil
+		return s.argError(ctx, tool.Name, err), nil
 	}
 	var answerFields map[string]any
 	if len(tool.Questions) > 0 {
@@ -47,18 +62,18 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	}
 	out, err := mapAnswer(&tool.Answer, res, args.JSON)
 	if err != nil {
-		s.log.Error("mapping the answer failed", "tool", tool.Name, "error", err)
+		s.log.ErrorContext(ctx, "mapping the answer failed", "tool", tool.Name, "error", err)
 		return errorResult(fmt.Sprintf("The answer could not be read: %s. The tool's configuration may not match what the backend returned.", err)), nil
 	}
-	if msg := s.checkOutput(tool, out); msg != "" {
+	if msg := s.checkOutput(ctx, tool, out); msg != "" {
 		return errorResult(msg), nil
 	}
 	if len(tool.Content) > 0 {
-		return s.contentResult(st, tool, args, out)
+		return s.contentResult(ctx, st, tool, args, out)
 	}
 	r, err := toolResult(out)
 	if err != nil {
-		s.log.Error("encoding the answer failed", "tool", tool.Name, "error", err)
+		s.log.ErrorContext(ctx, "encoding the answer failed", "tool", tool.Name, "error", err)
 		return errorResult(fmt.Sprintf("The answer could not be sent: %s. The tool's result expressions may produce a value JSON cannot hold.", err)), nil
 	}
 	return r, nil
@@ -66,12 +81,12 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 
 // contentResult builds the answer of a tool from its content blocks, then
 // the result block's text (if any) and structured content.
-func (s *Server) contentResult(st *state, tool *dispatch.Tool, args *callArgs, out *outcome) (*mcp.CallToolResult, error) {
+func (s *Server) contentResult(ctx context.Context, st *state, tool *dispatch.Tool, args *callArgs, out *outcome) (*mcp.CallToolResult, error) {
 	r := &mcp.CallToolResult{IsError: out.isError}
 	for _, item := range tool.Content {
 		block, err := contentBlock(st, item, args)
 		if err != nil {
-			s.log.Error("content block failed", "tool", tool.Name, "error", err)
+			s.log.ErrorContext(ctx, "content block failed", "tool", tool.Name, "error", err)
 			return errorResult("The answer could not be built: " + err.Error()), nil
 		}
 		r.Content = append(r.Content, block)
@@ -82,7 +97,7 @@ func (s *Server) contentResult(st *state, tool *dispatch.Tool, args *callArgs, o
 	if out.structured != nil {
 		b, err := out.structuredJSON()
 		if err != nil {
-			s.log.Error("encoding the answer failed", "tool", tool.Name, "error", err)
+			s.log.ErrorContext(ctx, "encoding the answer failed", "tool", tool.Name, "error", err)
 			return errorResult("The answer could not be sent: " + err.Error()), nil
 		}
 		r.StructuredContent = b
@@ -115,7 +130,7 @@ func contentBlock(st *state, item *dispatch.ContentItem, args *callArgs) (mcp.Co
 
 // checkOutput validates structured content against the tool's output
 // schema, as the protocol requires of servers that declare one.
-func (s *Server) checkOutput(tool *dispatch.Tool, out *outcome) string {
+func (s *Server) checkOutput(ctx context.Context, tool *dispatch.Tool, out *outcome) string {
 	if out.isError || out.structured == nil || !tool.OutputDeclared {
 		return ""
 	}
@@ -125,19 +140,19 @@ func (s *Server) checkOutput(tool *dispatch.Tool, out *outcome) string {
 	}
 	err = validator.Validate(jsonValue(out.structured))
 	if err != nil {
-		s.log.Warn("structured answer does not match the output schema", "tool", tool.Name, "error", err)
+		s.log.WarnContext(ctx, "structured answer does not match the output schema", "tool", tool.Name, "error", err)
 		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +
 			"\nThis is a problem of the server's configuration or of the backend, not of the arguments."
 	}
 	return ""
 }
 
-func (s *Server) argError(name string, err error) *mcp.CallToolResult {
+func (s *Server) argError(ctx context.Context, name string, err error) *mcp.CallToolResult {
 	var p *argProblem
 	if errors.As(err, &p) {
 		return errorResult(p.msg)
 	}
-	s.log.Error("argument handling failed", "target", name, "error", err)
+	s.log.ErrorContext(ctx, "argument handling failed", "target", name, "error", err)
 	return errorResult("The arguments could not be checked (the details are in the server log).")
 }
 

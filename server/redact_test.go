@@ -1,0 +1,161 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// closedPort returns a loopback address nothing listens on.
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// TestSensitiveValuesStayOut: a sensitive variable (an API key sent in
+// the query) and a sensitive argument (a token in the path, and quoted by
+// a validation message) reach the backend, but never the server's log nor
+// the messages the model gets.
+func TestSensitiveValuesStayOut(t *testing.T) {
+	const key, token = "KEY-4f9a-secret", "tok-81c2-secret"
+	cfg, diags := lang.LoadSource("s.hcl", []byte(`
+variable "api_key" {
+  type      = string
+  sensitive = true
+}
+backend "http" "api" {
+  base_url = "http://`+closedPort(t)+`"
+}
+tool "lookup" {
+  description = "Looks up."
+  arg "token" {
+    type      = string
+    sensitive = true
+    validation {
+      condition     = can(regex("^tok-", args.token))
+      error_message = "The token ${args.token} is not a token (nor ${var.api_key})."
+    }
+  }
+  http "api" {
+    path  = "/lookup/${args.token}"
+    query = { key = var.api_key }
+  }
+}
+tool "parse" {
+  description = "Parses, and fails at run time quoting the value."
+  arg "token" {
+    type      = string
+    sensitive = true
+  }
+  result {
+    text = "string(int(args.token))"
+  }
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var log bytes.Buffer
+	var callNamed func(tool, args string) string
+	s := New(table, &Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	call := func(args string) string { return callNamed("lookup", args) }
+	callNamed = func(tool, args string) string {
+		res, err := s.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy},
+			&mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError {
+			t.Fatalf("%s: want an error result, got %+v", args, res)
+		}
+		return res.Content[0].Text
+	}
+	refused := call(`{"token":"` + token + `"}`)
+	failed := callNamed("parse", `{"token":"`+token+`"}`)
+	short := call(`{"token":"ab"}`)
+	if !strings.Contains(short, "The token ab is not a token") {
+		// Too short to be redacted: shorter values would match ordinary text.
+		t.Errorf("validation message: %q", short)
+	}
+	quoted := call(`{"token":"abcd-1"}`)
+	if strings.Contains(quoted, "abcd-1") || !strings.Contains(quoted, "The token (sensitive) is not a token (nor (sensitive))") {
+		t.Errorf("validation message quotes the sensitive argument: %q", quoted)
+	}
+	if log.Len() == 0 {
+		t.Fatal("nothing was logged; the test would prove nothing")
+	}
+	for what, text := range map[string]string{"refused call": refused, "failed mapping": failed, "validation": quoted, "log": log.String()} {
+		for _, secret := range []string{key, token} {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s holds the sensitive value %q:\n%s", what, secret, text)
+			}
+		}
+	}
+	if !strings.Contains(log.String(), redacted) {
+		t.Errorf("the log does not show where a sensitive value was: %s", log.String())
+	}
+	if schema := table.Tools[0].Args.Schema["properties"].(map[string]any)["token"].(map[string]any); schema["writeOnly"] != true {
+		t.Errorf("the sensitive argument's schema lacks writeOnly: %v", schema)
+	}
+}
+
+// TestSensitiveVariableNotInDiagnostics: a bad value given for a
+// sensitive variable is reported without the value.
+func TestSensitiveVariableNotInDiagnostics(t *testing.T) {
+	cfg, diags := lang.LoadSource("v.hcl", []byte(`
+variable "pin" {
+  type      = number
+  sensitive = true
+}
+tool "t" {
+  description = "T."
+  result {
+    text = "'x'"
+  }
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	_, diags = dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"pin": "secret-pin-value"}})
+	if !diags.HasErrors() || strings.Contains(diags.Error(), "secret-pin-value") || !strings.Contains(diags.Error(), "not shown") {
+		t.Errorf("diagnostics: %v", diags)
+	}
+}
+
+// TestRedactingHandler: the log handler replaces the server's secrets and
+// the call's in the message, strings, errors and groups.
+func TestRedactingHandler(t *testing.T) {
+	var out bytes.Buffer
+	h := redactingHandler{inner: slog.NewTextHandler(&out, nil), secrets: func() []string { return []string{"global-secret"} }}
+	log := slog.New(h).With("fixed", "with global-secret")
+	ctx := withCallSecrets(context.Background(), []string{"call-secret"})
+	log.ErrorContext(ctx, "failed for call-secret", "error", errors.New("dial global-secret: refused"),
+		slog.Group("g", "inner", "call-secret"), "n", 42, "list", []string{"global-secret"})
+	got := out.String()
+	if strings.Contains(got, "secret") {
+		t.Errorf("a secret reached the log: %s", got)
+	}
+	for _, want := range []string{`msg="failed for (sensitive)"`, `fixed="with (sensitive)"`, `error="dial (sensitive): refused"`, `g.inner=(sensitive)`, "n=42", "list=[(sensitive)]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log lacks %s: %s", want, got)
+		}
+	}
+}
