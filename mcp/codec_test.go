@@ -2,12 +2,8 @@ package mcp
 
 import (
 	"encoding/json"
-	"go/parser"
-	"go/token"
 	"net/http"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -213,29 +209,5 @@ func TestPaginationWalk(t *testing.T) {
 	want := []string{"file:///r0.txt", "file:///r1.txt", "file:///r2.txt", "file:///r3.txt", "file:///r4.txt"}
 	if d := cmp.Diff(want, uris); d != "" {
 		t.Errorf("walk (-want +got):\n%s", d)
-	}
-}
-
-// TestImportsStdlibOnly keeps package mcp free of third-party and mcpdecl
-// imports in non-test code (house-style §1 dependency rule). The one
-// exception is internal/jsonenc, a leaf that itself imports only the
-// standard library.
-func TestImportsStdlibOnly(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range af.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") && p != "github.com/mcpdecl/mcpdecl/internal/jsonenc" {
-				t.Errorf("%s imports %s: package mcp may import the standard library only", f, p)
-			}
-		}
 	}
 }

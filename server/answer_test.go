@@ -196,7 +196,7 @@ func TestUnencodableAnswerIsAnError(t *testing.T) {
 		`structured = "{'ratio': 1 / 0}"
     text       = "'fine'"`,
 	} {
-		srv := newTestServer(t, `
+		srv := staticServer(t, `
 tool "ratio" {
   description = "Divides by zero."
   result {

@@ -6,28 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
-func newTestServer(t *testing.T, src string) *Server {
-	t.Helper()
-	cfg, diags := lang.LoadSource("test.hcl", []byte(src))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	return New(table, nil)
-}
-
+// callTool is callJSON returning the result itself.
 func callTool(t *testing.T, s *Server, name, args string) *mcp.CallToolResult {
 	t.Helper()
-	res, err := s.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy},
+	res, err := s.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Notifier: nopNotifier{}},
 		&mcp.CallToolParams{Name: name, Arguments: json.RawMessage(args)})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +25,7 @@ func callTool(t *testing.T, s *Server, name, args string) *mcp.CallToolResult {
 // a number outside float64 become infinite; such values are refused with
 // the other argument problems, naming the argument.
 func TestNumbersBeyond64Bits(t *testing.T) {
-	s := newTestServer(t, `
+	s := staticServer(t, `
 tool "get" {
   description = "Gets."
   arg "id" {

@@ -7,6 +7,7 @@ package arch_test
 import (
 	"encoding/json"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,4 +82,40 @@ func TestAdaptersIndependent(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stdlibOnly lists the packages that import only the standard library,
+// with the mcpdecl packages each may import besides.
+var stdlibOnly = map[string][]string{
+	"mcp":              {"internal/jsonenc"},
+	"internal/jsonenc": nil,
+}
+
+// TestStdlibOnly keeps the protocol layer and its JSON encoder free of
+// third-party imports in non-test code, so they can be read and trusted
+// alone.
+func TestStdlibOnly(t *testing.T) {
+	for pkg, allowed := range stdlibOnly {
+		out, err := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", "../../"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			first, _, _ := strings.Cut(imp, "/")
+			if !strings.Contains(first, ".") {
+				continue // the standard library
+			}
+			if rel, ok := strings.CutPrefix(imp, module); ok && slices.Contains(allowed, rel) {
+				continue
+			}
+			t.Errorf("%s imports %s: it may import the standard library only%s", pkg, imp, besides(allowed))
+		}
+	}
+}
+
+func besides(allowed []string) string {
+	if len(allowed) == 0 {
+		return ""
+	}
+	return " and " + strings.Join(allowed, ", ")
 }

@@ -106,50 +106,31 @@ func appendMap(dst []byte, m map[string]any) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-func appendList(dst []byte, list []any) ([]byte, error) {
-	if list == nil {
-		return append(dst, "null"...), nil
-	}
-	dst = append(dst, '[')
-	var err error
-	for i, e := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		if dst, err = Append(dst, e); err != nil {
-			return dst, err
-		}
-	}
-	return append(dst, ']'), nil
-}
+func appendList(dst []byte, list []any) ([]byte, error) { return appendEach(dst, list, Append) }
 
 func appendMaps(dst []byte, list []map[string]any) ([]byte, error) {
-	if list == nil {
-		return append(dst, "null"...), nil
-	}
-	dst = append(dst, '[')
-	var err error
-	for i, e := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		if dst, err = appendMap(dst, e); err != nil {
-			return dst, err
-		}
-	}
-	return append(dst, ']'), nil
+	return appendEach(dst, list, appendMap)
 }
 
 func appendStrings(dst []byte, list []string) ([]byte, error) {
+	return appendEach(dst, list, func(dst []byte, s string) ([]byte, error) { return AppendString(dst, s), nil })
+}
+
+// appendEach writes a list with elem writing each element; a nil list is
+// null, as encoding/json writes it.
+func appendEach[T any](dst []byte, list []T, elem func([]byte, T) ([]byte, error)) ([]byte, error) {
 	if list == nil {
 		return append(dst, "null"...), nil
 	}
 	dst = append(dst, '[')
-	for i, s := range list {
+	var err error
+	for i, e := range list {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = AppendString(dst, s)
+		if dst, err = elem(dst, e); err != nil {
+			return dst, err
+		}
 	}
 	return append(dst, ']'), nil
 }

@@ -3,11 +3,7 @@ package jsonenc
 import (
 	"bytes"
 	"encoding/json"
-	"go/parser"
-	"go/token"
 	"math"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,25 +93,4 @@ func BenchmarkMarshal2K(b *testing.B) {
 			}
 		}
 	})
-}
-
-// TestStdlibOnly keeps the package a leaf the protocol layer may import.
-func TestStdlibOnly(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range af.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") {
-				t.Errorf("%s imports %s: package jsonenc may import the standard library only", f, p)
-			}
-		}
-	}
 }
