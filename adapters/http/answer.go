@@ -86,8 +86,9 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 		"body":    body,
 		"text":    raw,
 	}
+	rt.scrubAnswer(res, ans.token)
 	if ans.status < 200 || ans.status > 299 {
-		res.Failure = rt.redact(failure(ans, kind, mt, text))
+		res.Failure = redactAll(failure(ans, kind, mt, res.Text), append(secretParts(ans.token), rt.secrets...))
 	}
 	return res
 }

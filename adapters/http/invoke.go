@@ -25,6 +25,7 @@ type answer struct {
 	reason string // the status line's text, such as "404 Not Found"
 	header http.Header
 	data   []byte
+	token  string // the OAuth2 Authorization value sent, if any
 }
 
 // Invoke runs the call: it builds the request from the arguments, sends it
@@ -176,7 +177,7 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 		return nil, token, true, err
 	}
 	raw := resp.RawResponse
-	ans = &answer{status: raw.StatusCode, reason: raw.Status, header: raw.Header}
+	ans = &answer{status: raw.StatusCode, reason: raw.Status, header: raw.Header, token: token}
 	if ans.reason == "" {
 		ans.reason = strconv.Itoa(raw.StatusCode)
 	}

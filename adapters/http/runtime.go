@@ -42,6 +42,9 @@ type runtime struct {
 	apiKeyQuery string
 	// secrets are strings that must never appear in messages.
 	secrets []string
+	// answerSecrets are secrets with the forms they take inside JSON
+	// strings, for cleaning answers.
+	answerSecrets []string
 	oauth   *tokenSource
 }
 
@@ -147,6 +150,7 @@ func (b *Backend) build() (*runtime, error) {
 			rt.secrets = append(rt.secrets, a.Username+":"+a.Password)
 		}
 	}
+	rt.answerSecrets = withEscapedForms(rt.secrets)
 	return rt, nil
 }
 
@@ -222,14 +226,7 @@ func portOf(u *url.URL) string {
 }
 
 // redact replaces every secret in s.
-func (rt *runtime) redact(s string) string {
-	for _, sec := range rt.secrets {
-		if len(sec) >= 4 {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
-		}
-	}
-	return s
-}
+func (rt *runtime) redact(s string) string { return redactAll(s, rt.secrets) }
 
 // redactErr returns err with the URL of a *url.Error redacted, so that
 // whoever logs it does not log an API key sent in the query.

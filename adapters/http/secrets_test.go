@@ -171,3 +171,53 @@ http "oauth" { path = "/x" }
 		t.Errorf("Authorization sent = %q", got)
 	}
 }
+
+// TestCredentialsNotEchoed: an API that repeats the request's credentials
+// in a successful answer (body, text, headers; escaped in JSON too) does
+// not hand them to the model: static tokens from env() and OAuth2 access
+// tokens alike are replaced.
+func TestCredentialsNotEchoed(t *testing.T) {
+	echo := newRecorder(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		auth := r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Seen-Auth", auth)
+		escaped := strings.ReplaceAll(auth, "/", `\/`)
+		fmt.Fprintf(w, `{"headers": {"authorization": %q}, "escaped": "%s", "list": [%q], %q: 1}`, auth, escaped, auth, auth)
+	})
+	tok := newTokenServer(t, 3600)
+	for name, tc := range map[string]struct {
+		src     string
+		env     map[string]string
+		secrets []string
+	}{
+		"bearer from env": {fmt.Sprintf(`
+backend "http" "api" {
+  base_url = "%s"
+  auth {
+    bearer = env("TOKEN")
+  }
+}
+http "api" { path = "/echo" }`, echo.URL), map[string]string{"TOKEN": "tok/SECRET-echo-1"}, []string{"tok/SECRET-echo-1"}},
+		"oauth2 access token": {oauthConfig(echo.URL, tok.URL), map[string]string{"SECRET": "s3cr%t"}, []string{"at-1"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := compileEnv(t, tc.src, tc.env)
+			res, err := c.invoke(0, args(nil), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Failure != "" {
+				t.Fatalf("failure: %s", res.Failure)
+			}
+			seen := fmt.Sprintf("%s %v %v", res.Text, res.Fields, res.Structured)
+			for _, secret := range tc.secrets {
+				if strings.Contains(seen, secret) || strings.Contains(seen, strings.ReplaceAll(secret, "/", `\/`)) {
+					t.Errorf("the answer repeats %q: %s", secret, seen)
+				}
+			}
+			if !strings.Contains(res.Text, "[redacted]") || !strings.Contains(res.Fields["headers"].(map[string]string)["x-seen-auth"], "[redacted]") {
+				t.Errorf("no sign of what was replaced: %s", seen)
+			}
+		})
+	}
+}
