@@ -45,7 +45,7 @@ type runtime struct {
 	// answerSecrets are secrets with the forms they take inside JSON
 	// strings, for cleaning answers.
 	answerSecrets []string
-	oauth   *tokenSource
+	oauth         *tokenSource
 }
 
 var (
