@@ -2,6 +2,8 @@ package dispatch
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -50,10 +52,45 @@ func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl
 	c.compileResources()
 	c.compileTemplates()
 	c.compilePrompts()
+	c.table.Secrets = LongestFirst(c.table.Secrets)
+	c.diags = RedactDiagnostics(c.diags, c.table.Secrets)
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}
 	return c.table, c.diags
+}
+
+// RedactDiagnostics replaces the texts of sensitive variables in the
+// summary and detail of each diagnostic: whatever produced a message (an
+// adapter quoting a DSN, a function quoting its argument), a sensitive
+// value is not printed.
+func RedactDiagnostics(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics {
+	if len(secrets) == 0 {
+		return diags
+	}
+	for _, d := range diags {
+		d.Summary, d.Detail = RedactText(d.Summary, secrets), RedactText(d.Detail, secrets)
+	}
+	return diags
+}
+
+// RedactText replaces each secret in s by "(sensitive)"; secrets come
+// longest first (as Table.Secrets do), so one holding another is replaced
+// whole.
+func RedactText(s string, secrets []string) string {
+	for _, sec := range secrets {
+		if len(sec) >= MinSecretLen && strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, "(sensitive)")
+		}
+	}
+	return s
+}
+
+// LongestFirst returns texts ordered for RedactText.
+func LongestFirst(texts []string) []string {
+	out := append([]string(nil), texts...)
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
 }
 
 func (c *compiler) add(d hcl.Diagnostics) { c.diags = append(c.diags, d...) }

@@ -23,8 +23,8 @@ type Table struct {
 	Prompts   []*Prompt
 	Backends  map[string]adapter.Backend
 	Static    *eval.Static
-	// Secrets are the texts of sensitive variables, which the server
-	// replaces in its logs and in error messages.
+	// Secrets are the texts of sensitive variables, longest first, which
+	// the server replaces in its logs and in error messages.
 	Secrets []string
 }
 

@@ -1,25 +1,28 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"strings"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
-// redacted stands where a sensitive value would have been written.
+// redacted stands where a sensitive value would have been written
+// (dispatch.RedactText writes it).
 const redacted = "(sensitive)"
 
-// Sensitive values (variables and arguments declared sensitive) are
-// replaced by "(sensitive)" in everything the server writes on its own
-// account: its log lines, and the error messages it sends to the model.
-// Answers a backend gives are data and are left as they are.
+// Sensitive values are replaced by "(sensitive)" in everything the server
+// writes: sensitive variables wherever they would reach the log or the
+// model (answers included: a variable is the server's own secret);
+// sensitive arguments in the log and in error messages (the model gave
+// them, and an answer that repeats one is the backend's data).
 
 // callSecretsKey carries a call's sensitive argument texts in its context,
 // for the log handler.
@@ -37,24 +40,12 @@ func callSecrets(ctx context.Context) []string {
 	return texts
 }
 
-// redact replaces each secret of each list in s.
+// redact replaces each secret of each list (each longest first) in s.
 func redact(s string, lists ...[]string) string {
 	for _, list := range lists {
-		for _, secret := range list {
-			if strings.Contains(s, secret) {
-				s = strings.ReplaceAll(s, secret, redacted)
-			}
-		}
+		s = dispatch.RedactText(s, list)
 	}
 	return s
-}
-
-// longestFirst orders secrets so that one holding another is replaced
-// whole.
-func longestFirst(texts []string) []string {
-	out := append([]string(nil), texts...)
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
 }
 
 // sensitiveArgTexts lists the texts of a call's sensitive arguments, read
@@ -78,7 +69,7 @@ func sensitiveArgTexts(a *dispatch.Args, raw json.RawMessage) []string {
 	for _, name := range names {
 		out = append(out, jsonTexts(obj[name])...)
 	}
-	return longestFirst(out)
+	return dispatch.LongestFirst(out)
 }
 
 // jsonTexts lists the strings and numbers inside a JSON value, as they
@@ -199,4 +190,52 @@ func redactAttr(a slog.Attr, lists ...[]string) slog.Attr {
 		}
 	}
 	return a
+}
+
+// redactAnswer replaces sensitive variables in everything a tool result
+// carries: text blocks, and the strings of its structured content (which
+// is decoded and encoded again only when it holds one).
+func redactAnswer(r *mcp.CallToolResult, secrets []string) {
+	redactResult(r, secrets)
+	if len(r.StructuredContent) == 0 || !holdsAny(r.StructuredContent, secrets) {
+		return
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(r.StructuredContent))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return
+	}
+	if b, err := jsonenc.Marshal(redactStrings(v, secrets)); err == nil {
+		r.StructuredContent = b
+	}
+}
+
+func holdsAny(b []byte, secrets []string) bool {
+	for _, s := range secrets {
+		if len(s) >= dispatch.MinSecretLen && bytes.Contains(b, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactStrings redacts the strings (keys included) of a decoded JSON
+// value, which belongs to this call alone.
+func redactStrings(v any, secrets []string) any {
+	switch x := v.(type) {
+	case string:
+		return redact(x, secrets)
+	case []any:
+		for i, e := range x {
+			x[i] = redactStrings(e, secrets)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[redact(k, secrets)] = redactStrings(e, secrets)
+		}
+		return out
+	}
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
@@ -157,5 +158,52 @@ func TestRedactingHandler(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("log lacks %s: %s", want, got)
 		}
+	}
+}
+
+// TestSensitiveVariablesNotInAnswers: a sensitive variable is the
+// server's own secret, so it is replaced in answers too: text written by
+// the config, structured content from a backend, resource text.
+func TestSensitiveVariablesNotInAnswers(t *testing.T) {
+	const key = "KEY-77aa-secret"
+	cfg, diags := lang.LoadSource("a.hcl", []byte(`
+variable "api_key" {
+  sensitive = true
+}
+tool "show" {
+  description = "Shows."
+  content "text" {
+    text = "the key is ${var.api_key}"
+  }
+  result {
+    text = "'done'"
+  }
+}
+resource "note" {
+  uri  = "note://key"
+  name = "note"
+  text = "key=${var.api_key}"
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	s := New(table, nil)
+	res := callTool(t, s, "show", `{}`)
+	read, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: "note://key"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	structured := &mcp.CallToolResult{StructuredContent: json.RawMessage(`{"echo":{"` + key + `":["x ` + key + `", 1234]},"n":12345}`)}
+	redactAnswer(structured, table.Secrets)
+	got := fmt.Sprintf("%+v %+v %s", res.Content, read.Contents, structured.StructuredContent)
+	if strings.Contains(got, key) || strings.Count(got, redacted) != 4 {
+		t.Errorf("answers: %s", got)
+	}
+	if string(structured.StructuredContent) != `{"echo":{"(sensitive)":["x (sensitive)",1234]},"n":12345}` {
+		t.Errorf("structured content: %s", structured.StructuredContent)
 	}
 }

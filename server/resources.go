@@ -26,6 +26,11 @@ import (
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
 	st := s.state.Load()
 	res, err := s.readResourceOrTemplate(ctx, req, p, st)
+	if res != nil && len(st.secrets) > 0 {
+		for i := range res.Contents {
+			res.Contents[i].Text = redact(res.Contents[i].Text, st.secrets)
+		}
+	}
 	return res, redactError(err, st.secrets)
 }
 

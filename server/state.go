@@ -41,7 +41,7 @@ type templateMatcher struct {
 func newState(t *dispatch.Table) *state {
 	s := &state{table: t, toolIndex: map[string]*dispatch.Tool{}, resIndex: map[string]*dispatch.Resource{}, prompts2: map[string]*dispatch.Prompt{}}
 	s.info = serverInfo(t)
-	s.secrets = longestFirst(t.Secrets)
+	s.secrets = t.Secrets
 	for _, tool := range t.Tools {
 		s.tools = append(s.tools, toolListing(tool))
 		s.toolIndex[tool.Name] = tool

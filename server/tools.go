@@ -27,7 +27,10 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	res, err := s.callTool(ctx, req, p, st, tool)
 	if len(own) > 0 || len(st.secrets) > 0 {
 		if res != nil && res.IsError {
-			redactResult(res, own, st.secrets)
+			redactResult(res, own)
+		}
+		if res != nil {
+			redactAnswer(res, st.secrets)
 		}
 		err = redactError(err, own, st.secrets)
 	}

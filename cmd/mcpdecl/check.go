@@ -69,7 +69,7 @@ func checkOnline(ctx context.Context, t *dispatch.Table) hcl.Diagnostics {
 			diags = append(diags, c.Check(ctx)...)
 		}
 	}
-	return diags
+	return dispatch.RedactDiagnostics(diags, t.Secrets)
 }
 
 func actions(t *dispatch.Table) []adapter.Action {

@@ -152,7 +152,7 @@ func openBackends(ctx context.Context, t *dispatch.Table) error {
 			for _, c := range opened {
 				_ = c.Close()
 			}
-			return err
+			return errors.New(dispatch.RedactText(err.Error(), t.Secrets))
 		}
 		if c, ok := b.(io.Closer); ok {
 			opened = append(opened, c)
