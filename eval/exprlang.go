@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 	"github.com/hashicorp/hcl/v2"
@@ -19,6 +20,10 @@ import (
 type EnvField struct {
 	Name string
 	Type reflect.Type
+	// LowerKeys says the field is a map whose keys are all lower case
+	// (HTTP response headers): a literal key with a capital letter would
+	// never be found, so it is a load-time error.
+	LowerKeys bool
 }
 
 // EnvType builds the struct type that is an expr-lang environment with the
@@ -27,10 +32,14 @@ type EnvField struct {
 func EnvType(fields []EnvField) reflect.Type {
 	sf := make([]reflect.StructField, len(fields))
 	for i, f := range fields {
+		tag := fmt.Sprintf(`expr:%q`, f.Name)
+		if f.LowerKeys {
+			tag += ` keys:"lower"`
+		}
 		sf[i] = reflect.StructField{
 			Name: fmt.Sprintf("F%d", i),
 			Type: f.Type,
-			Tag:  reflect.StructTag(fmt.Sprintf(`expr:%q`, f.Name)),
+			Tag:  reflect.StructTag(tag),
 		}
 	}
 	return reflect.StructOf(sf)
@@ -75,7 +84,51 @@ func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, 
 	if err != nil {
 		return nil, exprDiag(err, offset, src, attr, env)
 	}
+	if err := checkLowerKeys(prog.Node(), env); err != nil {
+		return nil, exprDiag(err, offset, src, attr, env)
+	}
 	return &Program{Program: prog, Source: text, Range: attr.Expr.Range()}, nil
+}
+
+// checkLowerKeys finds a literal key with a capital letter used on a field
+// whose keys are lower case (headers['Link']): expr-lang would give the
+// empty string for it, silently.
+func checkLowerKeys(root ast.Node, env reflect.Type) error {
+	lower := map[string]bool{}
+	for i := range env.NumField() {
+		if f := env.Field(i); f.Tag.Get("keys") == "lower" {
+			lower[f.Tag.Get("expr")] = true
+		}
+	}
+	if len(lower) == 0 {
+		return nil
+	}
+	v := &lowerKeyVisitor{lower: lower}
+	ast.Walk(&root, v)
+	return v.err
+}
+
+type lowerKeyVisitor struct {
+	lower map[string]bool
+	err   error
+}
+
+func (v *lowerKeyVisitor) Visit(node *ast.Node) {
+	m, ok := (*node).(*ast.MemberNode)
+	if !ok || v.err != nil {
+		return
+	}
+	id, ok := m.Node.(*ast.IdentifierNode)
+	if !ok || !v.lower[id.Value] {
+		return
+	}
+	key, ok := m.Property.(*ast.StringNode)
+	if !ok || key.Value == strings.ToLower(key.Value) {
+		return
+	}
+	loc := key.Location()
+	v.err = &file.Error{Location: loc, Message: fmt.Sprintf("the keys of %s are lower case: write %s['%s'] (%s['%s'] would be empty)",
+		id.Value, id.Value, strings.ToLower(key.Value), id.Value, key.Value)}
 }
 
 func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type) hcl.Diagnostics {

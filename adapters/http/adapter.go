@@ -85,7 +85,7 @@ func (*Adapter) Info() adapter.Info {
 		NeedsBackend: true,
 		ResultEnv: []eval.EnvField{
 			{Name: "status", Type: reflect.TypeFor[int]()},
-			{Name: "headers", Type: reflect.TypeFor[map[string]string]()},
+			{Name: "headers", Type: reflect.TypeFor[map[string]string](), LowerKeys: true},
 			{Name: "body", Type: eval.AnyType},
 			{Name: "text", Type: reflect.TypeFor[string]()},
 		},

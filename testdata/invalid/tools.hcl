@@ -230,6 +230,10 @@ tool "unquoted_rule" {
     when    = "status == 500"
     message = "{{ body.name }} lives {{ body.city in {{ body.country }}" # ERROR: Unclosed template piece
   }
+  error {
+    when    = "status == 429 && headers['Retry-After'] != ''" # ERROR: Invalid expression
+    message = "Busy; retry after {{ headers.Link }}." # ERROR: Invalid expression
+  }
   http "api" {
     path = "/x"
   }
