@@ -6,8 +6,7 @@ import (
 )
 
 // unifiedDiff returns a unified diff of two texts with three lines of
-// context. Configuration files are small, so a quadratic longest common
-// subsequence is fast enough and keeps this simple.
+// context.
 func unifiedDiff(name, a, b string) string {
 	x, y := splitLines(a), splitLines(b)
 	ops := diffOps(x, y)
@@ -35,8 +34,49 @@ type op struct {
 	aLine, bLn int
 }
 
+// diffOps is the edit script from x to y: the common first and last lines
+// are kept as they are, and the lines between are compared by longest
+// common subsequence when that table is small, else replaced whole (a
+// correct diff, if not the shortest, for huge generated files).
 func diffOps(x, y []string) []op {
+	pre := 0
+	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(x)-pre && suf < len(y)-pre && x[len(x)-1-suf] == y[len(y)-1-suf] {
+		suf++
+	}
+	var ops []op
+	for i := 0; i < pre; i++ {
+		ops = append(ops, op{' ', x[i], i + 1, i + 1})
+	}
+	ops = append(ops, middleOps(x[pre:len(x)-suf], y[pre:len(y)-suf], pre)...)
+	for k := suf; k > 0; k-- {
+		i, j := len(x)-k, len(y)-k
+		ops = append(ops, op{' ', x[i], i + 1, j + 1})
+	}
+	return ops
+}
+
+// maxDiffCells bounds the longest-common-subsequence table (ints).
+const maxDiffCells = 4 << 20
+
+// middleOps diffs the differing middle; off is the number of lines
+// before it in both texts. On a tie a removal comes before an addition,
+// as readers of diffs expect.
+func middleOps(x, y []string, off int) []op {
 	n, m := len(x), len(y)
+	var ops []op
+	if (n+1)*(m+1) > maxDiffCells {
+		for i := range x {
+			ops = append(ops, op{'-', x[i], off + i + 1, off})
+		}
+		for j := range y {
+			ops = append(ops, op{'+', y[j], off + n, off + j + 1})
+		}
+		return ops
+	}
 	lcs := make([][]int, n+1)
 	for i := range lcs {
 		lcs[i] = make([]int, m+1)
@@ -50,19 +90,18 @@ func diffOps(x, y []string) []op {
 			}
 		}
 	}
-	var ops []op
 	i, j := 0, 0
 	for i < n || j < m {
 		switch {
 		case i < n && j < m && x[i] == y[j]:
-			ops = append(ops, op{' ', x[i], i + 1, j + 1})
+			ops = append(ops, op{' ', x[i], off + i + 1, off + j + 1})
 			i, j = i+1, j+1
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, op{'+', y[j], i, j + 1})
-			j++
-		default:
-			ops = append(ops, op{'-', x[i], i + 1, j})
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+			ops = append(ops, op{'-', x[i], off + i + 1, off + j})
 			i++
+		default:
+			ops = append(ops, op{'+', y[j], off + i, off + j + 1})
+			j++
 		}
 	}
 	return ops
