@@ -79,6 +79,13 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 		res.Media = &adapter.Media{MimeType: mt, Data: ans.data}
 	}
 	res.Text = text
+	if kind == kindEmpty && ans.status >= 200 && ans.status <= 299 {
+		// Say what happened rather than nothing (a DELETE's 204).
+		res.Text = "The API answered " + statusLine(ans) + " with no content."
+		if ans.status == http.StatusNoContent {
+			res.Text = "The API answered 204 No Content: done, nothing to show."
+		}
+	}
 	res.PlainNumbers = !exact
 	res.Fields = map[string]any{
 		"status":  ans.status,
@@ -91,6 +98,14 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 		res.Failure = redactAll(failure(ans, kind, mt, res.Text), append(secretParts(ans.token), rt.secrets...))
 	}
 	return res
+}
+
+// statusLine is the status code and its reason, as in "204 No Content".
+func statusLine(ans *answer) string {
+	if reason := http.StatusText(ans.status); reason != "" {
+		return strconv.Itoa(ans.status) + " " + reason
+	}
+	return strconv.Itoa(ans.status)
 }
 
 // failure says what a non-2xx answer was: "The API answered 404 Not
