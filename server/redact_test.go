@@ -207,3 +207,31 @@ resource "note" {
 		t.Errorf("structured content: %s", structured.StructuredContent)
 	}
 }
+
+// TestDebugLogsEachCall: at debug level every call leaves a line (what
+// was called, how long it took, how it ended), redacted like the rest.
+func TestDebugLogsEachCall(t *testing.T) {
+	var log bytes.Buffer
+	cfg, diags := lang.LoadSource("d.hcl", []byte(`
+backend "http" "api" {
+  base_url = "http://`+closedPort(t)+`"
+}
+tool "ping" {
+  description = "Pings."
+  http "api" {
+    path = "/ping"
+  }
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	s := New(table, &Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	callTool(t, s, "ping", `{}`)
+	if got := log.String(); !strings.Contains(got, `level=DEBUG msg=call target="tool ping"`) || !strings.Contains(got, "outcome=\"error: The API at") {
+		t.Errorf("debug log: %s", got)
+	}
+}

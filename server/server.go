@@ -140,7 +140,11 @@ func (s *Server) invoke(ctx context.Context, what string, action adapter.Action,
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	start := time.Now()
 	res, err := action.Invoke(ctx, req)
+	if s.log.Enabled(ctx, slog.LevelDebug) {
+		s.log.DebugContext(ctx, "call", "target", what, "took", time.Since(start), "outcome", outcomeOf(res, err))
+	}
 	if err == nil {
 		return res, ""
 	}
@@ -154,6 +158,17 @@ func (s *Server) invoke(ctx context.Context, what string, action adapter.Action,
 	}
 	s.log.ErrorContext(ctx, "call failed", "target", what, "error", err)
 	return nil, "The call failed inside the server (the details are in the server log). Retrying will probably not help."
+}
+
+// outcomeOf names how a call ended, for the debug log.
+func outcomeOf(res *adapter.Result, err error) string {
+	switch {
+	case err != nil:
+		return "error: " + err.Error()
+	case res != nil && res.Failure != "":
+		return "failure: " + res.Failure
+	}
+	return "ok"
 }
 
 func changedLists(prev, next *state) mcp.ListKind {
