@@ -2,9 +2,7 @@ package sqladapter
 
 import (
 	"fmt"
-	"net/url"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -72,40 +70,6 @@ func (b *Backend) Describe() map[string]any {
 		d["init_sql"] = b.InitSQL
 	}
 	return d
-}
-
-const redacted = "xxxxx"
-
-var (
-	kvPassword    = regexp.MustCompile(`(?i)\b(password|passwd|pwd|pass|sslpassword)(\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&;]*)`)
-	mysqlPassword = regexp.MustCompile(`^([^:@/]*):([^@]*)@`)
-)
-
-// RedactDSN hides the password in a DSN: in URLs (user:pw@host and
-// ?password=), in key=value strings (password=...) and in MySQL's
-// user:pw@tcp(host)/db form.
-func RedactDSN(d Dialect, dsn string) string {
-	if strings.Contains(dsn, "://") {
-		if u, err := url.Parse(dsn); err == nil {
-			if _, has := u.User.Password(); has {
-				u.User = url.UserPassword(u.User.Username(), redacted)
-			}
-			q := u.Query()
-			for k := range q {
-				if kvPassword.MatchString(k + "=") {
-					q.Set(k, redacted)
-				}
-			}
-			if len(q) > 0 {
-				u.RawQuery = q.Encode()
-			}
-			return u.String()
-		}
-	}
-	if d == MySQL {
-		dsn = mysqlPassword.ReplaceAllString(dsn, "${1}:"+redacted+"@")
-	}
-	return kvPassword.ReplaceAllString(dsn, "${1}${2}"+redacted)
 }
 
 func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {

@@ -142,36 +142,6 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// scrub hides the DSN and its password in a driver's message.
-func (b *Backend) scrub(msg string) string {
-	if b.DSN != "" {
-		msg = strings.ReplaceAll(msg, b.DSN, RedactDSN(b.Driver, b.DSN))
-	}
-	if pw := dsnPassword(b.Driver, b.DSN); len(pw) >= 3 {
-		msg = strings.ReplaceAll(msg, pw, redacted)
-	}
-	return msg
-}
-
-// dsnPassword returns the password a DSN holds, or "".
-func dsnPassword(d Dialect, dsn string) string {
-	switch d {
-	case Postgres:
-		if cfg, err := pgx.ParseConfig(dsn); err == nil {
-			return cfg.Password
-		}
-	case MySQL:
-		if cfg, err := mysql.ParseDSN(dsn); err == nil {
-			return cfg.Passwd
-		}
-	}
-	if u, err := url.Parse(dsn); err == nil && u.User != nil {
-		pw, _ := u.User.Password()
-		return pw
-	}
-	return ""
-}
-
 // setPool applies the backend's pool settings.
 func (b *Backend) setPool(db *sql.DB, n int) {
 	db.SetMaxOpenConns(n)
@@ -209,7 +179,8 @@ func parseSQLiteDSN(dsn, baseDir string) (*sqliteDSN, error) {
 		if h, ok := strings.CutPrefix(rest, "//"); ok {
 			host, p, _ := strings.Cut(h, "/")
 			if host != "" && host != "localhost" {
-				return nil, fmt.Errorf("an SQLite URI cannot name a host (%q)", host)
+				// Not quoted: file://user:password@host/ would show the password.
+				return nil, errors.New("an SQLite URI cannot name a host: write file:/path/to/file.db, file:///path/to/file.db or file:relative.db")
 			}
 			rest = "/" + p
 		}
@@ -340,9 +311,9 @@ func sqliteFileExists(path string) error {
 }
 
 func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
-	cfg, err := pgx.ParseConfig(b.DSN)
+	cfg, err := postgresConfig(b.DSN)
 	if err != nil {
-		return nil, fmt.Errorf("invalid Postgres DSN %s: %w", RedactDSN(b.Driver, b.DSN), err)
+		return nil, err
 	}
 	if cfg.RuntimeParams == nil {
 		cfg.RuntimeParams = map[string]string{}
@@ -384,11 +355,17 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 // mysqlConfig parses a MySQL DSN and enforces the settings the adapter
 // relies on: server-side placeholders (interpolateParams=false), one
 // statement per call (multiStatements=false) and DATETIME as time
-// (parseTime=true).
+// (parseTime=true). Its errors quote no part of the DSN that may be the
+// password (see mysqlDSNProblem).
 func mysqlConfig(dsn string) (*mysql.Config, error) {
+	if urlScheme.MatchString(dsn) {
+		// The driver would read mysql://user:pw@host/db as the user
+		// "mysql" with the password "//user:pw", and fail on the network.
+		return nil, errors.New(mysqlURLHint)
+	}
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
-		return nil, err
+		return nil, errors.New(mysqlDSNProblem(dsn, err))
 	}
 	cfg.InterpolateParams = false
 	cfg.MultiStatements = false
@@ -402,7 +379,7 @@ func mysqlConfig(dsn string) (*mysql.Config, error) {
 func (b *Backend) openMySQL(ctx context.Context) (*pools, error) {
 	cfg, err := mysqlConfig(b.DSN)
 	if err != nil {
-		return nil, fmt.Errorf("invalid MySQL DSN %s: %w", RedactDSN(b.Driver, b.DSN), err)
+		return nil, fmt.Errorf("invalid MySQL DSN: %w", err)
 	}
 	what := fmt.Sprintf("MySQL at %s", RedactDSN(b.Driver, b.DSN))
 	// Ask the server which flavour it is: MySQL and MariaDB name the

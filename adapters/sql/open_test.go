@@ -213,9 +213,9 @@ func TestOpenErrors(t *testing.T) {
 		{"sqlite directory missing, mode=rwc", "sqlite", "file:nodir/x.db?mode=rwc", true, `backend "sql" "db": cannot connect to the SQLite database ` + filepath.Join(dir, "nodir", "x.db") + `: unable to open database file`},
 		{"empty dsn", "postgres", " ", true, `backend "sql" "db": the DSN is empty; set dsn`},
 		{"postgres refused", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?connect_timeout=2", true, `backend "sql" "db": cannot connect to Postgres at postgres://app:xxxxx@127.0.0.1:1/orders?connect_timeout=2: `},
-		{"postgres bad dsn", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?sslmode=bogus", true, `backend "sql" "db": invalid Postgres DSN postgres://app:xxxxx@127.0.0.1:1/orders?sslmode=bogus: `},
+		{"postgres bad dsn", "postgres", "postgres://app:s3cretpw@127.0.0.1:1/orders?sslmode=bogus", true, `backend "sql" "db": invalid Postgres DSN: failed to configure TLS (sslmode is invalid)`},
 		{"mysql refused", "mysql", "app:s3cretpw@tcp(127.0.0.1:1)/orders?timeout=2s", true, `backend "sql" "db": cannot connect to MySQL at app:xxxxx@tcp(127.0.0.1:1)/orders?timeout=2s: `},
-		{"mysql bad dsn", "mysql", "app:s3cretpw@tcp(127.0.0.1:1)orders", true, `backend "sql" "db": invalid MySQL DSN app:xxxxx@tcp(127.0.0.1:1)orders: `},
+		{"mysql bad dsn", "mysql", "app:s3cretpw@tcp(127.0.0.1:1)orders", true, `backend "sql" "db": invalid MySQL DSN: the database name is missing: end the DSN with /dbname`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
