@@ -54,7 +54,7 @@ func (a *Action) encodeFailure(err error, args []any) (msg string, ok bool) {
 		return fmt.Sprintf("A value does not fit: %s is %s, but the query uses it where the database expects %s. The tool's query must be fixed in its configuration (cast the value, as in CAST(${...} AS %s)); retrying will not help.",
 			param, describeArg(args[i]), sqlTypeName(typ), pgSQLName(typ)), true
 	}
-	return fmt.Sprintf("A value does not fit: %s cannot be sent as %s (%s). Check the arguments.", param, sqlTypeName(typ), why), true
+	return fmt.Sprintf("A value does not fit: %s cannot be sent as %s (%s). Check the arguments.", param, sqlTypeName(typ), clipQuoted(why, valueQuote)), true
 }
 
 // paramName names the i-th bound parameter for the model: the argument it
@@ -100,16 +100,14 @@ func pgSQLName(t string) string {
 	return t
 }
 
-// showArg renders a bound value for a message.
+// showArg renders a bound value for a message, a long one cut short.
 func showArg(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		if len(v) > 40 {
-			v = strings.ToValidUTF8(v[:37], "") + "..." // no cut character
-		}
-		return strconv.Quote(v)
+		text, note := clipText(v, valueQuote)
+		return strconv.Quote(text) + note
 	}
 	return fmt.Sprint(v)
 }

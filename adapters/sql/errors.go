@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -28,6 +29,11 @@ const (
 	msgBusy      = "The database is busy (another writer holds a lock); retrying may help."
 	msgCancelled = "The call was cancelled before the query finished."
 	msgLimit     = "The query did not finish within %s, the time limit of this call, and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
+	// msgKilled is for a query the database stopped at someone else's
+	// request (KILL QUERY, pg_cancel_backend): the query was not at fault,
+	// so the model must not be told to narrow it. It is never re-run here:
+	// a write may have had effects the cancellation did not undo.
+	msgKilled = "The database cancelled the query (an administrator or another session stopped it); it may succeed if called again."
 )
 
 // callError turns a database error into a *adapter.CallError written for
@@ -36,7 +42,9 @@ const (
 // caller's deadline left when the call began (0 for none).
 func (a *Action) callError(ctx, cctx context.Context, err error, args []any, limit time.Duration) error {
 	ce := func(msg string, retry bool) error {
-		return &adapter.CallError{Message: msg, Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
+		// The message may quote the server's own text, scrubbed in case it
+		// repeats the password.
+		return &adapter.CallError{Message: a.Backend.scrub(msg), Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
 	}
 	timeout := a.Backend.StatementTimeout.String()
 	switch {
@@ -60,7 +68,7 @@ func (a *Action) callError(ctx, cctx context.Context, err error, args []any, lim
 		msg, retry := mysqlMessage(myErr, timeout)
 		return ce(msg, retry)
 	case errors.As(err, &slErr):
-		msg, retry := sqliteMessage(slErr, timeout)
+		msg, retry := a.sqliteMessage(slErr, timeout, args)
 		return ce(msg, retry)
 	case isLostConnection(err):
 		return ce(msgLost, true)
@@ -130,6 +138,7 @@ func isLostConnection(err error) bool {
 }
 
 func postgresMessage(e *pgconn.PgError, timeout string) (string, bool) {
+	name, value := clipQuoted(e.Message, nameQuote), clipQuoted(e.Message, valueQuote)
 	switch e.Code {
 	case "23505":
 		return fmt.Sprintf("The statement broke the unique constraint %s: a row with the same key already exists.", quoteName(e.ConstraintName, e.TableName)), false
@@ -142,7 +151,13 @@ func postgresMessage(e *pgconn.PgError, timeout string) (string, bool) {
 	case "25006":
 		return msgReadOnly, false
 	case "57014":
-		return fmt.Sprintf(msgTimeout, timeout), false
+		// query_canceled is both statement_timeout and a cancel request
+		// from another session; only the message tells them apart. The
+		// caller's own cancellations were recognised by their context.
+		if strings.Contains(e.Message, "statement timeout") {
+			return fmt.Sprintf(msgTimeout, timeout), false
+		}
+		return msgKilled, true
 	case "40001", "40P01":
 		return "The database aborted the statement because of a conflict with another transaction; retrying may help.", true
 	case "53300":
@@ -150,15 +165,15 @@ func postgresMessage(e *pgconn.PgError, timeout string) (string, bool) {
 	}
 	switch {
 	case e.Code == "42601":
-		return "The SQL statement has a syntax error: " + e.Message + ". The tool's query must be fixed in its configuration.", false
+		return "The SQL statement has a syntax error: " + name + ". The tool's query must be fixed in its configuration.", false
 	case strings.HasPrefix(e.Code, "42"):
-		return "The database refused the statement: " + e.Message + ". The tool's query or the database schema must be fixed.", false
+		return "The database refused the statement: " + name + ". The tool's query or the database schema must be fixed.", false
 	case strings.HasPrefix(e.Code, "22"):
-		return "A value does not fit: " + e.Message + ". Check the arguments.", false
+		return "A value does not fit: " + value + ". Check the arguments.", false
 	case strings.HasPrefix(e.Code, "57P"), strings.HasPrefix(e.Code, "08"):
 		return msgLost, true
 	}
-	return "The database refused the statement: " + e.Message + " (SQLSTATE " + e.Code + ").", false
+	return "The database refused the statement: " + value + " (SQLSTATE " + e.Code + ").", false
 }
 
 // mysqlKey finds the key name in "Duplicate entry 'x' for key 't.k'".
@@ -171,7 +186,13 @@ var mysqlConstraint = regexp.MustCompile("(?i)constraint [`']([^`']*)[`']")
 // mysqlColumn finds the column name in "Column 'x' cannot be null".
 var mysqlColumn = regexp.MustCompile("(?i)(?:column|field) '([^']*)'")
 
+// mysqlTimedOut finds the reason of a statement stopped by MySQL's
+// max_execution_time or MariaDB's max_statement_time, as "Sort aborted"
+// (1028) gives it.
+var mysqlTimedOut = regexp.MustCompile(`(?i)max_statement_time|max_execution_time|maximum statement execution time`)
+
 func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
+	name, value := clipQuoted(e.Message, nameQuote), clipQuoted(e.Message, valueQuote)
 	find := func(re *regexp.Regexp) string {
 		if m := re.FindStringSubmatch(e.Message); m != nil {
 			return "`" + m[1] + "`"
@@ -189,8 +210,15 @@ func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
 		return fmt.Sprintf("The statement broke the check constraint %s: a value is out of the allowed range.", find(mysqlConstraint)), false
 	case 1792, 1290, 1836:
 		return msgReadOnly, false
-	case 3024, 1969, 1317, 1028:
+	case 3024, 1969: // max_execution_time (MySQL), max_statement_time (MariaDB)
 		return fmt.Sprintf(msgTimeout, timeout), false
+	case 1317: // KILL QUERY, from an administrator or another session
+		return msgKilled, true
+	case 1028: // "Sort aborted: " and why
+		if mysqlTimedOut.MatchString(e.Message) {
+			return fmt.Sprintf(msgTimeout, timeout), false
+		}
+		return msgKilled, true
 	case 1205, 1213:
 		return "The database aborted the statement because of a conflict with another transaction; retrying may help.", true
 	case 1040, 1203:
@@ -198,23 +226,27 @@ func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
 	case 1053, 1927, 2006, 2013:
 		return msgLost, true
 	case 1064, 1149:
-		return "The SQL statement has a syntax error: " + e.Message + ". The tool's query must be fixed in its configuration.", false
+		return "The SQL statement has a syntax error: " + name + ". The tool's query must be fixed in its configuration.", false
 	case 1146, 1054, 1052, 1142, 1143, 1044, 1045:
-		return "The database refused the statement: " + e.Message + ". The tool's query or the database schema must be fixed.", false
+		return "The database refused the statement: " + name + ". The tool's query or the database schema must be fixed.", false
 	case 1264, 1265, 1292, 1366, 1406, 1690:
-		return "A value does not fit: " + e.Message + ". Check the arguments.", false
+		return "A value does not fit: " + value + ". Check the arguments.", false
 	}
-	return fmt.Sprintf("The database refused the statement: %s (error %d).", e.Message, e.Number), false
+	return fmt.Sprintf("The database refused the statement: %s (error %d).", value, e.Number), false
 }
 
 // sqliteCode matches the " (2067)" a modernc message ends with.
 var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
 
-func sqliteMessage(e *sqlite.Error, timeout string) (string, bool) {
+func (a *Action) sqliteMessage(e *sqlite.Error, timeout string, args []any) (string, bool) {
 	msg := sqliteCode.ReplaceAllString(e.Error(), "")
 	if _, after, ok := strings.Cut(msg, ": "); ok {
 		msg = after // drop the generic "constraint failed: " or "SQL logic error: "
 	}
+	if m, ok := a.sqliteValueMessage(e, msg, args); ok {
+		return m, false
+	}
+	msg = clipQuoted(msg, valueQuote)
 	what := ""
 	if _, cols, ok := strings.Cut(msg, "constraint failed: "); ok {
 		what = cols
@@ -245,6 +277,41 @@ func sqliteMessage(e *sqlite.Error, timeout string) (string, bool) {
 		return "The database refused the statement: " + msg + ". The tool's query or the database schema must be fixed.", false
 	}
 	return "The database refused the statement: " + msg + ".", false
+}
+
+// longText is the length from which a text argument is taken for the
+// cause of a "too long" error rather than the query.
+const longText = 1000
+
+// sqliteValueMessage describes the SQLite errors an argument causes rather
+// than the query: a value too long for a LIKE pattern or for any text, or
+// one of the wrong type for an INTEGER PRIMARY KEY. ok is false for others.
+func (a *Action) sqliteValueMessage(e *sqlite.Error, msg string, args []any) (string, bool) {
+	switch {
+	case strings.Contains(msg, "LIKE or GLOB pattern too complex"):
+		// SQLite caps a pattern at 50,000 bytes (SQLITE_MAX_LIKE_PATTERN_LENGTH).
+		return a.tooLong(args, "a LIKE or GLOB pattern"), true
+	case e.Code()&0xff == sqlite3.SQLITE_TOOBIG:
+		return a.tooLong(args, "a text or blob"), true
+	case e.Code()&0xff == sqlite3.SQLITE_MISMATCH:
+		return "A value does not fit: datatype mismatch (an INTEGER PRIMARY KEY holds whole numbers only). Check the arguments.", true
+	}
+	return "", false
+}
+
+// tooLong tells the model that a value was too long for what, naming the
+// longest text argument when it is long enough to be the cause.
+func (a *Action) tooLong(args []any, what string) string {
+	best, n := -1, 0
+	for i, v := range args {
+		if s, ok := v.(string); ok && utf8.RuneCountInString(s) > n {
+			best, n = i, utf8.RuneCountInString(s)
+		}
+	}
+	if n < longText {
+		return fmt.Sprintf("A value is too long for %s in the database. Check the arguments and send shorter ones.", what)
+	}
+	return fmt.Sprintf("A value is too long: %s has %d characters, more than the database accepts in %s. Send a shorter value.", a.paramName(best), n, what)
 }
 
 // quoteName renders a constraint or column name for a message.

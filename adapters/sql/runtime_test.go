@@ -91,6 +91,8 @@ type want struct {
 	// errText is a substring of the CallError message; the call must fail.
 	errText   string
 	retryable bool
+	// maxLen bounds the length of the CallError message, when set.
+	maxLen int
 }
 
 type runtimeCase struct {
@@ -421,6 +423,20 @@ func runtimeCases() []runtimeCase {
 			},
 		},
 		{
+			// What docs/language.md advises instead of catching a unique
+			// violation: the conflict becomes rows_affected == 0.
+			name:  "insert unless the row exists",
+			setup: autoRows(auto),
+			write: true,
+			query: bySQL[string]{"": "INSERT INTO {t} (name, n) SELECT ${args.query}, 1 WHERE NOT EXISTS (SELECT 1 FROM {t} WHERE name = ${args.query})"},
+			args:  map[string]cty.Value{"query": cty.StringVal("a")},
+			want: bySQL[want]{
+				"":         {rows: []map[string]any{}, columns: []string{}, text: `{"rows_affected": 0, "last_insert_id": `},
+				"postgres": {rows: []map[string]any{}, columns: []string{}, text: `{"rows_affected": 0}`},
+			},
+			after: bySQL[string]{"": "SELECT count(*) FROM {t}"}, afterWant: 3,
+		},
+		{
 			name:  "not-null violation",
 			setup: autoRows(auto),
 			write: true,
@@ -492,6 +508,51 @@ func runtimeCases() []runtimeCase {
 			skip: bySQL[string]{
 				"sqlite":  "SQLite has no stored functions",
 				"mariadb": "a MariaDB function that writes needs log_bin_trust_function_creators; the forced read-only cases cover MariaDB",
+			},
+		},
+		{
+			// SQLite caps a LIKE pattern at 50,000 bytes: the argument is
+			// at fault, not the query.
+			name:  "search text too long for a LIKE pattern",
+			setup: people,
+			query: bySQL[string]{
+				"":        "SELECT count(*) AS n FROM {t} WHERE name LIKE '%' || ${args.query} || '%'",
+				"mariadb": "SELECT count(*) AS n FROM {t} WHERE name LIKE CONCAT('%', ${args.query}, '%')",
+			},
+			args: map[string]cty.Value{"query": cty.StringVal(strings.Repeat("x", 100_000))},
+			want: bySQL[want]{
+				"":       {rows: []map[string]any{{"n": int64(0)}}},
+				"sqlite": {errText: `A value is too long: the argument "query" has 100000 characters, more than the database accepts in a LIKE or GLOB pattern. Send a shorter value.`},
+			},
+		},
+		{
+			name:  "blob too big",
+			query: bySQL[string]{"": "SELECT length(zeroblob(${args.n})) AS n"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(2_000_000_000)},
+			want:  bySQL[want]{"": {errText: "A value is too long for a text or blob in the database. Check the arguments and send shorter ones."}},
+			skip:  bySQL[string]{"postgres": "SQLite only", "mariadb": "SQLite only"},
+		},
+		{
+			name:  "text for an integer key",
+			setup: people,
+			write: true,
+			query: bySQL[string]{"": "INSERT INTO {t} (id, name) VALUES (${args.query}, 'x')"},
+			args:  map[string]cty.Value{"query": cty.StringVal("abc")},
+			want: bySQL[want]{
+				"sqlite": {errText: "A value does not fit: datatype mismatch (an INTEGER PRIMARY KEY holds whole numbers only). Check the arguments."},
+				"":       {errText: "A value does not fit: "},
+			},
+		},
+		{
+			// The database repeats the number's 309 digits; the message
+			// quotes it shortly.
+			name:  "huge number quoted shortly",
+			setup: people,
+			query: bySQL[string]{"": "SELECT id FROM {t} WHERE id = ${args.n}"},
+			args:  map[string]cty.Value{"n": cty.MustParseNumberVal("1e308")},
+			want: bySQL[want]{
+				"":         {rows: []map[string]any{}},
+				"postgres": {errText: `A value does not fit: value "1000000000000000000000000000000000000000…" (309 digits) is out of range for type integer. Check the arguments.`, maxLen: 200},
 			},
 		},
 		{
@@ -736,6 +797,9 @@ func runCase(t *testing.T, db *testDB, tc runtimeCase) {
 		t.Logf("message: %s", ce.Message)
 		if !strings.Contains(ce.Message, sub(w.errText)) {
 			t.Errorf("message:\n got %q\nwant it to contain %q", ce.Message, sub(w.errText))
+		}
+		if w.maxLen > 0 && len(ce.Message) > w.maxLen {
+			t.Errorf("message of %d bytes, more than %d", len(ce.Message), w.maxLen)
 		}
 		if ce.Retryable != w.retryable {
 			t.Errorf("retryable = %v, want %v", ce.Retryable, w.retryable)

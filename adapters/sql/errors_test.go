@@ -1,0 +1,84 @@
+package sqladapter
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestCancelledOrTimedOut tells a statement the server's time limit
+// stopped from one another session cancelled, by SQLSTATE 57014's message
+// on Postgres and by the error number on MySQL and MariaDB.
+func TestCancelledOrTimedOut(t *testing.T) {
+	timeout := "The query took longer than 2s and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
+	tests := []struct {
+		name  string
+		msg   func() (string, bool)
+		want  string
+		retry bool
+	}{
+		{"postgres statement_timeout", func() (string, bool) {
+			return postgresMessage(&pgconn.PgError{Code: "57014", Message: "canceling statement due to statement timeout"}, "2s")
+		}, timeout, false},
+		{"postgres pg_cancel_backend", func() (string, bool) {
+			return postgresMessage(&pgconn.PgError{Code: "57014", Message: "canceling statement due to user request"}, "2s")
+		}, msgKilled, true},
+		{"mariadb max_statement_time", func() (string, bool) {
+			return mysqlMessage(&mysql.MySQLError{Number: 1969, Message: "Query execution was interrupted (max_statement_time exceeded)"}, "2s")
+		}, timeout, false},
+		{"mysql max_execution_time", func() (string, bool) {
+			return mysqlMessage(&mysql.MySQLError{Number: 3024, Message: "Query execution was interrupted, maximum statement execution time exceeded"}, "2s")
+		}, timeout, false},
+		{"KILL QUERY", func() (string, bool) {
+			return mysqlMessage(&mysql.MySQLError{Number: 1317, Message: "Query execution was interrupted"}, "2s")
+		}, msgKilled, true},
+		{"sort aborted by KILL QUERY", func() (string, bool) {
+			return mysqlMessage(&mysql.MySQLError{Number: 1028, Message: "Sort aborted: Query execution was interrupted"}, "2s")
+		}, msgKilled, true},
+		{"sort aborted by max_statement_time", func() (string, bool) {
+			return mysqlMessage(&mysql.MySQLError{Number: 1028, Message: "Sort aborted: Query execution was interrupted (max_statement_time exceeded)"}, "2s")
+		}, timeout, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, retry := tt.msg()
+			if msg != tt.want || retry != tt.retry {
+				t.Errorf("got %q, %v; want %q, %v", msg, retry, tt.want, tt.retry)
+			}
+		})
+	}
+}
+
+// TestLongValuesCut checks that a database message repeating a long value
+// quotes it shortly, and leaves names and short values whole.
+func TestLongValuesCut(t *testing.T) {
+	digits := "1" + strings.Repeat("0", 308)
+	long := strings.Repeat("é", 100)
+	name := strings.Repeat("n", 63)
+	tests := []struct{ in, out string }{
+		{`value "` + digits + `" is out of range for type integer`,
+			`value "1000000000000000000000000000000000000000…" (309 digits) is out of range for type integer`},
+		{`invalid input syntax for type integer: "` + long + `"`,
+			`invalid input syntax for type integer: "` + strings.Repeat("é", 40) + `…"`},
+		{`Incorrect integer value: '` + long + `' for column 'n' at row 1`,
+			`Incorrect integer value: '` + strings.Repeat("é", 40) + `…' for column 'n' at row 1`},
+		{"unquoted " + digits + " too", "unquoted 1000000000000000000000000000000000000000… (309 digits) too"},
+		{`invalid input syntax for type integer: "2.5"`, `invalid input syntax for type integer: "2.5"`},
+		{`Can't find "` + long, `Can't find "` + strings.Repeat("é", 40) + `…`},
+	}
+	for _, tt := range tests {
+		if got := clipQuoted(tt.in, valueQuote); got != tt.out {
+			t.Errorf("clipQuoted(%.60q…)\n got %q\nwant %q", tt.in, got, tt.out)
+		}
+	}
+	in := `relation "` + name + `" does not exist`
+	if got := clipQuoted(in, nameQuote); got != in {
+		t.Errorf("a 63-character name was cut: %q", got)
+	}
+	msg, _ := postgresMessage(&pgconn.PgError{Code: "22003", Message: `value "` + digits + `" is out of range for type integer`}, "2s")
+	if len(msg) > 200 {
+		t.Errorf("message of %d bytes: %q", len(msg), msg)
+	}
+}
