@@ -113,6 +113,37 @@ sql "rw" {
 			},
 		},
 		{
+			// || is OR on MySQL and MariaDB: a warning where it is an
+			// operator, none inside strings and comments, and none for
+			// the other dialects.
+			name: "|| on MySQL",
+			src: `
+backend "sql" "my" {
+  driver = "mysql"
+  dsn    = "app:pw@tcp(db)/orders"
+}
+backend "sql" "pg" {
+  driver = "postgres"
+  dsn    = "postgres://db/orders"
+}
+sql "my" {
+  query = "SELECT * FROM customers WHERE name LIKE '%' || ${args.query} || '%'"
+}
+sql "my" {
+  query = "SELECT '||' AS s, \"a||b\" AS t FROM customers /* a || b */ WHERE id = ${args.n} -- x || y"
+}
+sql "my" {
+  query = "SELECT * FROM customers WHERE name LIKE CONCAT('%', ${args.query}, '%')"
+}
+sql "pg" {
+  query = "SELECT * FROM customers WHERE name LIKE '%' || ${args.query} || '%'"
+}`,
+			want: []string{
+				"warning: 11:56 || means OR on MySQL",
+				"warning: 11:73 || means OR on MySQL",
+			},
+		},
+		{
 			name: "static query from a variable",
 			src: `
 backend "sql" "a" {

@@ -170,6 +170,7 @@ func (c *compiler) compile(text string) (*Query, hcl.Diagnostics) {
 	c.src = text
 	toks := c.lex(text)
 	c.checkHoles(toks)
+	c.checkPipes(toks)
 	verb := c.checkStatement(toks)
 	if c.diags.HasErrors() {
 		return nil, c.diags
@@ -225,9 +226,19 @@ func isSpace(b byte) bool {
 }
 
 const (
-	stringDetail = "Remove the quotes around the interpolation: the value is bound as a parameter, so it is passed as a string without them. To match part of a string, build it in SQL, as in name LIKE '%' || ${args.q} || '%'."
+	stringDetail = "Remove the quotes around the interpolation: the value is bound as a parameter, so it is passed as a string without them. To match part of a string, build it in SQL, as in name LIKE %s."
 	identDetail  = "Table and column names cannot be parameters: a placeholder stands for a value only. Write the name literally; to choose among a few names, write one query per choice or a CASE expression over a bound value."
+	pipesDetail  = "On MySQL and MariaDB || means OR unless sql_mode has PIPES_AS_CONCAT; use CONCAT() to join strings, as in name LIKE CONCAT('%', ${args.q}, '%'), or write OR where a logical OR is meant."
 )
+
+// stringDetail tells how to build a string around a value in SQL: MySQL
+// and MariaDB read || as OR.
+func (c *compiler) stringDetail() string {
+	if c.dialect == MySQL {
+		return fmt.Sprintf(stringDetail, "CONCAT('%', ${args.q}, '%')")
+	}
+	return fmt.Sprintf(stringDetail, "'%' || ${args.q} || '%'")
+}
 
 // lex splits text into tokens, skipping spaces and comments, and reports
 // interpolations inside quotes and comments.
@@ -267,12 +278,12 @@ func (c *compiler) lex(s string) []token {
 		case b == '\'':
 			backslash := c.dialect == MySQL || c.dialect == Postgres && i > 0 && (s[i-1] == 'E' || s[i-1] == 'e') && (i < 2 || !isWordChar(s[i-2]))
 			end := c.quoted(s, i, '\'', backslash, "Unterminated SQL string", "string")
-			holesIn(i, end, "Interpolation inside a SQL string", stringDetail)
+			holesIn(i, end, "Interpolation inside a SQL string", c.stringDetail())
 			toks = append(toks, token{kind: tString, off: i})
 			i = end
 		case b == '"' && c.dialect == MySQL:
 			end := c.quoted(s, i, '"', true, "Unterminated SQL string", "string")
-			holesIn(i, end, "Interpolation inside a SQL string", stringDetail)
+			holesIn(i, end, "Interpolation inside a SQL string", c.stringDetail())
 			toks = append(toks, token{kind: tString, off: i})
 			i = end
 		case b == '"' || b == '`' && c.dialect != Postgres:
@@ -301,7 +312,7 @@ func (c *compiler) lex(s string) []token {
 			} else {
 				end += len(tag)
 			}
-			holesIn(i, i+len(tag)+end, "Interpolation inside a SQL string", stringDetail)
+			holesIn(i, i+len(tag)+end, "Interpolation inside a SQL string", c.stringDetail())
 			toks = append(toks, token{kind: tString, off: i})
 			i += len(tag) + end
 		case b == '?' && c.dialect != Postgres,
@@ -391,6 +402,23 @@ func (c *compiler) dollarTag(s string, i int) string {
 		return s[i : j+1]
 	}
 	return ""
+}
+
+// checkPipes warns of || in a MySQL-dialect query: it means OR there unless
+// the server's sql_mode says otherwise, so a concatenation written as in
+// standard SQL silently becomes a logical test. Strings and comments were
+// skipped by the lexer, so only operators are seen.
+func (c *compiler) checkPipes(toks []token) {
+	if c.dialect != MySQL {
+		return
+	}
+	for i := 1; i < len(toks); i++ {
+		prev, t := toks[i-1], toks[i]
+		if prev.kind == tPunct && prev.text == "|" && t.kind == tPunct && t.text == "|" && t.off == prev.off+1 {
+			c.diags = append(c.diags, check.Warning("|| means OR on MySQL", pipesDetail, c.rangeAt(prev.off)))
+			i++ // ||| is one warning
+		}
+	}
 }
 
 // identKeywords are the keywords after which a name, not a value, follows.

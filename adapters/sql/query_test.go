@@ -1,6 +1,7 @@
 package sqladapter
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -236,6 +237,28 @@ func TestRedactDSN(t *testing.T) {
 	for _, tt := range tests {
 		if got := RedactDSN(tt.d, tt.dsn); got != tt.out {
 			t.Errorf("RedactDSN(%q) = %q, want %q", tt.dsn, got, tt.out)
+		}
+	}
+}
+
+// TestStringHintPerDialect checks that the advice for an interpolation
+// inside quotes builds the string in SQL the dialect understands: on
+// MySQL and MariaDB, || means OR.
+func TestStringHintPerDialect(t *testing.T) {
+	for _, tt := range []struct {
+		dialect   Dialect
+		want, not string
+	}{
+		{MySQL, "name LIKE CONCAT('%', ${args.q}, '%')", "||"},
+		{Postgres, "name LIKE '%' || ${args.q} || '%'", "CONCAT"},
+		{SQLite, "name LIKE '%' || ${args.q} || '%'", "CONCAT"},
+	} {
+		_, diags := compileSQL(t, "SELECT * FROM t WHERE name LIKE '%${args.q}%'", tt.dialect, true)
+		if len(diags) != 1 || diags[0].Summary != "Interpolation inside a SQL string" {
+			t.Fatalf("%s: diagnostics %v", tt.dialect, diags)
+		}
+		if d := diags[0].Detail; !strings.Contains(d, tt.want) || strings.Contains(d, tt.not) {
+			t.Errorf("%s: detail %q, want %q and no %q", tt.dialect, d, tt.want, tt.not)
 		}
 	}
 }
