@@ -106,7 +106,7 @@ type Arg struct {
 	Enum        []string
 	// Complete suggests values with a call (its args hold only "value",
 	// the text typed so far); nil when there is none.
-	Complete  *CompleteCall
+	Complete *CompleteCall
 	// Sensitive keeps the value out of the server's logs and messages.
 	Sensitive bool
 	DeclRange hcl.Range
