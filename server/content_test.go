@@ -55,15 +55,21 @@ tool "fails" {
 
 func staticServer(t *testing.T, src string) *Server {
 	t.Helper()
-	cfg, diags := lang.LoadSource("static.hcl", []byte(src))
+	return New(compileTable(t, src, adapter.NewRegistry(), dispatch.Options{}), nil)
+}
+
+// compileTable loads and compiles src; any error fails the test.
+func compileTable(t *testing.T, src string, reg *adapter.Registry, opts dispatch.Options) *dispatch.Table {
+	t.Helper()
+	cfg, diags := lang.LoadSource("test.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+	table, diags := dispatch.Compile(cfg, reg, opts)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return New(table, nil)
+	return table
 }
 
 func callJSON(t *testing.T, s *Server, name, args string) string {
@@ -225,7 +231,7 @@ resource "b" {
 }
 
 func TestCompletionFromACall(t *testing.T) {
-	cfg, diags := lang.LoadSource("complete.hcl", []byte(`
+	table := compileTable(t, `
 prompt "fruit" {
   description = "Talk about a fruit."
   arg "name" {
@@ -239,14 +245,7 @@ prompt "fruit" {
   message "user" {
     text = "Tell me about ${args.name}."
   }
-}`))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+}`, all.Registry(), dispatch.Options{})
 	s := New(table, nil)
 	p := &mcp.CompleteParams{}
 	p.Ref.Type, p.Ref.Name = "ref/prompt", "fruit"

@@ -34,7 +34,7 @@ func closedPort(t *testing.T) string {
 // the messages the model gets.
 func TestSensitiveValuesStayOut(t *testing.T) {
 	const key, token = "KEY-4f9a-secret", "tok-81c2-secret"
-	cfg, diags := lang.LoadSource("s.hcl", []byte(`
+	table := compileTable(t, `
 variable "api_key" {
   type      = string
   sensitive = true
@@ -66,14 +66,7 @@ tool "parse" {
   result {
     text = "string(int(args.token))"
   }
-}`))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+}`, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
 	var log bytes.Buffer
 	var callNamed func(tool, args string) string
 	s := New(table, &Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
@@ -166,7 +159,7 @@ func TestRedactingHandler(t *testing.T) {
 // the config, structured content from a backend, resource text.
 func TestSensitiveVariablesNotInAnswers(t *testing.T) {
 	const key = "KEY-77aa-secret"
-	cfg, diags := lang.LoadSource("a.hcl", []byte(`
+	table := compileTable(t, `
 variable "api_key" {
   sensitive = true
 }
@@ -183,14 +176,7 @@ resource "note" {
   uri  = "note://key"
   name = "note"
   text = "key=${var.api_key}"
-}`))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+}`, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
 	s := New(table, nil)
 	res := callTool(t, s, "show", `{}`)
 	read, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: "note://key"})
@@ -212,7 +198,7 @@ resource "note" {
 // was called, how long it took, how it ended), redacted like the rest.
 func TestDebugLogsEachCall(t *testing.T) {
 	var log bytes.Buffer
-	cfg, diags := lang.LoadSource("d.hcl", []byte(`
+	table := compileTable(t, `
 backend "http" "api" {
   base_url = "http://`+closedPort(t)+`"
 }
@@ -221,14 +207,7 @@ tool "ping" {
   http "api" {
     path = "/ping"
   }
-}`))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+}`, all.Registry(), dispatch.Options{})
 	s := New(table, &Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	callTool(t, s, "ping", `{}`)
 	if got := log.String(); !strings.Contains(got, `level=DEBUG msg=call target="tool ping"`) || !strings.Contains(got, "outcome=\"error: The API at") {
