@@ -25,6 +25,7 @@ const (
 	kBool
 	kDate // a calendar date, rendered as 2006-01-02
 	kJSON
+	kVoid // PostgreSQL's void (pg_sleep): no value, rendered as null
 )
 
 // kindOf maps a column's DatabaseTypeName to its kind.
@@ -60,6 +61,8 @@ func kindOf(d Dialect, typeName string) colKind {
 		return kDate
 	case "JSON", "JSONB":
 		return kJSON
+	case "VOID", "2278": // pgx names types it has no codec for by their OID; 2278 is void
+		return kVoid
 	case "BYTEA", "BLOB", "TINYBLOB", "MEDIUMBLOB", "LONGBLOB", "BINARY", "VARBINARY", "GEOMETRY", "BIT":
 		return kBinary
 	case "CHAR", "VARCHAR", "TEXT", "TINYTEXT", "MEDIUMTEXT", "LONGTEXT", "ENUM", "SET", "TIME",
@@ -73,6 +76,9 @@ func kindOf(d Dialect, typeName string) colKind {
 // json.Number (exact decimals), bool, string (times as RFC 3339, bytes as
 // base64), nil, or decoded JSON.
 func convert(v any, k colKind, d Dialect) any {
+	if k == kVoid {
+		return nil
+	}
 	switch v := v.(type) {
 	case nil:
 		return nil

@@ -526,6 +526,14 @@ func runtimeCases() []runtimeCase {
 			},
 		},
 		{
+			// A void function (pg_sleep) answers no value: null, not "".
+			name:  "void result",
+			query: bySQL[string]{"": "SELECT pg_sleep(0) AS slept, ${args.n}::int AS n"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(1)},
+			want:  bySQL[want]{"": {rows: []map[string]any{{"slept": nil, "n": int64(1)}}}},
+			skip:  bySQL[string]{"sqlite": "PostgreSQL only", "mariadb": "PostgreSQL only"},
+		},
+		{
 			name:  "blob too big",
 			query: bySQL[string]{"": "SELECT length(zeroblob(${args.n})) AS n"},
 			args:  map[string]cty.Value{"n": cty.NumberIntVal(2_000_000_000)},
