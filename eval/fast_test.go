@@ -114,3 +114,30 @@ func BenchmarkValidationCondition(b *testing.B) {
 		}
 	})
 }
+
+// FuzzValueMatchesHCL compares Value with HCL on arbitrary expressions
+// over a context holding every kind of value the fast path meets.
+func FuzzValueMatchesHCL(f *testing.F) {
+	for _, s := range []string{`args.limit >= 1 && args.limit <= 50`, `{ q = args.name, n = -args.limit }`, `"${args.name}-${args.flag}"`,
+		`!args.flag || args.big == 1`, `args.nested.inner != args.limit`, `var.region == "eu"`, `args.tags`} {
+		f.Add(s)
+	}
+	args := cty.ObjectVal(map[string]cty.Value{
+		"limit": cty.NumberIntVal(10), "name": cty.StringVal("Ada"), "flag": cty.True, "none": cty.NullVal(cty.String),
+		"tags": cty.ListVal([]cty.Value{cty.StringVal("a")}), "big": cty.MustParseNumberVal("1e40"),
+		"nested": cty.ObjectVal(map[string]cty.Value{"inner": cty.NumberIntVal(1)}), "later": cty.UnknownVal(cty.Number),
+		"secret": cty.StringVal("s").Mark("sensitive"),
+	})
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"args": args, "var": cty.ObjectVal(map[string]cty.Value{"region": cty.StringVal("eu")})}}
+	f.Fuzz(func(t *testing.T, src string) {
+		expr, diags := hclsyntax.ParseExpression([]byte(src), "f.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			return
+		}
+		want, wantDiags := expr.Value(ctx)
+		got, gotDiags := Value(expr, ctx)
+		if wantDiags.HasErrors() != gotDiags.HasErrors() || !got.RawEquals(want) {
+			t.Fatalf("%s: got %#v (%v), HCL gives %#v (%v)", src, got, gotDiags, want, wantDiags)
+		}
+	})
+}
