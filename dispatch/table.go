@@ -79,6 +79,19 @@ func (t *Tool) OutputValidator() (*jsonschema.Schema, error) {
 	return t.output.schema, t.output.err
 }
 
+// ContentValidator returns the compiled requested schema of an elicit
+// question, which an accepted answer's content must match; nil for other
+// kinds.
+func (q *Question) ContentValidator() (*jsonschema.Schema, error) {
+	if q.Schema == nil {
+		return nil, nil
+	}
+	q.content.once.Do(func() {
+		q.content.schema, q.content.err = compileJSONSchema("mcpdecl:requested-schema.json", q.Schema)
+	})
+	return q.content.schema, q.content.err
+}
+
 // Validator returns the compiled JSON Schema of the arguments. It is
 // compiled on first use: the compiler builds every schema from checked
 // parts (patterns, formats and bounds are checked at load time), and
@@ -169,6 +182,7 @@ type Question struct {
 	// elicit
 	Message hcl.Expression
 	Schema  map[string]any
+	content outputValidator // Schema compiled, for checking answers
 	// sample
 	Prompt, SystemPrompt hcl.Expression
 	MaxTokens            int

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -13,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -229,6 +232,9 @@ func decodeQuestionAnswer(q *dispatch.Question, raw json.RawMessage) (any, *mcp.
 		if a == nil {
 			return nil, instead, err
 		}
+		if instead, err := checkContent(q, a.Content); instead != nil || err != nil {
+			return nil, instead, err
+		}
 		return map[string]any{"action": a.Action, "content": a.Content}, nil, nil
 	case "sample":
 		if skipped {
@@ -322,6 +328,29 @@ func newStateKey() []byte {
 	return key
 }
 
+// checkContent holds an accepted answer's content to the question's
+// requested schema before anything runs: a client that returns something
+// else (a number for a text field) must not trigger the call.
+func checkContent(q *dispatch.Question, content map[string]any) (*mcp.CallToolResult, error) {
+	validator, err := q.ContentValidator()
+	if validator == nil || err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(content)
+	if err != nil {
+		return nil, err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	if err := validator.Validate(v); err != nil {
+		return errorResult("The answer to the question \"" + q.Key + "\" does not fit what was asked, so nothing was done:\n" +
+			violations(err, "answer", "field") + "\nAsk again."), nil
+	}
+	return nil, nil
+}
+
 func decodeAnswer(raw json.RawMessage) (*elicitAnswer, *mcp.CallToolResult, error) {
 	var a elicitAnswer
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -334,7 +363,8 @@ func decodeAnswer(raw json.RawMessage) (*elicitAnswer, *mcp.CallToolResult, erro
 		}
 		return &a, nil, nil
 	case "decline", "cancel":
-		return nil, errorResult(fmt.Sprintf("The user did not agree (%s), so nothing was done. Ask the user what they want instead.", a.Action+"d")), nil
+		past := map[string]string{"decline": "declined", "cancel": "cancelled"}[a.Action]
+		return nil, errorResult(fmt.Sprintf("The user did not agree (%s), so nothing was done. Ask the user what they want instead.", past)), nil
 	}
 	return nil, nil, mcp.InvalidParams("unknown elicitation action %q", a.Action)
 }

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -170,5 +174,49 @@ tool "test_sampling" {
 	res, err = s.CallTool(context.Background(), modern, retry)
 	if err != nil || res.Content[0].Text != "LLM response: hi" {
 		t.Fatalf("modern retry: %+v, %v", res, err)
+	}
+}
+
+// TestAcceptedAnswerMustFitTheSchema: content that breaks the requested
+// schema is refused before the call, so a confirmed destructive call does
+// not run on a malformed answer.
+func TestAcceptedAnswerMustFitTheSchema(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "deleted")
+	s := New(compileTable(t, `
+tool "delete" {
+  description = "Deletes, after asking why."
+  elicit {
+    message          = "Why?"
+    requested_schema = { type = "object", properties = { reason = { type = "string" } }, required = ["reason"] }
+  }
+  shell {
+    command = ["touch", "`+marker+`"]
+  }
+}`, all.Registry(), dispatch.Options{}), nil)
+	call := func(answer string) *mcp.CallToolResult {
+		n := &answeringNotifier{answer: answer}
+		res, err := s.CallTool(context.Background(), &mcp.Request{Era: mcp.EraLegacy, Notifier: n}, &mcp.CallToolParams{Name: "delete"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, bad := range []string{`{"action":"accept","content":{"reason":42}}`, `{"action":"accept","content":{}}`} {
+		res := call(bad)
+		if !res.IsError || !strings.Contains(res.Content[0].Text, `does not fit what was asked, so nothing was done`) {
+			t.Errorf("%s: %+v", bad, res)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%s: the call ran on an answer that breaks the schema", bad)
+		}
+	}
+	if res := call(`{"action":"decline"}`); !strings.Contains(res.Content[0].Text, "(declined)") {
+		t.Errorf("decline: %+v", res)
+	}
+	if res := call(`{"action":"accept","content":{"reason":"tidy up"}}`); res.IsError {
+		t.Errorf("a fitting answer: %+v", res)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the call did not run on a fitting answer: %v", err)
 	}
 }
