@@ -191,7 +191,7 @@ func (s *Server) callCompletions(ctx context.Context, req *mcp.Request, st *stat
 	if err != nil {
 		return out
 	}
-	res, failure := s.invoke(ctx, "completion", cc.Action, 0, adapterRequest(req, st, args))
+	res, failure := s.invoke(ctx, "completion", cc.Action, 0, adapterRequest(ctx, req, st, args))
 	if failure != "" || res == nil || res.Failure != "" {
 		s.log.Warn("completion call failed", "failure", failure)
 		return out

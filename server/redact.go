@@ -239,3 +239,15 @@ func redactStrings(v any, secrets []string) any {
 	}
 	return v
 }
+
+// redactData redacts a log notification's data: a string as text, any
+// other value through its printed form when that holds a secret.
+func redactData(data any, lists ...[]string) any {
+	if s, ok := data.(string); ok {
+		return redact(s, lists...)
+	}
+	if text := fmt.Sprint(data); redact(text, lists...) != text {
+		return redact(text, lists...)
+	}
+	return data
+}

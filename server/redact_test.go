@@ -214,3 +214,45 @@ tool "ping" {
 		t.Errorf("debug log: %s", got)
 	}
 }
+
+// logCapture records the log notifications of a call.
+type logCapture struct {
+	nopNotifier
+	lines []string
+}
+
+func (n *logCapture) Log(_ context.Context, level, logger string, data any) error {
+	n.lines = append(n.lines, fmt.Sprint(data))
+	return nil
+}
+
+// TestSensitiveNotInNotifications: what a command writes to stderr
+// reaches the client as log notifications, redacted too.
+func TestSensitiveNotInNotifications(t *testing.T) {
+	const secret = "Notif-9c1e-secret"
+	table := compileTable(t, `
+variable "tok" {
+  sensitive = true
+}
+tool "leak" {
+  description = "Writes the token to stderr."
+  arg "code" {
+    type      = string
+    sensitive = true
+  }
+  shell {
+    command = ["sh", "-c", "echo \"err $0 $1\" >&2", var.tok, args.code]
+  }
+}`, all.Registry(), dispatch.Options{Vars: map[string]string{"tok": secret}, LookupEnv: func(string) (string, bool) { return "", false }})
+	s := New(table, nil)
+	n := &logCapture{}
+	res, err := s.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy, Notifier: n},
+		&mcp.CallToolParams{Name: "leak", Arguments: json.RawMessage(`{"code":"code-5521"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(n.lines, res.Content)
+	if len(n.lines) == 0 || strings.Contains(got, secret) || strings.Contains(got, "code-5521") || !strings.Contains(got, "err (sensitive) (sensitive)") {
+		t.Errorf("notifications %q, result %+v", n.lines, res.Content)
+	}
+}

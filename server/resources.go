@@ -132,7 +132,7 @@ func templateArgs(t *dispatch.Template, vars map[string]string) map[string]any {
 }
 
 func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, uri, mimeType string, action adapter.Action, ans *dispatch.Answer, args *callArgs) (*mcp.ReadResourceResult, error) {
-	res, failure := s.invoke(ctx, "resource "+uri, action, 0, adapterRequest(req, st, args))
+	res, failure := s.invoke(ctx, "resource "+uri, action, 0, adapterRequest(ctx, req, st, args))
 	if failure != "" {
 		return nil, mcp.Errorf(mcp.CodeInternalError, "%s", failure)
 	}

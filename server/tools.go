@@ -55,7 +55,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	var res *adapter.Result
 	if tool.Action != nil {
 		var failure string
-		res, failure = s.invoke(ctx, "tool "+tool.Name, tool.Action, tool.Timeout, adapterRequest(req, st, args))
+		res, failure = s.invoke(ctx, "tool "+tool.Name, tool.Action, tool.Timeout, adapterRequest(ctx, req, st, args))
 		if failure != "" {
 			return errorResult(failure), nil
 		}
@@ -159,13 +159,17 @@ func (s *Server) argError(ctx context.Context, name string, err error) *mcp.Call
 	return errorResult("The arguments could not be checked (the details are in the server log).")
 }
 
-func adapterRequest(req *mcp.Request, st *state, args *callArgs) *adapter.Request {
+// adapterRequest is what an adapter gets for one call. What it sends the
+// client while it runs (progress, log lines such as a command's stderr)
+// is redacted like everything else the server writes.
+func adapterRequest(ctx context.Context, req *mcp.Request, st *state, args *callArgs) *adapter.Request {
 	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: st.table.Static, Header: req.Header}
+	own := callSecrets(ctx)
 	ar.Progress = func(progress, total float64, message string) {
-		_ = req.Notifier.Progress(context.Background(), progress, total, message)
+		_ = req.Notifier.Progress(context.Background(), progress, total, redact(message, own, st.secrets))
 	}
 	ar.Log = func(level string, data any) {
-		_ = req.Notifier.Log(context.Background(), level, "mcpdecl", data)
+		_ = req.Notifier.Log(context.Background(), level, "mcpdecl", redactData(data, own, st.secrets))
 	}
 	return ar
 }
