@@ -258,3 +258,37 @@ prompt "fruit" {
 		t.Errorf("values mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestTemplateOptionalQueryVariables: a {?var} the URI leaves out is a
+// null argument (so a default or coalesce applies), not an empty string.
+func TestTemplateOptionalQueryVariables(t *testing.T) {
+	s := staticServer(t, `
+resource_template "tag" {
+  uri_template = "kb://tags/{tag}{?lang,n}"
+  name         = "tag"
+  arg "lang" {
+    type     = string
+    enum     = ["en", "fr"]
+    required = false
+  }
+  arg "n" {
+    type    = integer
+    default = 10
+  }
+  text = "${args.tag} ${coalesce(args.lang, "any")} ${args.n}"
+}`)
+	for uri, want := range map[string]string{
+		"kb://tags/setup":             "setup any 10",
+		"kb://tags/setup?lang=fr":     "setup fr 10",
+		"kb://tags/setup?lang=en&n=3": "setup en 3",
+	} {
+		res, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Errorf("%s: %v", uri, err)
+			continue
+		}
+		if got := res.Contents[0].Text; got != want {
+			t.Errorf("%s: %q, want %q", uri, got, want)
+		}
+	}
+}

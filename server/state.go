@@ -195,6 +195,9 @@ func (s *state) matchTemplate(uri string) (*dispatch.Template, map[string]string
 		out := map[string]string{}
 		for _, name := range m.parsed.Varnames() {
 			v := vals.Get(name)
+			if !v.Valid() {
+				continue // absent ({?lang} without lang=): the argument is null
+			}
 			if v.T == uritemplate.ValueTypeString {
 				out[name] = v.String()
 			} else {
