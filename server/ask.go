@@ -133,7 +133,10 @@ func (s *Server) askModern(req *mcp.Request, st *state, name string, qs []*dispa
 		if err := json.Unmarshal(p.InputResponses, &responses); err != nil {
 			return nil, nil, "", mcp.InvalidParams("inputResponses is not an object: %s", err)
 		}
-		for _, q := range qs {
+		// Only the round the state says is next may be answered: answers
+		// to later rounds, sent without the signed state of the earlier
+		// ones, would skip their questions.
+		for _, q := range nextRound(qs, answers) {
 			if r, ok := responses[q.Key]; ok {
 				answers[q.Key] = r
 			}

@@ -220,3 +220,44 @@ tool "delete" {
 		t.Errorf("the call did not run on a fitting answer: %v", err)
 	}
 }
+
+// TestLaterRoundNeedsTheState: answers to a later round sent without the
+// signed state of the earlier ones are ignored, so a client cannot skip
+// the first question by answering both at once.
+func TestLaterRoundNeedsTheState(t *testing.T) {
+	s := staticServer(t, `
+tool "two" {
+  description = "Asks twice."
+  elicit {
+    key              = "a"
+    message          = "First?"
+    requested_schema = { type = "object", properties = { x = { type = "string" } } }
+  }
+  elicit {
+    key              = "b"
+    round            = 2
+    message          = "Second?"
+    requested_schema = { type = "object", properties = { x = { type = "string" } } }
+  }
+  result {
+    text = "'a=' + (answers.a.content?.x ?? '') + ' b=' + (answers.b.content?.x ?? '')"
+  }
+}`)
+	req := &mcp.Request{Era: mcp.EraModern, Notifier: nopNotifier{}}
+	p := &mcp.CallToolParams{Name: "two"}
+	p.InputResponses = json.RawMessage(`{"a":{"action":"accept","content":{"x":"A"}},"b":{"action":"accept","content":{"x":"FORGED"}}}`)
+	res, err := s.CallTool(context.Background(), req, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.InputRequired == nil || res.InputRequired.InputRequests["b"].Method == "" {
+		t.Fatalf("want the second question asked, got %+v", res)
+	}
+	retry := &mcp.CallToolParams{Name: "two"}
+	retry.RequestState = res.InputRequired.RequestState
+	retry.InputResponses = json.RawMessage(`{"b":{"action":"accept","content":{"x":"B"}}}`)
+	res, err = s.CallTool(context.Background(), req, retry)
+	if err != nil || res.IsError || res.Content[0].Text != "a=A b=B" {
+		t.Fatalf("with the state: %+v, %v", res, err)
+	}
+}
