@@ -25,8 +25,21 @@ func binDir(t *testing.T) string {
 	return dir
 }
 
+// fakeBin adds an executable for each name to dir, so that commands naming
+// interpreters and wrappers compile whatever the host has installed.
+func fakeBin(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestDiagnostics(t *testing.T) {
 	bin := binDir(t)
+	fakeBin(t, bin, "env", "timeout", "nice", "xargs", "python3", "perl", "ruby", "node", "nodejs",
+		"php", "lua", "Rscript", "pwsh", "osascript", "awk", "gawk")
 	tests := []struct {
 		name string
 		src  string
@@ -116,6 +129,168 @@ shell {
 				"3:26 Arguments parsed by the shell",
 				"6:34 Arguments parsed by the shell",
 			},
+		},
+		{
+			name: "shell behind a wrapper",
+			src: `
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["env", "sh", "-c", args.query]
+}
+shell {
+  backend = "b"
+  command = ["timeout", "5", "bash", "-c", "echo ${args.query}"]
+}
+shell {
+  backend = "b"
+  command = ["nice", "-n", "10", "/bin/sh", "-ec", "echo ${args.query}"]
+}
+shell {
+  backend = "b"
+  command = ["xargs", "sh", "-c", "echo ${args.query}"]
+}
+shell {
+  backend = "b"
+  command = ["env", "sh", "-c", "echo \"$1\"", "sh", args.query]
+}`,
+			want: []string{
+				"7:33 Arguments parsed by the shell",
+				"11:44 Arguments parsed by the shell",
+				"15:52 Arguments parsed by the shell",
+				"19:35 Arguments parsed by the shell",
+			},
+		},
+		{
+			name: "interpreters run interpolated code",
+			src: `
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["python3", "-c", args.query]
+}
+shell {
+  backend = "b"
+  command = ["env", "python3.12", "-uc", "print('${args.query}')"]
+}
+shell {
+  backend = "b"
+  command = ["perl", "-lne", "print if /${args.query}/"]
+}
+shell {
+  backend = "b"
+  command = ["ruby", "-e", args.query]
+}
+shell {
+  backend = "b"
+  command = ["node", "--eval", args.query]
+}
+shell {
+  backend = "b"
+  command = ["nodejs", "-p", args.query]
+}
+shell {
+  backend = "b"
+  command = ["php", "-r", args.query]
+}
+shell {
+  backend = "b"
+  command = ["lua", "-e", args.query]
+}
+shell {
+  backend = "b"
+  command = ["Rscript", "-e", args.query]
+}
+shell {
+  backend = "b"
+  command = ["pwsh", "-NoProfile", "-Command", args.query]
+}
+shell {
+  backend = "b"
+  command = ["osascript", "-e", args.query]
+}
+shell {
+  backend = "b"
+  command = ["timeout", "5", "perl", "-E", args.query]
+}`,
+			want: []string{
+				"7:31 Arguments run as code",
+				"11:42 Arguments run as code",
+				"15:30 Arguments run as code",
+				"19:28 Arguments run as code",
+				"23:32 Arguments run as code",
+				"27:30 Arguments run as code",
+				"31:27 Arguments run as code",
+				"35:27 Arguments run as code",
+				"39:31 Arguments run as code",
+				"43:48 Arguments run as code",
+				"47:33 Arguments run as code",
+				"51:44 Arguments run as code",
+			},
+		},
+		{
+			name: "awk program from the arguments",
+			src: `
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["awk", args.query]
+}
+shell {
+  backend = "b"
+  command = ["gawk", "-F", ":", "-v", "x=1", "{ print ${args.query} }", "/etc/passwd"]
+}
+shell {
+  backend = "b"
+  command = ["env", "mawk", "--", args.query]
+}
+shell {
+  backend = "b"
+  command = ["awk", "-v", "pattern=${args.query}", "$0 ~ pattern", "/etc/passwd"]
+}
+shell {
+  backend = "b"
+  command = ["awk", "-f", "/srv/prog.awk", args.dir]
+}`,
+			want: []string{
+				"7:21 Arguments run as code",
+				"11:46 Arguments run as code",
+				"15:35 Arguments run as code",
+			},
+		},
+		{
+			name: "interpreters with values as separate arguments",
+			src: `
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["python3", "/srv/script.py", "--", args.query]
+}
+shell {
+  backend = "b"
+  command = ["python3", "-c", "import sys; print(sys.argv[1])", args.query]
+}
+shell {
+  backend = "b"
+  command = ["env", "LANG=C", "ls", "--", args.dir]
+}
+shell {
+  backend = "b"
+  command = ["perl", "-e", "print $ARGV[0]", args.query]
+}
+shell {
+  backend     = "b"
+  command     = ["python3", "-c", args.query]
+  allow_shell = true
+}`,
 		},
 		{
 			name: "argument values",

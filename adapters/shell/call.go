@@ -193,19 +193,8 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 		}
 	}
 
-	if literal[0] != nil && slices.Contains(Shells, filepath.Base(*literal[0])) && !act.AllowShell {
-		for i := 1; i < len(elems)-1; i++ {
-			if literal[i] == nil || !isCommandFlag(*literal[i]) {
-				continue
-			}
-			if script := elems[i+1]; refersToArgs(script) {
-				diags = append(diags, check.Error("Arguments parsed by the shell",
-					fmt.Sprintf("%s %s parses this element as a script, so an argument value inside it could run other commands. Pass values as separate argv elements after the script, where the script reads them as \"$1\", \"$2\", ...: [%q, %q, \"grep -- \\\"$1\\\" /var/log/app.log\", %q, \"${args.pattern}\"]. If the value is trusted, set allow_shell = true.",
-						filepath.Base(*literal[0]), *literal[i], *literal[0], *literal[i], filepath.Base(*literal[0])),
-					script.Range()))
-			}
-			break
-		}
+	if !act.AllowShell {
+		diags = append(diags, checkInterpreters(elems, literal)...)
 	}
 	return diags
 }

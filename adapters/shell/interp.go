@@ -1,0 +1,216 @@
+package shelladapter
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+)
+
+// interpreter is a program that runs code given on its command line. An
+// argument spliced into that code is code too, so it could do anything.
+type interpreter struct {
+	// names matches the program's base name, version suffixes included.
+	names *regexp.Regexp
+	// isCodeFlag reports an element after which comes the code to run.
+	isCodeFlag func(string) bool
+	// advice tells how the code should read a value instead; %s is the
+	// program as written, %s the code flag.
+	advice string
+}
+
+// interpreters are checked wherever they appear in command, not only as
+// the program: env, timeout, nice, xargs and the like run the rest of
+// their argv as a command of its own.
+var interpreters = []interpreter{
+	{
+		names:      regexp.MustCompile(`^python(2|3|3\.\d+)?$`),
+		isCodeFlag: clusterWith('c'),
+		advice:     `Pass the value as a separate argv element after the code, which reads it as sys.argv[1]: [%q, %q, "import sys; print(sys.argv[1])", "${args.value}"].`,
+	},
+	{
+		names:      regexp.MustCompile(`^perl(5[.\d]*)?$`),
+		isCodeFlag: clusterWith('e', 'E'),
+		advice:     `Pass the value as a separate argv element after the code, which reads it as $ARGV[0]: [%q, %q, "print $ARGV[0]", "${args.value}"].`,
+	},
+	{
+		names:      regexp.MustCompile(`^ruby([\d.]*)?$`),
+		isCodeFlag: clusterWith('e'),
+		advice:     `Pass the value as a separate argv element after the code, which reads it as ARGV[0]: [%q, %q, "puts ARGV[0]", "${args.value}"].`,
+	},
+	{
+		names: regexp.MustCompile(`^(node|nodejs)$`),
+		isCodeFlag: func(s string) bool {
+			return s == "--eval" || s == "--print" || clusterWith('e', 'p')(s)
+		},
+		advice: `Pass the value as a separate argv element after the code, which reads it as process.argv[1]: [%q, %q, "console.log(process.argv[1])", "${args.value}"].`,
+	},
+	{
+		names:      regexp.MustCompile(`^php([\d.]*)?$`),
+		isCodeFlag: exactly("-r"),
+		advice:     `Pass the value as a separate argv element after the code, which reads it as $argv[1]: [%q, %q, "echo $argv[1];", "${args.value}"].`,
+	},
+	{
+		names:      regexp.MustCompile(`^lua([\d.]*)?$`),
+		isCodeFlag: exactly("-e"),
+		advice:     `Put the code in a script file and pass the value after it, where the script reads it as arg[1]: [%q, "/path/to/script.lua", "${args.value}"] (not after %s, where lua would take it for a script to run).`,
+	},
+	{
+		names:      regexp.MustCompile(`^Rscript$`),
+		isCodeFlag: exactly("-e"),
+		advice:     `Pass the value as a separate argv element after the code, which reads it as commandArgs(trailingOnly = TRUE)[1]: [%q, %q, "cat(commandArgs(trailingOnly = TRUE)[1])", "${args.value}"].`,
+	},
+	{
+		names: regexp.MustCompile(`^(pwsh|powershell)(\.exe)?$`),
+		// PowerShell takes any unambiguous prefix of its parameter names,
+		// in any case; -EncodedCommand (-e, -ec) is code in base64.
+		isCodeFlag: func(s string) bool {
+			l := strings.ToLower(s)
+			return l == "-c" || l == "-e" || l == "-ec" ||
+				(len(l) >= 4 && strings.HasPrefix("-command", l)) ||
+				(len(l) >= 3 && strings.HasPrefix("-encodedcommand", l))
+		},
+		advice: `Put the code in a script file and pass the value after it, where the script reads it as $args[0]: [%q, "-File", "/path/to/script.ps1", "${args.value}"] (everything after %s is joined into one command).`,
+	},
+	{
+		names:      regexp.MustCompile(`^osascript$`),
+		isCodeFlag: exactly("-e"),
+		advice:     `Pass the value as a separate argv element after the code, which reads it in a run handler: [%q, %q, "on run argv", %[2]q, "return item 1 of argv", %[2]q, "end run", "${args.value}"].`,
+	},
+}
+
+// awks take their program as the first element that is not an option.
+var awks = []string{"awk", "gawk", "mawk", "nawk"}
+
+// clusterWith matches a single-dash option cluster ending in one of
+// letters, as in -c, -uc, -lne: the code is the next element.
+func clusterWith(letters ...byte) func(string) bool {
+	return func(s string) bool {
+		if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+			return false
+		}
+		return slices.Contains(letters, s[len(s)-1]) && isLetters(s[1:])
+	}
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func exactly(flag string) func(string) bool {
+	return func(s string) bool { return s == flag }
+}
+
+// checkInterpreters refuses argument values spliced into code that a shell
+// or an interpreter named anywhere in the command runs: a wrapper such as
+// env, timeout or xargs before it changes nothing. literal[i] is element
+// i's value when known at load time.
+func checkInterpreters(elems []hcl.Expression, literal []*string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for i := range elems {
+		if literal[i] == nil {
+			continue
+		}
+		prog := *literal[i]
+		base := filepath.Base(prog)
+		switch {
+		case slices.Contains(awks, base):
+			diags = append(diags, checkAwk(elems[i+1:], literal[i+1:], prog)...)
+		case slices.Contains(Shells, base):
+			diags = append(diags, checkShell(elems[i+1:], literal[i+1:], prog)...)
+		default:
+			for _, in := range interpreters {
+				if in.names.MatchString(base) {
+					diags = append(diags, checkCode(elems[i+1:], literal[i+1:], prog, in)...)
+				}
+			}
+		}
+	}
+	return diags
+}
+
+// codeAfter returns the index of the element following the first code
+// flag in rest, or -1. Like the check before it, it looks past other
+// options and their values: many options take one.
+func codeAfter(rest []*string, isFlag func(string) bool) (int, string) {
+	for j := 0; j < len(rest)-1; j++ {
+		if rest[j] != nil && isFlag(*rest[j]) {
+			return j + 1, *rest[j]
+		}
+	}
+	return -1, ""
+}
+
+func checkShell(elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
+	j, flag := codeAfter(literal, isCommandFlag)
+	if j < 0 || !refersToArgs(elems[j]) {
+		return nil
+	}
+	base := filepath.Base(prog)
+	return hcl.Diagnostics{check.Error("Arguments parsed by the shell",
+		fmt.Sprintf("%s %s parses this element as a script, so an argument value inside it could run other commands. Pass values as separate argv elements after the script, where the script reads them as \"$1\", \"$2\", ...: [%q, %q, \"grep -- \\\"$1\\\" /var/log/app.log\", %q, \"${args.pattern}\"]. If the value is trusted, set allow_shell = true.",
+			base, flag, prog, flag, base),
+		elems[j].Range())}
+}
+
+func checkCode(elems []hcl.Expression, literal []*string, prog string, in interpreter) hcl.Diagnostics {
+	j, flag := codeAfter(literal, in.isCodeFlag)
+	if j < 0 || !refersToArgs(elems[j]) {
+		return nil
+	}
+	return hcl.Diagnostics{check.Error("Arguments run as code",
+		fmt.Sprintf("%s %s runs this element as code, so an argument value inside it could do anything. %s If the value is trusted, set allow_shell = true.",
+			filepath.Base(prog), flag, fmt.Sprintf(in.advice, prog, flag)),
+		elems[j].Range())}
+}
+
+// checkAwk finds awk's program: the first element that is not an option,
+// unless -f names a program file. -e and --source (gawk) give program
+// text too.
+func checkAwk(elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
+	for j := 0; j < len(elems); j++ {
+		var s string
+		if literal[j] != nil {
+			s = *literal[j]
+		}
+		switch {
+		case literal[j] == nil || s == "-" || !strings.HasPrefix(s, "-"):
+			return awkProgram(elems[j], prog)
+		case s == "--":
+			if j+1 < len(elems) {
+				return awkProgram(elems[j+1], prog)
+			}
+			return nil
+		case s == "-f" || strings.HasPrefix(s, "--file"):
+			return nil
+		case s == "-e" || s == "--source":
+			if j+1 < len(elems) {
+				return awkProgram(elems[j+1], prog)
+			}
+			return nil
+		case s == "-F" || s == "-v" || s == "-i" || s == "-l" || s == "--assign" || s == "--field-separator":
+			j++ // the option's value
+		}
+	}
+	return nil
+}
+
+func awkProgram(e hcl.Expression, prog string) hcl.Diagnostics {
+	if !refersToArgs(e) {
+		return nil
+	}
+	return hcl.Diagnostics{check.Error("Arguments run as code",
+		fmt.Sprintf("%s runs this element as its program, so an argument value inside it could run commands (system(), print | \"cmd\"). Write the program literally and pass the value as a variable: [%q, \"-v\", \"pattern=${args.value}\", \"$0 ~ pattern\"], or in env, read as ENVIRON[\"NAME\"]. If the value is trusted, set allow_shell = true.",
+			filepath.Base(prog), prog),
+		e.Range())}
+}
