@@ -44,7 +44,13 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		return nil, err
 	}
 
-	release, err := a.acquire(ctx)
+	// The caller's deadline is the tool's time limit (or the server's);
+	// what it left now is what to name when it ends the command.
+	var callLimit time.Duration
+	if dl, ok := ctx.Deadline(); ok {
+		callLimit = time.Until(dl)
+	}
+	release, err := a.acquire(ctx, callLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +92,13 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	stderr.flush()
 
 	switch {
+	case stopped && errors.Is(ctx.Err(), context.DeadlineExceeded) && callLimit > 0:
+		// Not a cancellation: saying so would make the model believe the
+		// client gave up, when the command was merely too slow.
+		return nil, &adapter.CallError{
+			Message: fmt.Sprintf("The command did not finish within %s and was stopped.", formatDuration(roundLimit(callLimit))),
+			Err:     context.DeadlineExceeded,
+		}
 	case stopped && ctx.Err() != nil:
 		return nil, &adapter.CallError{
 			Message: "The call was cancelled; the command was stopped.",
@@ -322,8 +335,9 @@ func (a *Action) environment(eval1 func(hcl.Expression) (cty.Value, string, bool
 }
 
 // acquire takes one of the Concurrency slots of this call, waiting for one
-// while ctx lasts.
-func (a *Action) acquire(ctx context.Context) (release func(), err error) {
+// while ctx lasts. callLimit is what ctx's deadline left when the call
+// began (0 for none), named when the wait outlasts it.
+func (a *Action) acquire(ctx context.Context, callLimit time.Duration) (release func(), err error) {
 	a.semOnce.Do(func() {
 		n := a.Concurrency
 		if n <= 0 {
@@ -340,6 +354,13 @@ func (a *Action) acquire(ctx context.Context) (release func(), err error) {
 	case a.sem <- struct{}{}:
 		return func() { <-a.sem }, nil
 	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && callLimit > 0 {
+			return nil, &adapter.CallError{
+				Message:   fmt.Sprintf("The command did not start within %s, the time limit of this call: the %d processes this tool may run at once were all busy.", formatDuration(roundLimit(callLimit)), cap(a.sem)),
+				Retryable: true,
+				Err:       context.DeadlineExceeded,
+			}
+		}
 		return nil, &adapter.CallError{
 			Message:   fmt.Sprintf("The call was cancelled while waiting for one of the %d processes this tool may run at once to finish.", cap(a.sem)),
 			Retryable: true,
@@ -557,4 +578,17 @@ func formatDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// roundLimit rounds the time a deadline left to what its author likely
+// wrote ("1s", not "999.8ms"): the little spent before the call began is
+// not part of it.
+func roundLimit(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(time.Millisecond)
+	}
+	return d
 }

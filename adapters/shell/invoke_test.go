@@ -2,6 +2,7 @@ package shelladapter
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -613,12 +614,47 @@ shell {
 	defer wcancel()
 	_, err := c.actions[1].Invoke(wctx, c.request(args(nil), nil))
 	ce := callError(t, err)
-	if want := "The call was cancelled while waiting for one of the 1 processes this tool may run at once to finish."; ce.Message != want {
+	// A deadline is the call's time limit, not a cancellation.
+	if want := "The command did not start within 100ms, the time limit of this call: the 1 processes this tool may run at once were all busy."; ce.Message != want {
 		t.Errorf("message = %q", ce.Message)
 	}
 	cancel()
 	if err := <-done; err == nil {
 		t.Error("the cancelled sleep returned no error")
+	}
+}
+
+// TestCallDeadlineIsNotCancellation: a tool timeout shorter than the
+// command's is reported as a time limit naming it, so that the model does
+// not take it for the client giving up.
+func TestCallDeadlineIsNotCancellation(t *testing.T) {
+	c := compileRun(t, `
+shell {
+  command = ["sleep", "30"]
+  timeout = "20s"
+}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := c.actions[0].Invoke(ctx, c.request(args(nil), nil))
+	ce := callError(t, err)
+	if want := "The command did not finish within 300ms and was stopped."; ce.Message != want {
+		t.Errorf("message = %q, want %q", ce.Message, want)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v is not context.DeadlineExceeded", err)
+	}
+}
+
+func TestRoundLimit(t *testing.T) {
+	for in, want := range map[time.Duration]string{
+		999*time.Millisecond + 800*time.Microsecond: "1s",
+		4*time.Second + 970*time.Millisecond:        "5s",
+		90*time.Second - 3*time.Millisecond:         "1m30s",
+		250 * time.Microsecond:                      "250µs",
+	} {
+		if got := formatDuration(roundLimit(in)); got != want {
+			t.Errorf("formatDuration(roundLimit(%v)) = %q, want %q", in, got, want)
+		}
 	}
 }
 
