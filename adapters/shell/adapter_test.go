@@ -39,7 +39,7 @@ func fakeBin(t *testing.T, dir string, names ...string) {
 func TestDiagnostics(t *testing.T) {
 	bin := binDir(t)
 	fakeBin(t, bin, "env", "timeout", "nice", "xargs", "python3", "perl", "ruby", "node", "nodejs",
-		"php", "lua", "Rscript", "pwsh", "osascript", "awk", "gawk")
+		"php", "lua", "Rscript", "pwsh", "osascript", "awk", "gawk", "git", "ls", "grep", "sh")
 	tests := []struct {
 		name string
 		src  string
@@ -291,6 +291,46 @@ shell {
   command     = ["python3", "-c", args.query]
   allow_shell = true
 }`,
+		},
+		{
+			name: "arguments that may be read as options",
+			src: `
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["git", "log", args.query, "--"]
+}
+shell {
+  backend = "b"
+  command = ["env", "LANG=C", "ls", "${args.dir}/sub", "--format=long", args.status]
+}
+shell {
+  backend = "b"
+  command = ["ls", "--", args.dir]
+}
+shell {
+  backend = "b"
+  command = ["git", "log", "--end-of-options", args.query]
+}
+shell {
+  backend = "b"
+  command = ["grep", "-e", args.query, "--", "/srv/log", args.n, "/srv/${args.dir}"]
+}
+shell {
+  backend = "b"
+  command = ["python3", "/srv/script.py", args.query]
+}
+shell {
+  backend = "b"
+  command = ["sh", "-c", "grep -- \"$1\" /srv/log", "sh", args.query]
+}`,
+			want: []string{
+				"warning: 7:28 Argument may be read as an option",
+				"warning: 11:37 Argument may be read as an option",
+				"warning: 11:73 Argument may be read as an option",
+			},
 		},
 		{
 			name: "argument values",

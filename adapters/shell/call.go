@@ -196,6 +196,9 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 	if !act.AllowShell {
 		diags = append(diags, checkInterpreters(elems, literal)...)
 	}
+	if !diags.HasErrors() {
+		diags = append(diags, checkOptionArgs(s, elems, literal)...)
+	}
 	return diags
 }
 
