@@ -28,6 +28,10 @@ type Scope struct {
 	// MayBeNull names the arguments that are null when the model leaves
 	// them out (optional, without a default).
 	MayBeNull map[string]bool
+	// NoLeadingDash names the string arguments whose enum or pattern
+	// rules out a value starting with "-" (which a command would read as
+	// an option).
+	NoLeadingDash map[string]bool
 }
 
 // StaticValue evaluates an attribute that may not refer to args, converted to

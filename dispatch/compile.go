@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -103,10 +104,15 @@ func (c *compiler) scope(args *Args, where string) *adapter.Scope {
 	if args != nil {
 		names.Args = make([]string, 0, len(args.List))
 		s.MayBeNull = map[string]bool{}
+		s.NoLeadingDash = map[string]bool{}
+		props, _ := args.Schema["properties"].(map[string]any)
 		for _, a := range args.List {
 			names.Args = append(names.Args, a.Name)
 			if !a.Required && a.Default == cty.NilVal {
 				s.MayBeNull[a.Name] = true
+			}
+			if prop, ok := props[a.Name].(map[string]any); ok && noLeadingDash(prop) {
+				s.NoLeadingDash[a.Name] = true
 			}
 		}
 		names.ArgsWhere = where
@@ -114,6 +120,25 @@ func (c *compiler) scope(args *Args, where string) *adapter.Scope {
 		s.ArgsEnv = args.Env
 	}
 	return s
+}
+
+// leadingClass is a pattern's start that no value beginning with "-" can
+// match: an anchored class of letters and digits, or \d / \w.
+var leadingClass = regexp.MustCompile(`^\^(\\[dw]|\[(?:[A-Za-z0-9_.]|[A-Za-z0-9]-[A-Za-z0-9]|\\[dw])+\])`)
+
+// noLeadingDash reports whether a string argument's schema rules out a
+// value that starts with "-": every enum value, or its pattern's start.
+func noLeadingDash(prop map[string]any) bool {
+	if enum, ok := prop["enum"].([]any); ok && len(enum) > 0 {
+		for _, v := range enum {
+			if s, ok := v.(string); !ok || strings.HasPrefix(s, "-") {
+				return false
+			}
+		}
+		return true
+	}
+	pattern, _ := prop["pattern"].(string)
+	return leadingClass.MatchString(pattern)
 }
 
 // staticString evaluates an optional static string attribute.

@@ -69,8 +69,8 @@ func takesValue(lit *string) bool {
 var argRef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // leadingStringArg reports the string argument whose value starts e, as
-// in args.x or "${args.x}/tail". Constraints are not visible here, so an
-// argument with a pattern or enum counts as well.
+// in args.x or "${args.x}/tail", unless its enum or pattern rules out a
+// leading "-".
 func leadingStringArg(s *adapter.Scope, e hcl.Expression) (string, bool) {
 	parts, d := eval.Parts(e, s.Files)
 	if d.HasErrors() || len(parts) == 0 || parts[0].Expr == nil {
@@ -85,7 +85,7 @@ func leadingStringArg(s *adapter.Scope, e hcl.Expression) (string, bool) {
 		return "", false
 	}
 	t := s.ArgsType
-	if t == cty.NilType || !t.IsObjectType() || !t.HasAttribute(attr.Name) || t.AttributeType(attr.Name) != cty.String {
+	if t == cty.NilType || !t.IsObjectType() || !t.HasAttribute(attr.Name) || t.AttributeType(attr.Name) != cty.String || s.NoLeadingDash[attr.Name] {
 		return "", false
 	}
 	return attr.Name, true
@@ -97,7 +97,7 @@ func optionWarning(name string, git bool, r hcl.Range) *hcl.Diagnostic {
 		end = `"--end-of-options" (git takes what follows "--" for paths)`
 	}
 	return check.Warning("Argument may be read as an option",
-		fmt.Sprintf("args.%s starts this argv element, before any \"--\", so a value such as \"--output=/tmp/x\" would be read by the program as an option, not as the operand meant. Put %s before it in command, or give the argument a pattern that forbids a leading \"-\", such as \"^[^-]\" (this check does not see patterns or enums, so it warns even then).",
+		fmt.Sprintf("args.%s starts this argv element, before any \"--\", so a value such as \"--output=/tmp/x\" would be read by the program as an option, not as the operand meant. Put %s before it in command, or give the argument an enum, or a pattern whose start rules out \"-\", such as \"^[A-Za-z0-9]\".",
 			name, end),
 		r)
 }

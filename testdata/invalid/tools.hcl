@@ -254,3 +254,14 @@ tool "optional_in_path" {
     path = "/items/${args.id}/${args.kind}" # WARNING: Optional argument in path
   }
 }
+
+tool "option_injection" {
+  description = "A free-form argument as an operand before any --."
+  arg "path" {
+    type    = string
+    pattern = "^[^/]"
+  }
+  shell {
+    command = ["ls", args.path] # WARNING: Argument may be read as an option
+  }
+}
