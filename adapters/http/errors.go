@@ -45,7 +45,7 @@ func describeTransportError(err error, what, host string, timeout time.Duration)
 	)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		ce.Message = fmt.Sprintf("%s gave no answer within %s. It may be overloaded or down; retrying later may help.", at, roundDuration(timeout))
+		ce.Message = fmt.Sprintf("%s gave no answer within %s. It may be overloaded or down; retrying later may help.", at, adapter.RoundLimit(timeout))
 		ce.Retryable = true
 	case errors.Is(err, context.Canceled):
 		ce.Message = "The call was cancelled before " + lowerFirst(what) + " answered."
@@ -126,14 +126,4 @@ func innerMessage(err error) string {
 		err = ue.Err
 	}
 	return strings.TrimSuffix(err.Error(), ".")
-}
-
-func roundDuration(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	}
-	return d
 }

@@ -96,7 +96,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		// Not a cancellation: saying so would make the model believe the
 		// client gave up, when the command was merely too slow.
 		return nil, &adapter.CallError{
-			Message: fmt.Sprintf("The command did not finish within %s and was stopped.", formatDuration(roundLimit(callLimit))),
+			Message: fmt.Sprintf("The command did not finish within %s and was stopped.", formatDuration(adapter.RoundLimit(callLimit))),
 			Err:     context.DeadlineExceeded,
 		}
 	case stopped && ctx.Err() != nil:
@@ -356,7 +356,7 @@ func (a *Action) acquire(ctx context.Context, callLimit time.Duration) (release 
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && callLimit > 0 {
 			return nil, &adapter.CallError{
-				Message:   fmt.Sprintf("The command did not start within %s, the time limit of this call: the %d processes this tool may run at once were all busy.", formatDuration(roundLimit(callLimit)), cap(a.sem)),
+				Message:   fmt.Sprintf("The command did not start within %s, the time limit of this call: the %d processes this tool may run at once were all busy.", formatDuration(adapter.RoundLimit(callLimit)), cap(a.sem)),
 				Retryable: true,
 				Err:       context.DeadlineExceeded,
 			}
@@ -578,17 +578,4 @@ func formatDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-// roundLimit rounds the time a deadline left to what its author likely
-// wrote ("1s", not "999.8ms"): the little spent before the call began is
-// not part of it.
-func roundLimit(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	}
-	return d
 }

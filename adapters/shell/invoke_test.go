@@ -652,8 +652,8 @@ func TestRoundLimit(t *testing.T) {
 		90*time.Second - 3*time.Millisecond:         "1m30s",
 		250 * time.Microsecond:                      "250µs",
 	} {
-		if got := formatDuration(roundLimit(in)); got != want {
-			t.Errorf("formatDuration(roundLimit(%v)) = %q, want %q", in, got, want)
+		if got := formatDuration(adapter.RoundLimit(in)); got != want {
+			t.Errorf("formatDuration(adapter.RoundLimit(%v)) = %q, want %q", in, got, want)
 		}
 	}
 }

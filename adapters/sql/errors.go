@@ -49,7 +49,7 @@ func (a *Action) callError(ctx, cctx context.Context, err error, args []any, lim
 	timeout := a.Backend.StatementTimeout.String()
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && limit > 0:
-		return ce(fmt.Sprintf(msgLimit, roundLimit(limit)), false)
+		return ce(fmt.Sprintf(msgLimit, adapter.RoundLimit(limit)), false)
 	case ctx.Err() != nil:
 		return ce(msgCancelled, false)
 	case cctx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
@@ -78,18 +78,6 @@ func (a *Action) callError(ctx, cctx context.Context, err error, args []any, lim
 	}
 	// Anything else (a driver bug, say) is internal.
 	return &redactedError{msg: fmt.Sprintf("%s: %s", a.Owner, a.Backend.scrub(err.Error())), err: err}
-}
-
-// roundLimit rounds the time a deadline left to what its author likely
-// wrote: the little spent before the call began is not part of it.
-func roundLimit(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(100 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(time.Millisecond)
-	}
-	return d
 }
 
 // notRun reports whether err says the statement surely did not take
