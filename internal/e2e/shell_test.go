@@ -942,9 +942,9 @@ func BenchmarkShellTool(b *testing.B) {
 	call, w := shellCaller(b, "truth")
 	call()
 	checkTruthAnswer(b, w)
-	var base [2]float64
+	var base baseline
 	b.Run("exec", func(b *testing.B) {
-		base[0], base[1], _ = measure(b, func() {
+		base.ns, base.cpu, base.bytes = measure(b, func() {
 			if err := exec.Command("true").Run(); err != nil {
 				b.Fatal(err)
 			}
@@ -959,11 +959,7 @@ func BenchmarkShellTool(b *testing.B) {
 		})
 	})
 	b.Run("mcpdecl", func(b *testing.B) {
-		ns, cpu, _ := measure(b, call)
-		if base[0] > 0 {
-			b.ReportMetric(ns-base[0], "added-ns/op")
-			b.ReportMetric(cpu-base[1], "added-cpu-ns/op")
-		}
+		base.reportAdded(b)(measure(b, call))
 	})
 }
 

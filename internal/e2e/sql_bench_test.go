@@ -151,26 +151,16 @@ func TestSQLitePointReadBudget(t *testing.T) {
 //	go test ./internal/e2e/ -run '^$' -bench SQLitePointRead -benchmem
 func BenchmarkSQLitePointReadTool(b *testing.B) {
 	p := newPointRead(b)
-	var base [3]float64
-	added := func(b *testing.B) func(ns, cpu, bytes float64) {
-		return func(ns, cpu, bytes float64) {
-			if base[0] == 0 {
-				return
-			}
-			b.ReportMetric(ns-base[0], "added-ns/op")
-			b.ReportMetric(cpu-base[1], "added-cpu-ns/op")
-			b.ReportMetric(bytes-base[2], "added-B/op")
-		}
-	}
+	var base baseline
 	b.Run("database-sql", func(b *testing.B) {
-		base[0], base[1], base[2] = measure(b, func() {
+		base.ns, base.cpu, base.bytes = measure(b, func() {
 			if err := p.plainRead(); err != nil {
 				b.Fatal(err)
 			}
 		})
 	})
 	b.Run("mcpdecl", func(b *testing.B) {
-		added(b)(measure(b, func() {
+		base.reportAdded(b)(measure(b, func() {
 			if err := p.toolRead(); err != nil {
 				b.Fatal(err)
 			}
@@ -178,7 +168,7 @@ func BenchmarkSQLitePointReadTool(b *testing.B) {
 	})
 	call, w := httpCaller(b, p.srv, itemCall, "item")
 	b.Run("mcpdecl-http", func(b *testing.B) {
-		added(b)(measure(b, call))
+		base.reportAdded(b)(measure(b, call))
 		if w.code != http.StatusOK || !strings.Contains(w.body.String(), `"name":"two"`) {
 			b.Fatalf("tools/call item: %d %s", w.code, w.body.String())
 		}
