@@ -36,9 +36,12 @@ type Action struct {
 	// Dir is the working directory ("" for mcpdecl's own).
 	Dir string
 	// Env is added to PATH (from the backend) and the backend's env.
-	Env     []Param
-	EnvExpr hcl.Expression
-	Timeout time.Duration
+	Env []Param
+	// EnvExpr is env written as one expression, and EnvNames the names
+	// it may set, known at load time.
+	EnvExpr  hcl.Expression
+	EnvNames []string
+	Timeout  time.Duration
 	// MaxOutputBytes caps stdout and stderr each.
 	MaxOutputBytes int64
 	// Output is "text", "json" or "lines"; MimeType, when set, returns
@@ -92,8 +95,8 @@ func (a *Action) Describe() map[string]any {
 			names[i] = p.Name
 		}
 		d["env"] = names
-	} else if a.EnvExpr != nil {
-		d["env"] = "computed"
+	} else if len(a.EnvNames) > 0 {
+		d["env"] = anyList(a.EnvNames)
 	}
 	return d
 }

@@ -333,6 +333,42 @@ shell {
 			},
 		},
 		{
+			name: "environment names come from the config",
+			src: `
+shell {
+  command = ["env"]
+  env     = args.filters
+}
+shell {
+  command = ["env"]
+  env     = merge({ A = "x" }, { GIT_CONFIG_COUNT = args.query })
+}
+shell {
+  command = ["env"]
+  env     = { LD_PRELOAD = args.query, TAR_OPTIONS = "--no-same-owner", LC_ALL = args.query }
+}
+shell {
+  command = ["env"]
+  env     = { (args.query) = "x" }
+}
+shell {
+  command = ["env"]
+  env     = { for k, v in args.filters : k => v }
+}
+shell {
+  command = ["env"]
+  env     = merge({ A = "x" }, args.filters)
+}`,
+			want: []string{
+				"4:13 Computed environment names",
+				"warning: 8:13 Environment variable that runs code set from a call",
+				"warning: 12:15 Environment variable that runs code set from a call",
+				"16:15 Invalid map key",
+				"20:13 Computed environment names",
+				"24:13 Computed environment names",
+			},
+		},
+		{
 			name: "argument values",
 			src: `
 shell {

@@ -65,18 +65,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		act.Stdin = attr.Expr
 		diags = append(diags, check.DynamicString(s, attr.Expr, attr, "stdin")...)
 	}
-	act.Env, act.EnvExpr, d = check.DynamicMap(s, a["env"], func(it check.Item, v cty.Value) hcl.Diagnostics {
-		var diags hcl.Diagnostics
-		if d := checkEnvName(it.Name, it.NameRange); d != nil {
-			diags = append(diags, d)
-		}
-		if !check.IsPrimitive(v.Type()) {
-			diags = append(diags, check.Error("Invalid value type",
-				fmt.Sprintf("The environment variable %s must be a string, number or bool; this value is %s.", it.Name, v.Type().FriendlyName()),
-				it.Expr.Range()))
-		}
-		return diags
-	})
+	act.Env, act.EnvExpr, act.EnvNames, d = compileEnv(s, a["env"])
 	diags = append(diags, d...)
 
 	if out, known, d := check.String(s, a["output"], "text"); known {
@@ -211,6 +200,18 @@ func isCommandFlag(s string) bool {
 func refersToArgs(e hcl.Expression) bool {
 	for _, tr := range e.Variables() {
 		if tr.RootName() == "args" {
+			return true
+		}
+	}
+	return false
+}
+
+// refersToRuntime reports whether e uses a value of the call: the
+// arguments, or another root the scope adds (such as answers).
+func refersToRuntime(s *adapter.Scope, e hcl.Expression) bool {
+	for _, tr := range e.Variables() {
+		root := tr.RootName()
+		if _, extra := s.Extra[root]; root == "args" || extra {
 			return true
 		}
 	}

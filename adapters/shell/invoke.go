@@ -243,24 +243,6 @@ func (a *Action) searchPath() string {
 	return DefaultPath
 }
 
-// unsafeEnv lists variables that change how programs are loaded or how a
-// shell starts. A computed env map (which may hold names taken from the
-// arguments) cannot set them.
-var unsafeEnv = []string{
-	"PATH", "IFS", "ENV", "BASH_ENV", "SHELLOPTS", "BASHOPTS", "PS4", "CDPATH",
-	"GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES", "RESOLV_HOST_CONF",
-	"GLIBC_TUNABLES", "TMPDIR", "HOME", "PYTHONPATH", "PYTHONSTARTUP",
-	"PERL5LIB", "PERL5OPT", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS", "NODE_PATH",
-	"GIT_DIR", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXEC_PATH", "GIT_CONFIG",
-}
-
-func unsafeEnvName(name string) bool {
-	u := strings.ToUpper(name)
-	return slices.Contains(unsafeEnv, u) || strings.HasPrefix(u, "LD_") ||
-		strings.HasPrefix(u, "DYLD_") || strings.HasPrefix(u, "MALLOC_") ||
-		strings.HasPrefix(u, "BASH_FUNC_")
-}
-
 // environment builds the child's whole environment: PATH, LANG (C.UTF-8
 // unless set), the backend's env and the call's env, in that order of
 // precedence from lowest to highest. Nothing comes from mcpdecl's own
@@ -300,27 +282,8 @@ func (a *Action) environment(eval1 func(hcl.Expression) (cty.Value, string, bool
 		}
 	}
 	if a.EnvExpr != nil {
-		v, msg, ok := eval1(a.EnvExpr)
-		if !ok {
-			return nil, refused("env could not be computed (%s).", msg)
-		}
-		if !v.IsNull() {
-			if !v.IsWhollyKnown() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
-				return nil, refused("env is %s, not a map of names to values.", v.Type().FriendlyName())
-			}
-			for it := v.ElementIterator(); it.Next(); {
-				k, ev := it.Element()
-				name := k.AsString()
-				switch {
-				case !envName.MatchString(name):
-					return nil, refused("%q is not a valid environment variable name.", name)
-				case unsafeEnvName(name):
-					return nil, refused("the environment variable %s cannot be set from a computed env map.", name)
-				}
-				if err := set(name, ev); err != nil {
-					return nil, err
-				}
-			}
+		if err := a.computedEnv(eval1, set); err != nil {
+			return nil, err
 		}
 	}
 	if _, ok := vars["LANG"]; !ok {
@@ -332,6 +295,33 @@ func (a *Action) environment(eval1 func(hcl.Expression) (cty.Value, string, bool
 	}
 	slices.Sort(env)
 	return env, nil
+}
+
+// computedEnv sets the variables of an env written as one expression:
+// only the names found at load time. A value holding any other name is
+// refused (it cannot, as those names follow from its type).
+func (a *Action) computedEnv(eval1 func(hcl.Expression) (cty.Value, string, bool), set func(string, cty.Value) error) error {
+	v, msg, ok := eval1(a.EnvExpr)
+	if !ok {
+		return refused("env could not be computed (%s).", msg)
+	}
+	if v.IsNull() {
+		return nil
+	}
+	if !v.IsWhollyKnown() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+		return refused("env is %s, not a map of names to values.", v.Type().FriendlyName())
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, ev := it.Element()
+		name := k.AsString()
+		if !slices.Contains(a.EnvNames, name) {
+			return refused("env holds %q, which is not one of the variables the config names.", name)
+		}
+		if err := set(name, ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // acquire takes one of the Concurrency slots of this call, waiting for one

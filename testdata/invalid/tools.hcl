@@ -265,3 +265,14 @@ tool "option_injection" {
     command = ["ls", args.path] # WARNING: Argument may be read as an option
   }
 }
+
+tool "computed_env" {
+  description = "Environment variable names taken from an argument."
+  arg "vars" {
+    type = map(string)
+  }
+  shell {
+    command = ["git", "status"]
+    env     = args.vars # ERROR: Computed environment names
+  }
+}
