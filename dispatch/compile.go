@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -126,9 +127,15 @@ func (c *compiler) scope(args *Args, where string) *adapter.Scope {
 // match: an anchored class of letters and digits, or \d / \w.
 var leadingClass = regexp.MustCompile(`^\^(\\[dw]|\[(?:[A-Za-z0-9_.]|[A-Za-z0-9]-[A-Za-z0-9]|\\[dw])+\])`)
 
-// noLeadingDash reports whether a string argument's schema rules out a
-// value that starts with "-": every enum value, or its pattern's start.
+// noLeadingDash reports whether an argument's schema rules out a value
+// that starts with "-": every enum value, its pattern's start, or for a
+// number a minimum of 0 or more.
 func noLeadingDash(prop map[string]any) bool {
+	for _, k := range []string{"minimum", "exclusiveMinimum"} {
+		if n, ok := prop[k].(json.Number); ok && !strings.HasPrefix(string(n), "-") {
+			return true
+		}
+	}
 	if enum, ok := prop["enum"].([]any); ok && len(enum) > 0 {
 		for _, v := range enum {
 			if s, ok := v.(string); !ok || strings.HasPrefix(s, "-") {

@@ -46,9 +46,15 @@ type Action struct {
 	MaxOutputBytes int64
 	// Output is "text", "json" or "lines"; MimeType, when set, returns
 	// stdout as binary content of that type.
-	Output          string
-	MimeType        string
-	AllowShell      bool
+	Output     string
+	MimeType   string
+	AllowShell bool
+	// AllowOptions lets argument values start with "-" where the program
+	// reads options; otherwise OptionGuards lists the argv elements that
+	// start with a value of the call there, and a value starting with "-"
+	// is refused.
+	AllowOptions    bool
+	OptionGuards    []int
 	Concurrency     int
 	ProgressPattern *regexp.Regexp
 
@@ -73,6 +79,7 @@ func (a *Action) Describe() map[string]any {
 		"max_output_bytes": a.MaxOutputBytes,
 		"concurrency":      a.Concurrency,
 		"allow_shell":      a.AllowShell,
+		"allow_options":    a.AllowOptions,
 	}
 	if a.ProgramPath != "" {
 		d["program"] = a.ProgramPath

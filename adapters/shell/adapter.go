@@ -71,6 +71,7 @@ var CallSchema = &hcl.BodySchema{
 		{Name: "output"},
 		{Name: "mime_type"},
 		{Name: "allow_shell"},
+		{Name: "allow_options"},
 		{Name: "concurrency"},
 		{Name: "progress_pattern"},
 		{Name: "backend"},

@@ -39,7 +39,7 @@ func fakeBin(t *testing.T, dir string, names ...string) {
 func TestDiagnostics(t *testing.T) {
 	bin := binDir(t)
 	fakeBin(t, bin, "env", "timeout", "nice", "xargs", "python3", "perl", "ruby", "node", "nodejs",
-		"php", "lua", "Rscript", "pwsh", "osascript", "awk", "gawk", "git", "ls", "grep", "sh")
+		"php", "lua", "Rscript", "pwsh", "osascript", "awk", "gawk", "git", "ls", "grep", "sh", "bash", "kill")
 	tests := []struct {
 		name string
 		src  string
@@ -49,7 +49,7 @@ func TestDiagnostics(t *testing.T) {
 			name: "valid call without backend",
 			src: `
 shell {
-  command = ["ls", "-l", "/srv/${args.dir}", args.n]
+  command = ["ls", "-l", "/srv/${args.dir}", "--", args.n]
   timeout = "10s"
   env     = { LC_ALL = "C", DIR = args.dir }
 }`,
@@ -330,6 +330,7 @@ shell {
 				"warning: 7:28 Argument may be read as an option",
 				"warning: 11:37 Argument may be read as an option",
 				"warning: 11:73 Argument may be read as an option",
+				"warning: 23:28 Argument may be read as an option",
 			},
 		},
 		{
@@ -366,6 +367,114 @@ shell {
 				"16:15 Invalid map key",
 				"20:13 Computed environment names",
 				"24:13 Computed environment names",
+			},
+		},
+		{
+			name: "a flag before an argument does not make it a value",
+			src: `
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["git", "log", "--oneline", args.query]
+}
+shell {
+  backend       = "b"
+  command       = ["git", "log", "--oneline", args.query]
+  allow_options = true
+}
+shell {
+  backend = "b"
+  command = ["git", "log", "--format=${args.query}", "--end-of-options", "${args.status}"]
+}
+shell {
+  backend = "b"
+  command = ["git", "log", lower(args.query), "--", args.flag]
+}
+shell {
+  backend = "b"
+  command = ["kill", args.n]
+}
+shell {
+  backend = "b"
+  command = ["python3", args.query]
+}
+shell {
+  backend = "b"
+  command = ["grep", "-e", args.query, args.flag]
+}`,
+			want: []string{
+				"warning: 7:41 Argument may be read as an option",
+				"warning: 20:28 Argument may be read as an option",
+				"warning: 24:22 Argument may be read as an option",
+				"28:25 Script taken from the arguments",
+				"warning: 32:28 Argument may be read as an option",
+			},
+		},
+		{
+			name: "scripts read from stdin or named by an argument",
+			src: `
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["sh"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["timeout", "5", "bash", "-s", "--", "x"]
+  stdin   = "echo ${args.query}"
+}
+shell {
+  backend = "b"
+  command = ["python3", "-"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["env", "perl", "/dev/stdin"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["python3", "/srv/script.py"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["sh", "-c", "wc -l"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["env", "python3", "-u", "${args.dir}/x.py"]
+}
+shell {
+  backend     = "b"
+  command     = ["sh"]
+  stdin       = args.query
+  allow_shell = true
+}
+shell {
+  backend = "b"
+  command = ["xargs", "python3"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["grep", "-c", "x"]
+  stdin   = args.query
+}`,
+			want: []string{
+				"8:13 Arguments run as code",
+				"13:13 Arguments run as code",
+				"18:13 Arguments run as code",
+				"23:13 Arguments run as code",
+				"37:38 Script taken from the arguments",
+				"48:13 Arguments run as code",
 			},
 		},
 		{
@@ -479,7 +588,7 @@ shell {
 		"program": filepath.Join(bin, "tool"),
 		"command": []any{"tool", `"--token=${env("TOKEN")}"`, `"/srv/${args.dir}"`, "--"},
 		"output":  "text", "timeout": "30s", "max_output_bytes": int64(1 << 20),
-		"concurrency": 2, "allow_shell": false, "env": []any{"LC_ALL"},
+		"concurrency": 2, "allow_shell": false, "allow_options": false, "env": []any{"LC_ALL"},
 	}
 	if diff := cmp.Diff(wantAction, a.Describe()); diff != "" {
 		t.Errorf("action Describe (-want +got):\n%s", diff)

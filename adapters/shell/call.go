@@ -60,6 +60,8 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 	}
 	act.AllowShell, _, d = check.Bool(s, a["allow_shell"], false)
 	diags = append(diags, d...)
+	act.AllowOptions, _, d = check.Bool(s, a["allow_options"], false)
+	diags = append(diags, d...)
 
 	if attr := a["stdin"]; attr != nil {
 		act.Stdin = attr.Expr
@@ -185,8 +187,13 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 	if !act.AllowShell {
 		diags = append(diags, checkInterpreters(elems, literal)...)
 	}
-	if !diags.HasErrors() {
-		diags = append(diags, checkOptionArgs(s, elems, literal)...)
+	if !act.AllowShell {
+		diags = append(diags, checkScripts(s, elems, literal, act.Stdin)...)
+	}
+	if !diags.HasErrors() && !act.AllowOptions {
+		var d hcl.Diagnostics
+		act.OptionGuards, d = optionGuards(s, elems, literal)
+		diags = append(diags, d...)
 	}
 	return diags
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
 )
 
@@ -213,4 +214,95 @@ func awkProgram(e hcl.Expression, prog string) hcl.Diagnostics {
 		fmt.Sprintf("%s runs this element as its program, so an argument value inside it could run commands (system(), print | \"cmd\"). Write the program literally and pass the value as a variable: [%q, \"-v\", \"pattern=${args.value}\", \"$0 ~ pattern\"], or in env, read as ENVIRON[\"NAME\"]. If the value is trusted, set allow_shell = true.",
 			filepath.Base(prog), prog),
 		e.Range())}
+}
+
+// stdinPaths name standard input as a file, for a script read from it.
+var stdinPaths = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
+
+// checkScripts refuses the two other ways a call's value could become a
+// shell's or an interpreter's code: as its script file (["sh", args.x],
+// ["python3", args.x] run whatever file the caller names), or as its
+// standard input when it reads its script from there (["sh"], ["bash",
+// "-s"], ["python3", "-"] with stdin = args.x is sh -c with the value as
+// the script). Like checkInterpreters, it looks wherever such a program
+// appears in command, behind wrappers such as env or timeout.
+func checkScripts(s *adapter.Scope, elems []hcl.Expression, literal []*string, stdin hcl.Expression) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for i := range elems {
+		if literal[i] == nil {
+			continue
+		}
+		prog := *literal[i]
+		base := filepath.Base(prog)
+		if slices.Contains(awks, base) {
+			return diags // awk's program is in command, where checkInterpreters looks
+		}
+		isCode := codeFlagOf(base)
+		if isCode == nil {
+			continue
+		}
+		rest, restLit := elems[i+1:], literal[i+1:]
+		if j, _ := codeAfter(restLit, isCode); j >= 0 {
+			return diags // the code is in command, where checkInterpreters looks
+		}
+		j := scriptOperand(restLit)
+		switch {
+		case j >= 0 && restLit[j] == nil:
+			if refersToRuntime(s, rest[j]) {
+				diags = append(diags, scriptFromCall(base, prog, rest[j].Range()))
+			}
+		case j >= 0 && !slices.Contains(stdinPaths, *restLit[j]) && !readsStdinFlag(base, restLit[:j]):
+			// a script file written in the config
+		case stdin != nil && refersToRuntime(s, stdin):
+			diags = append(diags, stdinScript(base, prog, stdin.Range()))
+		}
+		return diags // the rest of command belongs to this program
+	}
+	return diags
+}
+
+// scriptOperand returns the index of the first element that is not an
+// option: the script to run (-1 for none). A computed element counts as
+// the script, whatever its value.
+func scriptOperand(rest []*string) int {
+	for j, lit := range rest {
+		if lit == nil || *lit == "-" || !strings.HasPrefix(*lit, "-") {
+			return j
+		}
+		if *lit == "--" {
+			if j+1 < len(rest) {
+				return j + 1
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// readsStdinFlag reports a shell's -s, which reads the script from
+// standard input and makes the operands its positional parameters.
+func readsStdinFlag(base string, opts []*string) bool {
+	if !slices.Contains(Shells, base) {
+		return false
+	}
+	for _, lit := range opts {
+		if lit != nil && len(*lit) >= 2 && (*lit)[0] == '-' && (*lit)[1] != '-' && strings.ContainsRune((*lit)[1:], 's') {
+			return true
+		}
+	}
+	return false
+}
+
+func scriptFromCall(base, prog string, r hcl.Range) *hcl.Diagnostic {
+	return check.Error("Script taken from the arguments",
+		fmt.Sprintf("%s runs the file this element names as its script, so an argument value could run any program on the server. Write the script's path in the config and pass values after it, where the script reads them as its arguments: [%q, \"/srv/scripts/report\", \"${args.value}\"]. If the value is trusted, set allow_shell = true.",
+			base, prog),
+		r)
+}
+
+func stdinScript(base, prog string, r hcl.Range) *hcl.Diagnostic {
+	return check.Error("Arguments run as code",
+		fmt.Sprintf("%s reads its script from stdin here (command gives it no code and no script file), and stdin is computed from the arguments, so an argument value could run commands. Write the code in command or in a script file and pass the value as an argument after it: [%q, \"/srv/scripts/report\", \"${args.value}\"]. If the value is trusted, set allow_shell = true.",
+			base, prog),
+		r)
 }

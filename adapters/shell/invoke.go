@@ -178,6 +178,12 @@ func (a *Action) prepareCall(req *adapter.Request) (*call, error) {
 		c.argv[i] = s
 	}
 
+	for _, i := range a.OptionGuards {
+		if strings.HasPrefix(c.argv[i], "-") {
+			return nil, refused("%s starts with \"-\", so the program would read it as an option. Give a value that does not start with \"-\".", a.element(i))
+		}
+	}
+
 	path, err := a.programPath(c.argv[0])
 	if err != nil {
 		return nil, err

@@ -62,6 +62,68 @@ shell {
 	}
 }
 
+// TestOptionValuesRefused: a value that starts an argv element where the
+// program still reads options is refused when it starts with "-", before
+// anything runs, even after a flag such as --oneline; after "--", with
+// allow_options, or as an option's value it reaches the program.
+func TestOptionValuesRefused(t *testing.T) {
+	ran := filepath.Join(t.TempDir(), "ran")
+	echo := script(t, "argv", `touch "$RAN"; for a; do printf '[%s]\n' "$a"; done`)
+	c := compileRun(t, strings.ReplaceAll(strings.ReplaceAll(`
+shell {
+  command = ["ECHO", "--oneline", args.query]
+  env     = { RAN = "MARK" }
+}
+shell {
+  command       = ["ECHO", "--oneline", args.query]
+  env           = { RAN = "MARK" }
+  allow_options = true
+}
+shell {
+  command = ["ECHO", "--oneline", "--format=${args.query}", "--", args.query, args.n]
+  env     = { RAN = "MARK" }
+}
+shell {
+  command = ["ECHO", args.n]
+  env     = { RAN = "MARK" }
+}`, "ECHO", echo), "MARK", ran))
+	for _, tt := range []struct {
+		i    int
+		args map[string]cty.Value
+		want string
+	}{
+		{0, map[string]cty.Value{"query": cty.StringVal("--output=/tmp/x")}, `element 3 of command (args.query) starts with "-"`},
+		{0, map[string]cty.Value{"query": cty.StringVal("-")}, `element 3 of command (args.query) starts with "-"`},
+		{3, map[string]cty.Value{"n": cty.NumberIntVal(-1)}, `element 2 of command (args.n) starts with "-"`},
+	} {
+		_, err := c.invoke(t, tt.i, args(tt.args))
+		if ce := callError(t, err); !strings.Contains(ce.Message, tt.want) || !strings.Contains(ce.Message, "does not start with") {
+			t.Errorf("action %d: message %q, want it to contain %q", tt.i, ce.Message, tt.want)
+		}
+		if _, err := os.Stat(ran); err == nil {
+			t.Fatalf("action %d ran the command for a refused value", tt.i)
+		}
+	}
+	for _, tt := range []struct {
+		i    int
+		args map[string]cty.Value
+		want string
+	}{
+		{0, map[string]cty.Value{"query": cty.StringVal("main")}, "[--oneline]\n[main]\n"},
+		{1, map[string]cty.Value{"query": cty.StringVal("--stat")}, "[--oneline]\n[--stat]\n"},
+		{2, map[string]cty.Value{"query": cty.StringVal("-x"), "n": cty.NumberIntVal(-2)}, "[--oneline]\n[--format=-x]\n[--]\n[-x]\n[-2]\n"},
+		{3, map[string]cty.Value{"n": cty.NumberIntVal(3)}, "[3]\n"},
+	} {
+		res := c.mustInvoke(t, tt.i, args(tt.args))
+		if diff := cmp.Diff(tt.want, res.Fields["stdout"]); diff != "" {
+			t.Errorf("action %d argv (-want +got):\n%s", tt.i, diff)
+		}
+	}
+	if _, err := os.Stat(ran); err != nil {
+		t.Errorf("the accepted calls did not run the command: %v", err)
+	}
+}
+
 func TestArgvErrors(t *testing.T) {
 	c := compileRun(t, `
 shell {

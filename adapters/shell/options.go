@@ -15,80 +15,100 @@ import (
 	"github.com/mcpdecl/mcpdecl/eval"
 )
 
-// checkOptionArgs warns about string arguments that start an argv element
-// where the program still reads options: a value such as
-// "--output=/tmp/x" would then be an option, not the operand meant.
-// Elements after a literal "--" or "--end-of-options" are operands, and
-// one right after a literal option is most likely that option's value.
-// Past a shell or interpreter, the rest goes to its code or script, whose
-// own parsing this cannot see.
-func checkOptionArgs(s *adapter.Scope, elems []hcl.Expression, literal []*string) hcl.Diagnostics {
+// optionGuards finds the argv elements that start with a value of the
+// call where the program still reads options: a value such as
+// "--output=/tmp/x" would then be an option, not the operand meant. Such
+// elements are returned, so that a value starting with "-" is refused
+// when called, with a warning that says how to write the command instead.
+//
+// A literal option before the element does not make it that option's
+// value ("--oneline" takes none), so only a literal "--" or
+// "--end-of-options" ends the options. So does the script of a shell or
+// an interpreter: what follows it goes to the script, whose own parsing
+// this cannot see.
+func optionGuards(s *adapter.Scope, elems []hcl.Expression, literal []*string) ([]int, hcl.Diagnostics) {
+	var guards []int
 	var diags hcl.Diagnostics
 	git := false
+	var isCode func(string) bool // the code flag of the interpreter met, if any
+	if literal[0] != nil {
+		isCode = codeFlagOf(filepath.Base(*literal[0]))
+	}
 	for i := 1; i < len(elems); i++ {
-		if lit := literal[i-1]; lit != nil {
-			if isInterpreter(filepath.Base(*lit)) {
-				break
-			}
-			git = git || filepath.Base(*lit) == "git"
+		if isCode != nil && literal[i-1] != nil && isCode(*literal[i-1]) {
+			return guards, diags // the interpreter's code, never read as an option
 		}
 		if lit := literal[i]; lit != nil {
-			if *lit == "--" || *lit == "--end-of-options" {
-				break
+			switch {
+			case *lit == "--" || *lit == "--end-of-options":
+				return guards, diags
+			case isCode != nil && !strings.HasPrefix(*lit, "-"):
+				return guards, diags // the interpreter's script
 			}
+			base := filepath.Base(*lit)
+			if isCode == nil {
+				isCode = codeFlagOf(base)
+			}
+			git = git || base == "git"
 			continue
 		}
-		if takesValue(literal[i-1]) {
-			continue
-		}
-		if name, ok := leadingStringArg(s, elems[i]); ok {
+		if name, ok := leadingValue(s, elems[i]); ok {
+			guards = append(guards, i)
 			diags = append(diags, optionWarning(name, git, elems[i].Range()))
 		}
+		if isCode != nil {
+			return guards, diags // a script taken from the call ends the options too
+		}
 	}
-	return diags
+	return guards, diags
 }
 
-var interpreterNames = func() []string {
-	names := slices.Clone(Shells)
-	return append(names, awks...)
-}()
-
-func isInterpreter(base string) bool {
-	if slices.Contains(interpreterNames, base) {
-		return true
+// codeFlagOf returns the flag after which a shell or an interpreter named
+// base takes its code, or nil when base is neither. awk, whose program is
+// its first operand, has a flag that matches nothing.
+func codeFlagOf(base string) func(string) bool {
+	switch {
+	case slices.Contains(Shells, base):
+		return isCommandFlag
+	case slices.Contains(awks, base):
+		return func(string) bool { return false }
 	}
-	return slices.ContainsFunc(interpreters, func(in interpreter) bool { return in.names.MatchString(base) })
-}
-
-// takesValue reports a literal option that may take the next element as
-// its value: "-n", "--format", but not "--format=x", "-" (stdin) or "--".
-func takesValue(lit *string) bool {
-	return lit != nil && len(*lit) >= 2 && (*lit)[0] == '-' && *lit != "--" && !strings.Contains(*lit, "=")
+	for _, in := range interpreters {
+		if in.names.MatchString(base) {
+			return in.isCodeFlag
+		}
+	}
+	return nil
 }
 
 var argRef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
-// leadingStringArg reports the string argument whose value starts e, as
-// in args.x or "${args.x}/tail", unless its enum or pattern rules out a
-// leading "-".
-func leadingStringArg(s *adapter.Scope, e hcl.Expression) (string, bool) {
+// leadingValue reports what starts e when it is a value of the call that
+// may start with "-": args.x or "${args.x}/tail" for a string, number or
+// untyped argument whose enum or pattern does not rule out a leading "-",
+// or any other expression of the call's values, as in lower(args.x).
+func leadingValue(s *adapter.Scope, e hcl.Expression) (string, bool) {
 	parts, d := eval.Parts(e, s.Files)
-	if d.HasErrors() || len(parts) == 0 || parts[0].Expr == nil {
+	if d.HasErrors() || len(parts) == 0 || parts[0].Expr == nil || !refersToRuntime(s, parts[0].Expr) {
 		return "", false
 	}
-	tr, d := hcl.AbsTraversalForExpr(parts[0].Expr)
+	first := parts[0].Expr
+	tr, d := hcl.AbsTraversalForExpr(first)
 	if d.HasErrors() || len(tr) != 2 || tr.RootName() != "args" {
-		return "", false
+		return check.Source(first.Range(), s.Files), true
 	}
 	attr, ok := tr[1].(hcl.TraverseAttr)
 	if !ok || !argRef.MatchString(attr.Name) {
-		return "", false
+		return check.Source(first.Range(), s.Files), true
 	}
 	t := s.ArgsType
-	if t == cty.NilType || !t.IsObjectType() || !t.HasAttribute(attr.Name) || t.AttributeType(attr.Name) != cty.String || s.NoLeadingDash[attr.Name] {
+	if t == cty.NilType || !t.IsObjectType() || !t.HasAttribute(attr.Name) {
+		return "args." + attr.Name, true
+	}
+	if t.AttributeType(attr.Name) == cty.Bool || s.NoLeadingDash[attr.Name] {
 		return "", false
 	}
-	return attr.Name, true
+	return "args." + attr.Name, true
 }
 
 func optionWarning(name string, git bool, r hcl.Range) *hcl.Diagnostic {
@@ -97,7 +117,7 @@ func optionWarning(name string, git bool, r hcl.Range) *hcl.Diagnostic {
 		end = `"--end-of-options" (git takes what follows "--" for paths)`
 	}
 	return check.Warning("Argument may be read as an option",
-		fmt.Sprintf("args.%s starts this argv element, before any \"--\", so a value such as \"--output=/tmp/x\" would be read by the program as an option, not as the operand meant. Put %s before it in command, or give the argument an enum, or a pattern whose start rules out \"-\", such as \"^[A-Za-z0-9]\".",
-			name, end),
+		fmt.Sprintf("%s starts this argv element, before any \"--\", so a value such as \"--output=/tmp/x\" would be read by the program as an option, not as the operand meant; a call whose value starts with \"-\" is refused. Put %s before it in command, or pass it as an option's value (\"--format=${%s}\"), or give the argument an enum, or a pattern whose start rules out \"-\", such as \"^[A-Za-z0-9]\". If the value is meant to be an option, set allow_options = true.",
+			name, end, name),
 		r)
 }

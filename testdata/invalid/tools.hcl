@@ -276,3 +276,24 @@ tool "computed_env" {
     env     = args.vars # ERROR: Computed environment names
   }
 }
+
+tool "option_after_flag" {
+  description = "A free-form argument after a flag that takes no value."
+  arg "rev" {
+    type = string
+  }
+  shell {
+    command = ["git", "log", "--oneline", args.rev] # WARNING: Argument may be read as an option
+  }
+}
+
+tool "script_on_stdin" {
+  description = "A shell reading its script from an argument on stdin."
+  arg "text" {
+    type = string
+  }
+  shell {
+    command = ["sh"]
+    stdin   = args.text # ERROR: Arguments run as code
+  }
+}

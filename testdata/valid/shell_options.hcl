@@ -14,3 +14,28 @@ tool "show_branch" {
     command = ["ls", args.branch, args.path]
   }
 }
+
+# A number whose minimum rules out a sign, a flag's value written as
+# --name=value, operands after "--", and stdin given to a program that
+# reads it as data: no warning.
+tool "recent_commits" {
+  description = "Shows recent commits touching a path."
+  arg "count" {
+    type    = number
+    minimum = 1
+  }
+  arg "author" {
+    type = string
+  }
+  arg "path" {
+    type = string
+  }
+  arg "text" {
+    type     = string
+    required = false
+  }
+  shell {
+    command = ["git", "log", args.count, "--oneline", "--author=${args.author}", "--", args.path]
+    stdin   = args.text
+  }
+}

@@ -29,6 +29,9 @@ tool "record" {
   shell {
     backend = "rec"
     command = [var.script, args.value]
+    # The recording script reads no options: values starting with "-"
+    # must reach it too.
+    allow_options = true
   }
 }
 
