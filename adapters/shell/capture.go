@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // maxLineBytes caps one line handed to the line callbacks (a log
@@ -108,6 +109,42 @@ func (c *capture) flush() {
 	c.line = c.line[:0]
 }
 
+// endOnCharacter moves a UTF-8 character that the limit cut in two from
+// the kept output to the dropped count, so that what is kept ends on a
+// character boundary, as result.max_bytes cuts.
+func (c *capture) endOnCharacter() {
+	if c.dropped == 0 {
+		return
+	}
+	n := wholeRunes(c.buf)
+	c.dropped += int64(len(c.buf) - n)
+	c.buf = c.buf[:n]
+}
+
+// wholeRunes returns the length of b without a UTF-8 character cut short
+// at its end (bytes that are not UTF-8 at all are kept, to be replaced
+// where the output is read as text).
+func wholeRunes(b []byte) int {
+	for j := len(b) - 1; j >= 0 && j >= len(b)-utf8.UTFMax; j-- {
+		if utf8.RuneStart(b[j]) {
+			if !utf8.FullRune(b[j:]) {
+				return j
+			}
+			break
+		}
+	}
+	return len(b)
+}
+
+// lineText is a line handed to the callbacks as text: a character cut by
+// maxLineBytes is left out rather than replaced.
+func lineText(line []byte) string {
+	if len(line) >= maxLineBytes {
+		line = line[:wholeRunes(line)]
+	}
+	return strings.ToValidUTF8(string(line), "\uFFFD")
+}
+
 // streamer turns output lines into notifications: each stderr line is a
 // log line (up to max_output_bytes of stderr, so that a flood of output is
 // not a flood of notifications), and lines of either stream matching the
@@ -133,7 +170,7 @@ func (s *streamer) stderrLine(line []byte, kept bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if kept {
-		s.log("info", strings.ToValidUTF8(string(line), "\uFFFD"))
+		s.log("info", lineText(line))
 	}
 	s.matchProgress(line)
 }
@@ -157,7 +194,7 @@ func (s *streamer) matchProgress(line []byte) {
 		}
 	}
 	s.sent, s.last = true, progress
-	s.progress(progress, total, strings.ToValidUTF8(string(line), "\uFFFD"))
+	s.progress(progress, total, lineText(line))
 }
 
 // parseNumber reads a progress group, such as "42" or "42.5".

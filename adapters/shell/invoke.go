@@ -90,6 +90,8 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	stopped, waitErr := new(group).run(runCtx, cmd)
 	stdout.flush()
 	stderr.flush()
+	stdout.endOnCharacter()
+	stderr.endOnCharacter()
 
 	switch {
 	case stopped && errors.Is(ctx.Err(), context.DeadlineExceeded) && callLimit > 0:

@@ -457,6 +457,47 @@ shell {
 	}
 }
 
+// TestOutputCapKeepsWholeCharacters: a cap that falls inside a UTF-8
+// character keeps the text before it, without a replacement character,
+// and counts the cut bytes as dropped; a stderr line cut at the line cap
+// is logged the same way.
+func TestOutputCapKeepsWholeCharacters(t *testing.T) {
+	c := compileRun(t, `
+shell {
+  command          = ["printf", "abc\u00e9\u00e9"]
+  max_output_bytes = 4
+}
+shell {
+  command = ["sh", "-c", "printf '%4095s\u00e9\\n' x | tr ' ' a >&2"]
+}
+shell {
+  command          = ["printf", "ab\u20ac"]
+  max_output_bytes = 4
+  output           = "lines"
+}`)
+	res := c.mustInvoke(t, 0, args(nil))
+	if got := res.Fields["stdout"]; got != "abc" {
+		t.Errorf("stdout = %q, want %q", got, "abc")
+	}
+	if want := "abc\n[output cut: 4 more bytes]"; res.Text != want {
+		t.Errorf("Text = %q, want %q", res.Text, want)
+	}
+
+	rec := &recorder{}
+	if _, err := c.actions[1].Invoke(context.Background(), c.request(args(nil), rec)); err != nil {
+		t.Fatal(err)
+	}
+	events := rec.all()
+	if len(events) != 1 || events[0].text != "info: "+strings.Repeat("a", 4094)+"x" {
+		t.Errorf("log lines %d, the first ending in %q; want one line of 4095 characters without \uFFFD", len(events), events[0].text[max(0, len(events[0].text)-10):])
+	}
+
+	res = c.mustInvoke(t, 2, args(nil))
+	if diff := cmp.Diff([]any{"ab"}, res.Fields["lines"]); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	c := compileRun(t, `
 shell {
