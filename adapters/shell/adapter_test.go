@@ -403,6 +403,15 @@ shell {
 shell {
   backend = "b"
   command = ["grep", "-e", args.query, args.flag]
+}
+shell {
+  backend = "b"
+  command = ["ls", "-${args.query}", "--${args.status}=x", "-${args.n}", "-l${args.query}", "--", "x"]
+}
+shell {
+  backend       = "b"
+  command       = ["ls", "-${args.query}"]
+  allow_options = true
 }`,
 			want: []string{
 				"warning: 7:41 Argument may be read as an option",
@@ -410,6 +419,8 @@ shell {
 				"warning: 24:22 Argument may be read as an option",
 				"28:25 Script taken from the arguments",
 				"warning: 32:28 Argument may be read as an option",
+				"36:20 Argument names an option",
+				"36:38 Argument names an option",
 			},
 		},
 		{

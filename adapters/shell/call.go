@@ -173,7 +173,7 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 
 	prog := elems[0]
 	switch {
-	case refersToArgs(prog):
+	case refersToRuntime(s, prog):
 		diags = append(diags, check.Error("Interpolated program name",
 			"The program to run must be fixed in the config, not taken from the arguments. Write its name or path literally and pass values as later elements.",
 			prog.Range()))
@@ -185,7 +185,7 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 	}
 
 	if !act.AllowShell {
-		diags = append(diags, checkInterpreters(elems, literal)...)
+		diags = append(diags, checkInterpreters(s, elems, literal)...)
 	}
 	if !act.AllowShell {
 		diags = append(diags, checkScripts(s, elems, literal, act.Stdin)...)
@@ -202,15 +202,6 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 func isCommandFlag(s string) bool {
 	return len(s) >= 2 && s[0] == '-' && s[1] != '-' && strings.ContainsRune(s[1:], 'c') &&
 		strings.Trim(s[1:], "abcefhiklmnprstuvxBCEHPT") == ""
-}
-
-func refersToArgs(e hcl.Expression) bool {
-	for _, tr := range e.Variables() {
-		if tr.RootName() == "args" {
-			return true
-		}
-	}
-	return false
 }
 
 // refersToRuntime reports whether e uses a value of the call: the

@@ -116,7 +116,7 @@ func exactly(flag string) func(string) bool {
 // or an interpreter named anywhere in the command runs: a wrapper such as
 // env, timeout or xargs before it changes nothing. literal[i] is element
 // i's value when known at load time.
-func checkInterpreters(elems []hcl.Expression, literal []*string) hcl.Diagnostics {
+func checkInterpreters(s *adapter.Scope, elems []hcl.Expression, literal []*string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for i := range elems {
 		if literal[i] == nil {
@@ -126,13 +126,13 @@ func checkInterpreters(elems []hcl.Expression, literal []*string) hcl.Diagnostic
 		base := filepath.Base(prog)
 		switch {
 		case slices.Contains(awks, base):
-			diags = append(diags, checkAwk(elems[i+1:], literal[i+1:], prog)...)
+			diags = append(diags, checkAwk(s, elems[i+1:], literal[i+1:], prog)...)
 		case slices.Contains(Shells, base):
-			diags = append(diags, checkShell(elems[i+1:], literal[i+1:], prog)...)
+			diags = append(diags, checkShell(s, elems[i+1:], literal[i+1:], prog)...)
 		default:
 			for _, in := range interpreters {
 				if in.names.MatchString(base) {
-					diags = append(diags, checkCode(elems[i+1:], literal[i+1:], prog, in)...)
+					diags = append(diags, checkCode(s, elems[i+1:], literal[i+1:], prog, in)...)
 				}
 			}
 		}
@@ -152,9 +152,9 @@ func codeAfter(rest []*string, isFlag func(string) bool) (int, string) {
 	return -1, ""
 }
 
-func checkShell(elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
+func checkShell(s *adapter.Scope, elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
 	j, flag := codeAfter(literal, isCommandFlag)
-	if j < 0 || !refersToArgs(elems[j]) {
+	if j < 0 || !refersToRuntime(s, elems[j]) {
 		return nil
 	}
 	base := filepath.Base(prog)
@@ -164,9 +164,9 @@ func checkShell(elems []hcl.Expression, literal []*string, prog string) hcl.Diag
 		elems[j].Range())}
 }
 
-func checkCode(elems []hcl.Expression, literal []*string, prog string, in interpreter) hcl.Diagnostics {
+func checkCode(s *adapter.Scope, elems []hcl.Expression, literal []*string, prog string, in interpreter) hcl.Diagnostics {
 	j, flag := codeAfter(literal, in.isCodeFlag)
-	if j < 0 || !refersToArgs(elems[j]) {
+	if j < 0 || !refersToRuntime(s, elems[j]) {
 		return nil
 	}
 	return hcl.Diagnostics{check.Error("Arguments run as code",
@@ -178,7 +178,7 @@ func checkCode(elems []hcl.Expression, literal []*string, prog string, in interp
 // checkAwk finds awk's program: the first element that is not an option,
 // unless -f names a program file. -e and --source (gawk) give program
 // text too.
-func checkAwk(elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
+func checkAwk(scope *adapter.Scope, elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
 	for j := 0; j < len(elems); j++ {
 		var s string
 		if literal[j] != nil {
@@ -186,17 +186,17 @@ func checkAwk(elems []hcl.Expression, literal []*string, prog string) hcl.Diagno
 		}
 		switch {
 		case literal[j] == nil || s == "-" || !strings.HasPrefix(s, "-"):
-			return awkProgram(elems[j], prog)
+			return awkProgram(scope, elems[j], prog)
 		case s == "--":
 			if j+1 < len(elems) {
-				return awkProgram(elems[j+1], prog)
+				return awkProgram(scope, elems[j+1], prog)
 			}
 			return nil
 		case s == "-f" || strings.HasPrefix(s, "--file"):
 			return nil
 		case s == "-e" || s == "--source":
 			if j+1 < len(elems) {
-				return awkProgram(elems[j+1], prog)
+				return awkProgram(scope, elems[j+1], prog)
 			}
 			return nil
 		case s == "-F" || s == "-v" || s == "-i" || s == "-l" || s == "--assign" || s == "--field-separator":
@@ -206,8 +206,8 @@ func checkAwk(elems []hcl.Expression, literal []*string, prog string) hcl.Diagno
 	return nil
 }
 
-func awkProgram(e hcl.Expression, prog string) hcl.Diagnostics {
-	if !refersToArgs(e) {
+func awkProgram(s *adapter.Scope, e hcl.Expression, prog string) hcl.Diagnostics {
+	if !refersToRuntime(s, e) {
 		return nil
 	}
 	return hcl.Diagnostics{check.Error("Arguments run as code",

@@ -52,6 +52,12 @@ func optionGuards(s *adapter.Scope, elems []hcl.Expression, literal []*string) (
 			git = git || base == "git"
 			continue
 		}
+		if namesOption(s, elems[i]) {
+			diags = append(diags, check.Error("Argument names an option",
+				"This element is a dash followed by a value of the call, so the caller chooses which option the program gets (\"-o/tmp/x\", \"--output=/tmp/x\"). Write the option in the config and take only its value from the arguments, as in \"--format=${args.x}\", or list the options allowed with a bool argument per option. If the caller may choose any option, set allow_options = true.",
+				elems[i].Range()))
+			continue
+		}
 		if name, ok := leadingValue(s, elems[i]); ok {
 			guards = append(guards, i)
 			diags = append(diags, optionWarning(name, git, elems[i].Range()))
@@ -79,6 +85,28 @@ func codeFlagOf(base string) func(string) bool {
 		}
 	}
 	return nil
+}
+
+// namesOption reports an element such as "-${args.x}" or "--${args.x}":
+// dashes alone, then a value of the call, which then picks the option.
+func namesOption(s *adapter.Scope, e hcl.Expression) bool {
+	parts, d := eval.Parts(e, s.Files)
+	if d.HasErrors() || len(parts) < 2 || parts[0].Expr != nil || parts[1].Expr == nil {
+		return false
+	}
+	lit := parts[0].Literal
+	if lit == "" || strings.Trim(lit, "-") != "" || !refersToRuntime(s, parts[1].Expr) {
+		return false
+	}
+	// A number or a bool spells no option name: "-5" is head's old -n 5.
+	tr, d := hcl.AbsTraversalForExpr(parts[1].Expr)
+	if !d.HasErrors() && len(tr) == 2 && tr.RootName() == "args" && s.ArgsType.IsObjectType() {
+		if attr, ok := tr[1].(hcl.TraverseAttr); ok && s.ArgsType.HasAttribute(attr.Name) {
+			ty := s.ArgsType.AttributeType(attr.Name)
+			return ty != cty.Number && ty != cty.Bool
+		}
+	}
+	return true
 }
 
 var argRef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
