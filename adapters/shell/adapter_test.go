@@ -478,6 +478,11 @@ shell {
   backend = "b"
   command = ["grep", "-c", "x"]
   stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["grep", "-r", "python3", "/srv/${args.dir}"]
+  stdin   = args.query
 }`,
 			want: []string{
 				"8:13 Arguments run as code",

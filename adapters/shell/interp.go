@@ -216,6 +216,13 @@ func awkProgram(s *adapter.Scope, e hcl.Expression, prog string) hcl.Diagnostics
 		e.Range())}
 }
 
+// wrappers run the rest of their argv as a command of its own.
+var wrappers = []string{
+	"env", "timeout", "nice", "nohup", "xargs", "stdbuf", "setsid", "ionice", "chrt", "taskset",
+	"sudo", "doas", "runuser", "time", "flock", "unshare", "chroot", "strace", "ltrace", "busybox",
+	"exec", "command", "firejail", "systemd-run", "watch", "parallel", "caffeinate",
+}
+
 // stdinPaths name standard input as a file, for a script read from it.
 var stdinPaths = []string{"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"}
 
@@ -231,6 +238,11 @@ func checkScripts(s *adapter.Scope, elems []hcl.Expression, literal []*string, s
 	for i := range elems {
 		if literal[i] == nil {
 			continue
+		}
+		if i > 0 && (literal[0] == nil || !slices.Contains(wrappers, filepath.Base(*literal[0]))) {
+			// An interpreter's name after another program is an operand
+			// (["grep", "-r", "python3", args.dir]), not a program to run.
+			return diags
 		}
 		prog := *literal[i]
 		base := filepath.Base(prog)
