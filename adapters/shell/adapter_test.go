@@ -412,6 +412,10 @@ shell {
   backend       = "b"
   command       = ["ls", "-${args.query}"]
   allow_options = true
+}
+shell {
+  backend = "b"
+  command = ["grep", "-r", "python3", "/srv", args.query]
 }`,
 			want: []string{
 				"warning: 7:41 Argument may be read as an option",
@@ -421,6 +425,7 @@ shell {
 				"warning: 32:28 Argument may be read as an option",
 				"36:20 Argument names an option",
 				"36:38 Argument names an option",
+				"warning: 45:47 Argument may be read as an option",
 			},
 		},
 		{

@@ -31,8 +31,10 @@ func optionGuards(s *adapter.Scope, elems []hcl.Expression, literal []*string) (
 	var diags hcl.Diagnostics
 	git := false
 	var isCode func(string) bool // the code flag of the interpreter met, if any
+	wrapper := false             // whether the program runs the rest as a command
 	if literal[0] != nil {
 		isCode = codeFlagOf(filepath.Base(*literal[0]))
+		wrapper = slices.Contains(wrappers, filepath.Base(*literal[0]))
 	}
 	for i := 1; i < len(elems); i++ {
 		if isCode != nil && literal[i-1] != nil && isCode(*literal[i-1]) {
@@ -46,7 +48,7 @@ func optionGuards(s *adapter.Scope, elems []hcl.Expression, literal []*string) (
 				return guards, diags // the interpreter's script
 			}
 			base := filepath.Base(*lit)
-			if isCode == nil {
+			if isCode == nil && wrapper {
 				isCode = codeFlagOf(base)
 			}
 			git = git || base == "git"
