@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // session is legacy state that outlives one request: a stdio process after
@@ -28,7 +29,15 @@ type session struct {
 
 	nextID atomic.Int64
 	lis    *listener // list_changed / resources/updated for this session
+
+	// HTTP sessions expire when idle: last use (unix ns) and open GET streams.
+	used    atomic.Int64
+	streams atomic.Int32
 }
+
+func (ss *session) touch(now time.Time) { ss.used.Store(now.UnixNano()) }
+
+func (ss *session) lastUsed() time.Time { return time.Unix(0, ss.used.Load()) }
 
 func newSession(id string) *session {
 	return &session{id: id, subs: map[string]bool{}, pending: map[string]chan *Message{},
