@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -274,5 +275,31 @@ func TestHTTPHostPolicy(t *testing.T) {
 				t.Errorf("status %d, want %d (%s)", rec.Code, tc.status, rec.Body)
 			}
 		})
+	}
+}
+
+// TestSessionSubscriptionCap: one session cannot grow without bound by
+// subscribing to ever new URIs.
+func TestSessionSubscriptionCap(t *testing.T) {
+	s, _ := newTestServer(nil)
+	h := s.HTTPHandler(&HTTPOptions{LegacySessions: true})
+	sid := doHTTP(t, h, "POST", hdr(HeaderProtocolVersion, l11), initBody(l11)).Header().Get(HeaderSessionID)
+	if sid == "" {
+		t.Fatal("no session")
+	}
+	sub := func(i int) resp {
+		body := `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"file:///` + strconv.Itoa(i) + `.txt"}}`
+		return decode(t, doHTTP(t, h, "POST", hdr(HeaderProtocolVersion, l11, HeaderSessionID, sid), body).Body.Bytes())
+	}
+	for i := range maxSubscriptions {
+		if r := sub(i); r.Error != nil {
+			t.Fatalf("subscription %d: %+v", i, r.Error)
+		}
+	}
+	if r := sub(maxSubscriptions); r.Error == nil || r.Error.Code != CodeInvalidParams {
+		t.Errorf("subscription beyond the cap: %+v", r)
+	}
+	if r := sub(0); r.Error != nil {
+		t.Errorf("renewing a subscription at the cap: %+v", r.Error)
 	}
 }

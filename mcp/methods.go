@@ -133,8 +133,8 @@ func runSubscribe(ctx context.Context, c *call) ([]byte, *Error) {
 	if c.p.URI == "" {
 		return nil, InvalidParams("missing uri")
 	}
-	if c.in.sess != nil {
-		c.in.sess.subscribe(c.p.URI, c.req.Method == "resources/subscribe")
+	if c.in.sess != nil && !c.in.sess.subscribe(c.p.URI, c.req.Method == "resources/subscribe") {
+		return nil, InvalidParams("too many subscriptions: at most %d per session; unsubscribe from some first", maxSubscriptions)
 	}
 	return []byte("{}"), nil
 }

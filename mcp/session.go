@@ -99,16 +99,25 @@ func (ss *session) setLogLevel(l string) {
 	ss.mu.Unlock()
 }
 
+// maxSubscriptions bounds the URIs one session may subscribe to, so that
+// a session's memory stays small however many URIs a client sends.
+const maxSubscriptions = 1000
+
 // subscribe records resources/subscribe and /unsubscribe; the session's
-// listener consults the set when resources/updated is broadcast.
-func (ss *session) subscribe(uri string, on bool) {
+// listener consults the set when resources/updated is broadcast. It
+// reports false when a new subscription would pass maxSubscriptions.
+func (ss *session) subscribe(uri string, on bool) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if on {
-		ss.subs[uri] = true
-	} else {
+	if !on {
 		delete(ss.subs, uri)
+		return true
 	}
+	if !ss.subs[uri] && len(ss.subs) >= maxSubscriptions {
+		return false
+	}
+	ss.subs[uri] = true
+	return true
 }
 
 func (ss *session) subscribed(uri string) bool {
