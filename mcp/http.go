@@ -229,7 +229,16 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *http.
 	if h.opts.BodyTimeout > 0 {
 		_ = rc.SetReadDeadline(time.Time{}) // the response may be a long stream
 	}
+	h.renewWriteDeadline(rc) // the body's time does not count against the answer's
 	return body, true
+}
+
+// renewWriteDeadline gives the next write its own WriteTimeout: the server
+// set one when the request began, which a slow body or a long call used up.
+func (h *httpHandler) renewWriteDeadline(rc *http.ResponseController) {
+	if h.opts.WriteTimeout > 0 {
+		_ = rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout))
+	}
 }
 
 func (h *httpHandler) tooLarge(w http.ResponseWriter) {
@@ -262,7 +271,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *http.Resp
 	}
 	sess, gone := h.lookup(r.Header.Get(HeaderSessionID))
 	if IsBatch(body) {
-		h.batch(w, r, body, sess)
+		h.batch(w, r, rc, body, sess)
 		return
 	}
 	m, id, e := DecodeMessage(body)
@@ -296,10 +305,11 @@ func (h *httpHandler) response(w http.ResponseWriter, r *http.Request, m *Messag
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, body []byte, sess *session) {
+func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, body []byte, sess *session) {
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	out := h.s.serveBatch(r.Context(), body, r.Header, sess)
+	h.renewWriteDeadline(rc) // the batch's calls may have taken long
 	switch {
 	case out == nil:
 		w.WriteHeader(http.StatusAccepted)
