@@ -131,11 +131,11 @@ type httpHandler struct {
 
 // ServeHTTP implements http.Handler: §A4 steps 1–2 here, the rest in post.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rc := http.NewResponseController(w)
+	rc := &connControl{ResponseController: *http.NewResponseController(w)}
 	if h.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
 		// Set before any answer, so that a body nobody reads (403, 503)
 		// cannot hold the connection while the server drains it either.
-		_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout))
+		rc.readBy(time.Now().Add(h.opts.BodyTimeout))
 	}
 	if !h.hostOK(r) || !h.originOK(r) {
 		refuse(w, r, http.StatusForbidden, Errorf(CodeInvalidRequest, "forbidden: Host or Origin not allowed"))
@@ -199,7 +199,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // readBody enforces Content-Type, the body limit and the body deadline, and
 // reads the body once into a buffer of its own size: the decoded message
 // and its params point into this buffer instead of copying it.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *http.ResponseController) ([]byte, bool) {
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connControl) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			refuse(w, r, http.StatusUnsupportedMediaType, Errorf(CodeInvalidRequest, "Content-Type must be application/json"))
@@ -227,7 +227,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *http.
 		return nil, false
 	}
 	if h.opts.BodyTimeout > 0 {
-		_ = rc.SetReadDeadline(time.Time{}) // the response may be a long stream
+		rc.readBy(time.Time{}) // the response may be a long stream
 	}
 	h.renewWriteDeadline(rc) // the body's time does not count against the answer's
 	return body, true
@@ -235,9 +235,29 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *http.
 
 // renewWriteDeadline gives the next write its own WriteTimeout: the server
 // set one when the request began, which a slow body or a long call used up.
-func (h *httpHandler) renewWriteDeadline(rc *http.ResponseController) {
+func (h *httpHandler) renewWriteDeadline(rc *connControl) {
 	if h.opts.WriteTimeout > 0 {
-		_ = rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout))
+		rc.writeBy(time.Now().Add(h.opts.WriteTimeout))
+	}
+}
+
+// connControl sets the deadlines of the request's connection. For a writer
+// that cannot (a recorder, a wrapper without Unwrap) net/http builds a new
+// error on every call, so after the first refusal it stops asking.
+type connControl struct {
+	http.ResponseController
+	noDeadlines bool
+}
+
+func (c *connControl) readBy(t time.Time) {
+	if !c.noDeadlines && errors.Is(c.SetReadDeadline(t), http.ErrNotSupported) {
+		c.noDeadlines = true
+	}
+}
+
+func (c *connControl) writeBy(t time.Time) {
+	if !c.noDeadlines && errors.Is(c.SetWriteDeadline(t), http.ErrNotSupported) {
+		c.noDeadlines = true
 	}
 }
 
@@ -264,7 +284,7 @@ func readAllLimited(r io.Reader, length int64) ([]byte, error) {
 	return buf, nil
 }
 
-func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *http.ResponseController) {
+func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connControl) {
 	body, ok := h.readBody(w, r, rc)
 	if !ok {
 		return
@@ -305,7 +325,7 @@ func (h *httpHandler) response(w http.ResponseWriter, r *http.Request, m *Messag
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, body []byte, sess *session) {
+func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, rc *connControl, body []byte, sess *session) {
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	out := h.s.serveBatch(r.Context(), body, r.Header, sess)
@@ -322,7 +342,7 @@ func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, rc *http.Res
 
 // request serves one JSON-RPC request; the response is JSON unless the
 // handler emitted notifications first, which switches it to SSE.
-func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, m *Message, sess *session, gone bool) {
+func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connControl, m *Message, sess *session, gone bool) {
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	ctx := r.Context()

@@ -18,7 +18,7 @@ var errStreamClosed = errors.New("mcp: response stream closed")
 // handler sends a notification before its result (§A5 Responses).
 type responder struct {
 	w         http.ResponseWriter
-	rc        *http.ResponseController
+	rc        *connControl
 	writeTime time.Duration // each write's deadline; 0: none
 	mu        sync.Mutex
 	canStream bool // the client's Accept lists text/event-stream
@@ -26,7 +26,7 @@ type responder struct {
 	closed    bool
 }
 
-func newResponder(w http.ResponseWriter, r *http.Request, rc *http.ResponseController, writeTime time.Duration) *responder {
+func newResponder(w http.ResponseWriter, r *http.Request, rc *connControl, writeTime time.Duration) *responder {
 	return &responder{w: w, rc: rc, writeTime: writeTime, canStream: acceptsSSE(r)}
 }
 
@@ -35,7 +35,7 @@ func newResponder(w http.ResponseWriter, r *http.Request, rc *http.ResponseContr
 // frees the connection after writeTime instead of never.
 func (p *responder) renewWriteDeadline() {
 	if p.writeTime > 0 {
-		_ = p.rc.SetWriteDeadline(time.Now().Add(p.writeTime))
+		p.rc.writeBy(time.Now().Add(p.writeTime))
 	}
 }
 
@@ -154,7 +154,7 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 		sess.touch(h.now())
 		sess.streams.Add(-1)
 	}()
-	resp := newResponder(w, r, http.NewResponseController(w), h.opts.WriteTimeout)
+	resp := newResponder(w, r, &connControl{ResponseController: *http.NewResponseController(w)}, h.opts.WriteTimeout)
 	defer resp.close()
 	if resp.comment() != nil { // opens the stream so the client sees 200 now
 		return
