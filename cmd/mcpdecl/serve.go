@@ -104,6 +104,11 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	return nil
 }
 
+func isLoopbackAddr(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
 // reloadOnHangup recompiles the configuration on SIGHUP. A valid one
 // replaces the served table atomically and every listener is told the
 // lists changed; an invalid one is logged and the old table keeps serving.

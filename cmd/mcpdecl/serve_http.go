@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"net/http"
 	"time"
 
@@ -66,9 +65,4 @@ func bodyDeadline(next http.Handler, d time.Duration) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-func isLoopbackAddr(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
 }
