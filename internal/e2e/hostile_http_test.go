@@ -172,6 +172,14 @@ func TestHostileSlowBody(t *testing.T) {
 		if _, err := io.WriteString(conn, head); err != nil {
 			t.Fatal(err)
 		}
+		go func() { // one byte at a time, until the server hangs up
+			for {
+				time.Sleep(50 * time.Millisecond)
+				if _, err := conn.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}()
 		br := bufio.NewReader(conn)
 		if path == "/mcp" {
 			res, err := http.ReadResponse(br, nil)
