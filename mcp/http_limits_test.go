@@ -303,3 +303,43 @@ func TestSessionSubscriptionCap(t *testing.T) {
 		t.Errorf("renewing a subscription at the cap: %+v", r.Error)
 	}
 }
+
+// TestHTTPStalledReaderCutOff: a client that opens a listen stream and
+// stops reading is cut off by the write deadline, instead of pinning its
+// stream and an ever longer queue of notifications.
+func TestHTTPStalledReaderCutOff(t *testing.T) {
+	bigURI := "file:///" + strings.Repeat("x", 64<<10)
+	s, _ := newTestServer(nil)
+	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{WriteTimeout: 100 * time.Millisecond}))
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
+	body := strings.ReplaceAll(expand(listenBody), `"resourceSubscriptions":["file:///a.txt"]`, `"resourceSubscriptions":["`+bigURI+`"]`)
+	head := "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\n" +
+		HeaderProtocolVersion + ": " + Version20260728 + "\r\n" + HeaderMethod + ": subscriptions/listen\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
+	if _, err := io.WriteString(conn, head+body); err != nil {
+		t.Fatal(err)
+	}
+	waitListeners(t, s, 1)
+	// The client reads nothing from here on; the server keeps pushing.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s.listeners.mu.RLock()
+		n := len(s.listeners.m)
+		s.listeners.mu.RUnlock()
+		if n == 0 {
+			return // the stream ended on the write deadline
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a client that stopped reading still holds its stream")
+		}
+		for range 16 {
+			s.NotifyResourceUpdated(bigURI)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
