@@ -29,7 +29,7 @@ func (s *Server) batchAllowed(h http.Header, sess *session) bool {
 // (initialize MUST NOT be batched; modern has no batches). It returns nil
 // when nothing needs an answer (only notifications and responses).
 func (s *Server) serveBatch(ctx context.Context, body []byte, h http.Header, sess *session) []byte {
-	var elems []json.RawMessage
+	var elems []rawRef // elements point into body, not copies of it
 	if err := json.Unmarshal(body, &elems); err != nil {
 		return encodeError(nil, ladderErr(CodeParseError, "parse error: body is not valid JSON"))
 	}
@@ -41,7 +41,7 @@ func (s *Server) serveBatch(ctx context.Context, body []byte, h http.Header, ses
 	}
 	var out [][]byte
 	for _, raw := range elems {
-		if b := s.serveBatchElem(ctx, raw, h, sess); b != nil {
+		if b := s.serveBatchElem(ctx, json.RawMessage(raw), h, sess); b != nil {
 			out = append(out, b)
 		}
 	}

@@ -27,7 +27,7 @@ func benchCall(b *testing.B, header http.Header, body string) {
 	body = expand(body)
 	b.ReportAllocs()
 	for b.Loop() {
-		req := httptest.NewRequest("POST", "/mcp", strings.NewReader(body))
+		req := httptest.NewRequest("POST", "http://localhost/mcp", strings.NewReader(body))
 		req.Header = header
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

@@ -1,9 +1,11 @@
 package mcp
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -154,15 +156,55 @@ func TestParamHeaders(t *testing.T) {
 }
 
 func TestCursorRoundTrip(t *testing.T) {
-	for _, n := range []int{1, 2, 100, 123456} {
-		if got, ok := decodeCursor(encodeCursor(n)); !ok || got != n {
-			t.Errorf("cursor %d → %d, %v", n, got, ok)
+	for _, c := range []cursor{{"tools/list", 1, 1}, {"resources/templates/list", 0, 2}, {"prompts/list", ^uint64(0), 123456}} {
+		if got, ok := decodeCursor(encodeCursor(c)); !ok || got != c {
+			t.Errorf("cursor %v → %v, %v", c, got, ok)
 		}
 	}
-	for _, bad := range []string{"", "garbage", "bWNwZGVjbC52MTot", encodeCursor(0), "bWNwZGVjbC52MTp4"} {
+	for _, bad := range []string{"", "garbage", "bWNwZGVjbC52MTot", "bWNwZGVjbC52MToy", encodeCursor(cursor{"tools/list", 1, 0}),
+		"bWNwZGVjbC52MTp4", b64("mcpdecl.v2:tools/list:zz!:3"), b64("mcpdecl.v2:tools/list:3"), b64("mcpdecl.v2::1:3")} {
 		if _, ok := decodeCursor(bad); ok {
 			t.Errorf("cursor %q accepted", bad)
 		}
+	}
+}
+
+func b64(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+
+// TestCursorBoundToList: a cursor works only for the list it was cut from,
+// and only while that list is unchanged; a bare offset would skip or
+// repeat items after a reload, silently.
+func TestCursorBoundToList(t *testing.T) {
+	s, f := newTestServer(&Options{PageSize: 2})
+	h := s.HTTPHandler(nil)
+	list := func(method, cursor string) resp {
+		t.Helper()
+		params := `$META`
+		if cursor != "" {
+			params = `"cursor":` + strconv.Quote(cursor) + `,$META`
+		}
+		rec := doHTTP(t, h, "POST", mh(method, ""), `{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":{`+params+`}}`)
+		return decode(t, rec.Body.Bytes())
+	}
+	first := list("tools/list", "")
+	var cur string
+	if json.Unmarshal(first.Result["nextCursor"], &cur) != nil || cur == "" {
+		t.Fatalf("no cursor on a list of %d tools with pages of 2", len(f.tools))
+	}
+	if r := list("tools/list", cur); r.Error != nil {
+		t.Fatalf("own cursor refused: %+v", r.Error)
+	}
+	for _, other := range []string{"resources/list", "prompts/list", "resources/templates/list"} {
+		r := list(other, cur)
+		if r.Error == nil || r.Error.Code != CodeInvalidParams || !strings.Contains(r.Error.Message, "tools/list") {
+			t.Errorf("%s with a tools/list cursor: %+v", other, r)
+		}
+	}
+	// A reload that removes the first tool: the old cursor is stale.
+	f.tools = f.tools[1:]
+	r := list("tools/list", cur)
+	if r.Error == nil || r.Error.Code != CodeInvalidParams || !strings.Contains(r.Error.Message, "list again from the start") {
+		t.Errorf("stale cursor after the list changed: %+v", r)
 	}
 }
 

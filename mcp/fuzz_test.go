@@ -19,7 +19,7 @@ func FuzzDecodeMessage(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{$META}}`,
 		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},$META}}`,
 		initBody(l11),
-		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"bWNwZGVjbC52MToy"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"bWNwZGVjbC52Mjp0b29scy9saXN0OjJydTB3cGJkMm5nMG06Mg"}}`,
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]`,
 		`{"jsonrpc":"2.0","id":1,"result":{}}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,

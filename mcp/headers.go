@@ -88,7 +88,7 @@ func checkParamHeaders(h http.Header, params map[string]string, args json.RawMes
 	if len(params) == 0 {
 		return nil
 	}
-	var argv map[string]json.RawMessage
+	var argv map[string]rawRef // values point into args, not copies
 	if len(args) > 0 {
 		_ = json.Unmarshal(args, &argv)
 	}
@@ -108,7 +108,7 @@ func checkParamHeaders(h http.Header, params map[string]string, args json.RawMes
 			return ladderErr(CodeHeaderMismatch, "header %s is repeated", full)
 		}
 		v, ok := decodeHeaderValue(hv[0])
-		if !ok || !headerMatchesArg(v, raw) {
+		if !ok || !headerMatchesArg(v, json.RawMessage(raw)) {
 			return ladderErr(CodeHeaderMismatch, "header %s does not match argument %q", full, arg)
 		}
 	}

@@ -8,29 +8,59 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // DefaultMaxBodyBytes is the default POST body limit (4 MiB, as go-sdk).
 const DefaultMaxBodyBytes = 4 << 20
 
-// HTTPOptions configure the Streamable HTTP handler.
+// Defaults of the HTTP limits; HTTPOptions explains each.
+const (
+	DefaultBodyTimeout        = 30 * time.Second
+	DefaultWriteTimeout       = 60 * time.Second
+	DefaultMaxInFlight        = 64
+	DefaultMaxSessions        = 1000
+	DefaultSessionIdleTimeout = 30 * time.Minute
+)
+
+// HTTPOptions configure the Streamable HTTP handler. Zero values take the
+// defaults; a negative limit or timeout turns that limit off.
 type HTTPOptions struct {
 	// MaxBodyBytes limits a POST body; larger bodies get 413. Default 4 MiB.
 	MaxBodyBytes int64
 
-	// Loopback forces DNS-rebinding protection (Host must be localhost,
-	// 127.0.0.1 or [::1]) even when the listener address is unknown. The
-	// check is on automatically when the connection's local address is a
-	// loopback address. AllowedHosts extends the accepted Host names.
+	// BodyTimeout bounds the time a client may take to send a POST body
+	// (a client trickling one byte a second is cut off with 408). The
+	// deadline is lifted once the body is in, so long streams live on.
+	BodyTimeout time.Duration
+
+	// WriteTimeout bounds each write of a response: the final JSON answer
+	// and every SSE event. It is renewed per write, so a long-lived stream
+	// only ends when a client stops reading. Set http.Server.WriteTimeout
+	// too (serve does) to cover the other paths of the server.
+	WriteTimeout time.Duration
+
+	// MaxInFlight caps the requests being served at once, long-lived
+	// streams included; beyond it a request gets 503 with Retry-After
+	// before its body is read.
+	MaxInFlight int
+
+	// Loopback forces the loopback Host policy (localhost, 127.0.0.1, [::1])
+	// when the connection's local address is unknown. Otherwise the policy
+	// follows the address the connection arrived on: a loopback address
+	// accepts the loopback names, any other address accepts itself as a
+	// literal IP. AllowedHosts adds names (a "name" entry allows any port,
+	// "name:port" that port only). Any other Host gets 403, which defeats DNS
+	// rebinding: a rebound page always sends its own DNS name (§A5 Security).
 	Loopback     bool
 	AllowedHosts []string
 
 	// AllowedOrigins are exact origins ("https://app.example") accepted in
-	// addition to same-host origins and, on loopback, loopback origins. A
-	// request with any other Origin gets 403 (§A5 Security).
+	// addition to same-host origins, origins naming an allowed host and, on
+	// loopback, loopback origins. A request with any other Origin gets 403
+	// (§A5 Security).
 	AllowedOrigins []string
 
 	// CORS answers preflight requests and adds CORS headers for accepted
@@ -42,46 +72,92 @@ type HTTPOptions struct {
 	// resources/updated) and DELETE ends it. Without it legacy clients are
 	// served statelessly and GET/DELETE get 405, as modern requires.
 	LegacySessions bool
+
+	// MaxSessions caps the live legacy sessions; an initialize beyond it
+	// gets 503. SessionIdleTimeout ends a session nobody used for that
+	// long (an open GET stream counts as use); its id then gets 404, and
+	// the client initializes again (§B3).
+	MaxSessions        int
+	SessionIdleTimeout time.Duration
+}
+
+// withDefaults fills the zero limits with the defaults and turns negative
+// ones into "no limit" (zero).
+func (o HTTPOptions) withDefaults() HTTPOptions {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	o.BodyTimeout = orDefault(o.BodyTimeout, DefaultBodyTimeout)
+	o.WriteTimeout = orDefault(o.WriteTimeout, DefaultWriteTimeout)
+	o.SessionIdleTimeout = orDefault(o.SessionIdleTimeout, DefaultSessionIdleTimeout)
+	o.MaxInFlight = orDefault(o.MaxInFlight, DefaultMaxInFlight)
+	o.MaxSessions = orDefault(o.MaxSessions, DefaultMaxSessions)
+	return o
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // HTTPHandler returns the Streamable HTTP handler serving both eras on one
 // endpoint. opts may be nil. Mount it at the MCP endpoint path; health
 // checks and auth middleware are the caller's business.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
-	h := &httpHandler{s: s, sessions: map[string]*session{}}
+	h := &httpHandler{s: s, sessions: map[string]*session{}, now: time.Now}
 	if opts != nil {
 		h.opts = *opts
 	}
-	if h.opts.MaxBodyBytes <= 0 {
-		h.opts.MaxBodyBytes = DefaultMaxBodyBytes
-	}
+	h.opts = h.opts.withDefaults()
+	h.hosts = parseAllowedHosts(h.opts.AllowedHosts)
 	return h
 }
 
 type httpHandler struct {
 	s        *Server
 	opts     HTTPOptions
+	hosts    []allowedHost
+	inFlight atomic.Int64
+	now      func() time.Time // the clock of session expiry; tests move it
+
 	mu       sync.Mutex
 	sessions map[string]*session
 }
 
 // ServeHTTP implements http.Handler: §A4 steps 1–2 here, the rest in post.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rc := &connControl{ResponseController: *http.NewResponseController(w)}
+	if h.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
+		// Set before any answer, so that a body nobody reads (403, 503)
+		// cannot hold the connection while the server drains it either.
+		rc.readBy(time.Now().Add(h.opts.BodyTimeout))
+	}
 	if !h.hostOK(r) || !h.originOK(r) {
-		writeJSON(w, http.StatusForbidden, encodeError(nil, Errorf(CodeInvalidRequest, "forbidden: Host or Origin not allowed")))
+		refuse(w, r, http.StatusForbidden, Errorf(CodeInvalidRequest, "forbidden: Host or Origin not allowed"))
 		return
 	}
 	if h.opts.CORS && r.Header.Get("Origin") != "" {
 		h.corsHeaders(w, r)
 	}
 	if h.s.isClosing() {
-		writeJSON(w, http.StatusServiceUnavailable, encodeError(nil, Errorf(CodeInternalError, "server is shutting down")))
+		refuse(w, r, http.StatusServiceUnavailable, Errorf(CodeInternalError, "server is shutting down"))
 		return
 	}
+	if !h.enter() {
+		w.Header().Set("Retry-After", "1")
+		refuse(w, r, http.StatusServiceUnavailable, Errorf(CodeInternalError, "server busy: too many requests in flight; retry shortly"))
+		return
+	}
+	defer h.inFlight.Add(-1)
 	sid := r.Header.Get(HeaderSessionID)
 	switch {
 	case r.Method == http.MethodPost:
-		h.post(w, r)
+		h.post(w, r, rc)
 	case r.Method == http.MethodOptions && h.opts.CORS:
 		w.WriteHeader(http.StatusNoContent)
 	case r.Method == http.MethodGet && h.opts.LegacySessions && sid != "":
@@ -90,8 +166,28 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.delete(w, sid)
 	default:
 		w.Header().Set("Allow", "POST")
-		writeJSON(w, http.StatusMethodNotAllowed, encodeError(nil, Errorf(CodeInvalidRequest, "method %s not allowed", r.Method)))
+		refuse(w, r, http.StatusMethodNotAllowed, Errorf(CodeInvalidRequest, "method %s not allowed", r.Method))
 	}
+}
+
+// enter counts a request in unless MaxInFlight are already being served.
+func (h *httpHandler) enter() bool {
+	n := h.inFlight.Add(1)
+	if max := h.opts.MaxInFlight; max > 0 && n > int64(max) {
+		h.inFlight.Add(-1)
+		return false
+	}
+	return true
+}
+
+// refuse answers a request whose body was not read, then closes the
+// connection: draining an unread body could take as long as the client
+// likes, and net/http would drain it before answering.
+func refuse(w http.ResponseWriter, r *http.Request, status int, e *Error) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
+	writeJSON(w, status, encodeError(nil, e))
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
@@ -100,35 +196,102 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
-// readBody enforces Content-Type and the body limit.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+// readBody enforces Content-Type, the body limit and the body deadline, and
+// reads the body once into a buffer of its own size: the decoded message
+// and its params point into this buffer instead of copying it.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connControl) ([]byte, bool) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			writeJSON(w, http.StatusUnsupportedMediaType, encodeError(nil, Errorf(CodeInvalidRequest, "Content-Type must be application/json")))
+			refuse(w, r, http.StatusUnsupportedMediaType, Errorf(CodeInvalidRequest, "Content-Type must be application/json"))
 			return nil, false
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	if r.ContentLength > h.opts.MaxBodyBytes {
+		h.tooLarge(w)
+		return nil, false
+	}
+	body, err := readAllLimited(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes), r.ContentLength)
 	if err != nil {
+		// The deadline stays: a half-read body is not worth waiting for.
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, encodeError(nil, Errorf(CodeInvalidRequest, "request body exceeds %d bytes", h.opts.MaxBodyBytes)))
-		} else {
+		var ne net.Error
+		switch {
+		case errors.As(err, &tooBig):
+			h.tooLarge(w)
+		case errors.As(err, &ne) && ne.Timeout():
+			w.Header().Set("Connection", "close")
+			writeJSON(w, http.StatusRequestTimeout, encodeError(nil, Errorf(CodeInvalidRequest, "the request body did not arrive within %v", h.opts.BodyTimeout)))
+		default:
 			writeJSON(w, http.StatusBadRequest, encodeError(nil, Errorf(CodeInvalidRequest, "reading body: %v", err)))
 		}
 		return nil, false
 	}
+	if h.opts.BodyTimeout > 0 {
+		rc.readBy(time.Time{}) // the response may be a long stream
+	}
+	h.renewWriteDeadline(rc) // the body's time does not count against the answer's
 	return body, true
 }
 
-func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
-	body, ok := h.readBody(w, r)
+// renewWriteDeadline gives the next write its own WriteTimeout: the server
+// set one when the request began, which a slow body or a long call used up.
+func (h *httpHandler) renewWriteDeadline(rc *connControl) {
+	if h.opts.WriteTimeout > 0 {
+		rc.writeBy(time.Now().Add(h.opts.WriteTimeout))
+	}
+}
+
+// connControl sets the deadlines of the request's connection. For a writer
+// that cannot (a recorder, a wrapper without Unwrap) net/http builds a new
+// error on every call, so after the first refusal it stops asking.
+type connControl struct {
+	http.ResponseController
+	noDeadlines bool
+}
+
+func (c *connControl) readBy(t time.Time) {
+	if !c.noDeadlines && errors.Is(c.SetReadDeadline(t), http.ErrNotSupported) {
+		c.noDeadlines = true
+	}
+}
+
+func (c *connControl) writeBy(t time.Time) {
+	if !c.noDeadlines && errors.Is(c.SetWriteDeadline(t), http.ErrNotSupported) {
+		c.noDeadlines = true
+	}
+}
+
+func (h *httpHandler) tooLarge(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	writeJSON(w, http.StatusRequestEntityTooLarge, encodeError(nil, Errorf(CodeInvalidRequest, "request body exceeds %d bytes", h.opts.MaxBodyBytes)))
+}
+
+// readAllLimited reads r to its end. With a known length (already checked
+// against the limit) it allocates exactly once; io.ReadAll would double its
+// buffer up to twice the body and leave the garbage behind.
+func readAllLimited(r io.Reader, length int64) ([]byte, error) {
+	if length < 0 {
+		return io.ReadAll(r)
+	}
+	buf := make([]byte, length)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, err
+	}
+	var one [1]byte // a body longer than announced is a broken request
+	if n, _ := r.Read(one[:]); n > 0 {
+		return nil, errors.New("body longer than Content-Length")
+	}
+	return buf, nil
+}
+
+func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connControl) {
+	body, ok := h.readBody(w, r, rc)
 	if !ok {
 		return
 	}
 	sess, gone := h.lookup(r.Header.Get(HeaderSessionID))
 	if IsBatch(body) {
-		h.batch(w, r, body, sess)
+		h.batch(w, r, rc, body, sess)
 		return
 	}
 	m, id, e := DecodeMessage(body)
@@ -145,7 +308,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusAccepted) // never answered (§D2)
 	default:
-		h.request(w, r, m, sess, gone)
+		h.request(w, r, rc, m, sess, gone)
 	}
 }
 
@@ -162,10 +325,11 @@ func (h *httpHandler) response(w http.ResponseWriter, r *http.Request, m *Messag
 	w.WriteHeader(http.StatusAccepted)
 }
 
-func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, body []byte, sess *session) {
+func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, rc *connControl, body []byte, sess *session) {
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	out := h.s.serveBatch(r.Context(), body, r.Header, sess)
+	h.renewWriteDeadline(rc) // the batch's calls may have taken long
 	switch {
 	case out == nil:
 		w.WriteHeader(http.StatusAccepted)
@@ -178,22 +342,27 @@ func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, body []byte,
 
 // request serves one JSON-RPC request; the response is JSON unless the
 // handler emitted notifications first, which switches it to SSE.
-func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, m *Message, sess *session, gone bool) {
+func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connControl, m *Message, sess *session, gone bool) {
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	ctx := r.Context()
 	minted := h.opts.LegacySessions && sess == nil && !gone && m.Method == "initialize"
 	if minted {
+		if !h.roomForSession() {
+			tooManySessions(w)
+			return
+		}
 		sess = newSession(newSessionID())
 	}
-	resp := newResponder(w, r)
+	resp := newResponder(w, r, rc, h.opts.WriteTimeout)
 	defer resp.close()
 	in := &inbound{msg: m, header: r.Header, sess: sess, sessionGone: gone, out: resp.sink(ctx, sess)}
 	out := h.s.serve(ctx, in)
 	if minted && out.era == EraLegacy && !out.isErr {
-		h.mu.Lock()
-		h.sessions[sess.id] = sess
-		h.mu.Unlock()
+		if !h.register(sess) {
+			tooManySessions(w)
+			return
+		}
 		w.Header().Set(HeaderSessionID, sess.id)
 	}
 	if out.body != nil {
@@ -207,74 +376,77 @@ func newSessionID() string {
 	return hex.EncodeToString(b)
 }
 
-// lookup finds a legacy session. gone reports an id that was sent but is
-// unknown or ended, which legacy clients must see as 404 (§B3).
+// lookup finds a legacy session and marks it used. gone reports an id that
+// was sent but is unknown, ended or expired, which legacy clients must see
+// as 404 so that they initialize again (§B3).
 func (h *httpHandler) lookup(sid string) (*session, bool) {
 	if !h.opts.LegacySessions || sid == "" {
 		return nil, false
 	}
+	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	sess := h.sessions[sid]
+	if sess != nil && h.expired(sess, now) {
+		h.end(sess)
+		sess = nil
+	}
+	if sess != nil {
+		sess.touch(now)
+	}
 	return sess, sess == nil
 }
 
-// hostOK is the DNS-rebinding check for loopback listeners.
-func (h *httpHandler) hostOK(r *http.Request) bool {
-	if !h.opts.Loopback && !localIsLoopback(r) {
+// expired reports a session idle for longer than SessionIdleTimeout; one
+// with an open GET stream is in use.
+func (h *httpHandler) expired(sess *session, now time.Time) bool {
+	idle := h.opts.SessionIdleTimeout
+	return idle > 0 && sess.streams.Load() == 0 && now.Sub(sess.lastUsed()) > idle
+}
+
+// end removes a session and ends its GET streams; h.mu is held.
+func (h *httpHandler) end(sess *session) {
+	delete(h.sessions, sess.id)
+	close(sess.gone)
+}
+
+// roomForSession reports whether a new session fits under MaxSessions,
+// ending expired sessions first when the table is full. Expired sessions
+// are otherwise ended when their id comes back, so the table never holds
+// more than MaxSessions.
+func (h *httpHandler) roomForSession() bool {
+	max := h.opts.MaxSessions
+	if max <= 0 {
 		return true
 	}
-	host := r.Host
-	if hn, _, err := net.SplitHostPort(host); err == nil {
-		host = hn
-	}
-	host = strings.Trim(host, "[]")
-	if isLoopbackName(host) {
+	now := h.now()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sessions) < max {
 		return true
 	}
-	for _, a := range h.opts.AllowedHosts {
-		if strings.EqualFold(a, host) || strings.EqualFold(a, r.Host) {
-			return true
+	for _, sess := range h.sessions {
+		if h.expired(sess, now) {
+			h.end(sess)
 		}
 	}
-	return false
+	return len(h.sessions) < max
 }
 
-func localIsLoopback(r *http.Request) bool {
-	a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok {
+// register adds a minted session, unless concurrent initializes filled
+// the table meanwhile.
+func (h *httpHandler) register(sess *session) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if max := h.opts.MaxSessions; max > 0 && len(h.sessions) >= max {
 		return false
 	}
-	ta, ok := a.(*net.TCPAddr)
-	return ok && ta.IP.IsLoopback()
+	sess.touch(h.now())
+	h.sessions[sess.id] = sess
+	return true
 }
 
-func isLoopbackName(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// originOK accepts no Origin (non-browser clients), listed origins,
-// same-host origins, and loopback origins on a loopback server.
-func (h *httpHandler) originOK(r *http.Request) bool {
-	o := r.Header.Get("Origin")
-	if o == "" {
-		return true
-	}
-	for _, a := range h.opts.AllowedOrigins {
-		if a == o {
-			return true
-		}
-	}
-	u, err := url.Parse(o)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	if h.opts.Loopback || localIsLoopback(r) {
-		return isLoopbackName(u.Hostname())
-	}
-	return strings.EqualFold(u.Host, r.Host)
+func tooManySessions(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "60")
+	writeJSON(w, http.StatusServiceUnavailable, encodeError(nil, Errorf(CodeInternalError, "too many sessions: the server holds as many as it may; retry later")))
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // errStreamClosed is returned for writes after the response ended; handler
@@ -17,15 +18,25 @@ var errStreamClosed = errors.New("mcp: response stream closed")
 // handler sends a notification before its result (§A5 Responses).
 type responder struct {
 	w         http.ResponseWriter
-	rc        *http.ResponseController
+	rc        *connControl
+	writeTime time.Duration // each write's deadline; 0: none
 	mu        sync.Mutex
 	canStream bool // the client's Accept lists text/event-stream
 	streaming bool
 	closed    bool
 }
 
-func newResponder(w http.ResponseWriter, r *http.Request) *responder {
-	return &responder{w: w, rc: http.NewResponseController(w), canStream: acceptsSSE(r)}
+func newResponder(w http.ResponseWriter, r *http.Request, rc *connControl, writeTime time.Duration) *responder {
+	return &responder{w: w, rc: rc, writeTime: writeTime, canStream: acceptsSSE(r)}
+}
+
+// renewWriteDeadline gives the next write its own deadline: a stream lives
+// as long as the client keeps reading, and a client that stops reading
+// frees the connection after writeTime instead of never.
+func (p *responder) renewWriteDeadline() {
+	if p.writeTime > 0 {
+		p.rc.writeBy(time.Now().Add(p.writeTime))
+	}
 }
 
 // acceptsSSE is lenient on purpose: an over-strict Accept check breaks
@@ -60,6 +71,7 @@ func (p *responder) event(b []byte) error {
 	buf = append(buf, "event: message\ndata: "...)
 	buf = append(buf, b...)
 	buf = append(buf, "\n\n"...)
+	p.renewWriteDeadline()
 	if _, err := p.w.Write(buf); err != nil {
 		return err
 	}
@@ -81,6 +93,7 @@ func (p *responder) comment() error {
 	if !p.streaming {
 		p.startSSE()
 	}
+	p.renewWriteDeadline()
 	if _, err := p.w.Write([]byte(":\n\n")); err != nil {
 		return err
 	}
@@ -99,6 +112,7 @@ func (p *responder) finish(status int, body []byte) {
 		_ = p.event(body)
 		return
 	}
+	p.renewWriteDeadline()
 	writeJSON(p.w, status, body)
 }
 
@@ -135,7 +149,12 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 		writeJSON(w, http.StatusNotAcceptable, encodeError(nil, Errorf(CodeInvalidRequest, "GET needs Accept: text/event-stream")))
 		return
 	}
-	resp := newResponder(w, r)
+	sess.streams.Add(1) // an open stream keeps its session from expiring
+	defer func() {
+		sess.touch(h.now())
+		sess.streams.Add(-1)
+	}()
+	resp := newResponder(w, r, &connControl{ResponseController: *http.NewResponseController(w)}, h.opts.WriteTimeout)
 	defer resp.close()
 	if resp.comment() != nil { // opens the stream so the client sees 200 now
 		return
@@ -160,13 +179,14 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 func (h *httpHandler) delete(w http.ResponseWriter, sid string) {
 	h.mu.Lock()
 	sess := h.sessions[sid]
-	delete(h.sessions, sid)
+	if sess != nil {
+		h.end(sess)
+	}
 	h.mu.Unlock()
 	if sess == nil {
 		writeJSON(w, http.StatusNotFound, encodeError(nil, Errorf(CodeInvalidRequest, "session not found")))
 		return
 	}
-	close(sess.gone)
 	w.WriteHeader(http.StatusNoContent)
 }
 

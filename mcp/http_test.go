@@ -27,7 +27,7 @@ func TestHTTPSSEProgress(t *testing.T) {
 		t.Errorf("last event is not the response: %s", msgs[3])
 	}
 	// A client that accepts only JSON gets the plain response.
-	req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+	req := httptest.NewRequest("POST", "http://localhost/", strings.NewReader(body))
 	req.Header = mh("tools/call", "progress")
 	req.Header.Set("Accept", "application/json")
 	rec = httptest.NewRecorder()
@@ -74,7 +74,7 @@ func TestHTTPTransportLimits(t *testing.T) {
 
 func TestHTTPCORSPreflight(t *testing.T) {
 	s, _ := newTestServer(nil)
-	h := s.HTTPHandler(&HTTPOptions{CORS: true, AllowedOrigins: []string{"https://app.example"}})
+	h := s.HTTPHandler(&HTTPOptions{CORS: true, AllowedOrigins: []string{"https://app.example"}, AllowedHosts: []string{"mcp.example"}})
 	req := httptest.NewRequest("OPTIONS", "http://mcp.example/mcp", nil)
 	req.Header.Set("Origin", "https://app.example")
 	req.Header.Set("Access-Control-Request-Headers", "mcp-protocol-version, mcp-param-region")

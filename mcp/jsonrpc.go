@@ -34,9 +34,12 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 // (array) is -32600 here; [IsBatch] lets transports that accept 2025-03-26
 // batches look first. When the id was readable it is returned with the error
 // so the error response can carry it (§A1).
+//
+// The raw parts of the message point into b instead of copying it (a 4 MiB
+// body would otherwise be held three times), so b must not change afterwards.
 func DecodeMessage(b []byte) (*Message, json.RawMessage, *Error) {
-	var m Message
-	if err := json.Unmarshal(b, &m); err != nil {
+	var w wireMessage
+	if err := json.Unmarshal(b, &w); err != nil {
 		if !json.Valid(b) {
 			return nil, nil, ladderErr(CodeParseError, "parse error: body is not valid JSON")
 		}
@@ -45,6 +48,7 @@ func DecodeMessage(b []byte) (*Message, json.RawMessage, *Error) {
 		}
 		return nil, nil, ladderErr(CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
 	}
+	m := w.message()
 	id := m.ID
 	if id != nil && !validID(id) {
 		return nil, nil, ladderErr(CodeInvalidRequest, "invalid request: id must be a string or an integer")
@@ -57,7 +61,7 @@ func DecodeMessage(b []byte) (*Message, json.RawMessage, *Error) {
 		if id == nil || (m.Result == nil) == (m.Error == nil) {
 			return nil, id, ladderErr(CodeInvalidRequest, "invalid request: missing method")
 		}
-		return &m, id, nil
+		return m, id, nil
 	}
 	if m.Result != nil || m.Error != nil {
 		return nil, id, ladderErr(CodeInvalidRequest, "invalid request: a request cannot carry result or error")
@@ -65,7 +69,32 @@ func DecodeMessage(b []byte) (*Message, json.RawMessage, *Error) {
 	if m.Params != nil && firstByte(m.Params) != '{' {
 		return nil, id, ladderErr(CodeInvalidRequest, "invalid request: params must be an object")
 	}
-	return &m, id, nil
+	return m, id, nil
+}
+
+// rawRef is json.RawMessage without the copy: it points into the buffer
+// being decoded, which the caller owns and leaves unchanged (encoding/json
+// hands Unmarshalers a slice of its input).
+type rawRef []byte
+
+func (r *rawRef) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
+}
+
+// wireMessage is Message as decoded, with its raw parts not copied.
+type wireMessage struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      rawRef `json:"id,omitempty"`
+	Method  string `json:"method,omitempty"`
+	Params  rawRef `json:"params,omitempty"`
+	Result  rawRef `json:"result,omitempty"`
+	Error   rawRef `json:"error,omitempty"`
+}
+
+func (w *wireMessage) message() *Message {
+	return &Message{JSONRPC: w.JSONRPC, ID: json.RawMessage(w.ID), Method: w.Method,
+		Params: json.RawMessage(w.Params), Result: json.RawMessage(w.Result), Error: json.RawMessage(w.Error)}
 }
 
 // IsBatch reports whether b is a JSON array (a JSON-RPC batch).

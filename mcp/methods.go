@@ -133,8 +133,8 @@ func runSubscribe(ctx context.Context, c *call) ([]byte, *Error) {
 	if c.p.URI == "" {
 		return nil, InvalidParams("missing uri")
 	}
-	if c.in.sess != nil {
-		c.in.sess.subscribe(c.p.URI, c.req.Method == "resources/subscribe")
+	if c.in.sess != nil && !c.in.sess.subscribe(c.p.URI, c.req.Method == "resources/subscribe") {
+		return nil, InvalidParams("too many subscriptions: at most %d per session; unsubscribe from some first", maxSubscriptions)
 	}
 	return []byte("{}"), nil
 }
@@ -146,7 +146,7 @@ func runCallTool(ctx context.Context, c *call) ([]byte, *Error) {
 	if a := c.p.Arguments; a != nil && firstByte(a) != '{' && string(a) != "null" {
 		return nil, InvalidParams("tool arguments must be an object")
 	}
-	args := c.p.Arguments
+	args := json.RawMessage(c.p.Arguments)
 	if string(args) == "null" {
 		args = nil
 	}
@@ -247,5 +247,5 @@ func (c *call) mrtr() MRTR {
 	if c.req.Era != EraModern {
 		return MRTR{}
 	}
-	return MRTR{InputResponses: c.p.InputResponses, RequestState: c.p.RequestState}
+	return MRTR{InputResponses: json.RawMessage(c.p.InputResponses), RequestState: c.p.RequestState}
 }

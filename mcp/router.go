@@ -13,9 +13,9 @@ type params struct {
 	Name           string          `json:"name"`
 	URI            string          `json:"uri"`
 	Cursor         *string         `json:"cursor"`
-	Arguments      json.RawMessage `json:"arguments"`
+	Arguments      rawRef          `json:"arguments"` // rawRef: the largest parts are not copied
 	Notifications  json.RawMessage `json:"notifications"`
-	InputResponses json.RawMessage `json:"inputResponses"`
+	InputResponses rawRef          `json:"inputResponses"`
 	RequestState   string          `json:"requestState"`
 	Level          string          `json:"level"`
 	RequestID      json.RawMessage `json:"requestId"`
@@ -174,7 +174,7 @@ func (s *Server) modernLadder(in *inbound, p *params) (*Request, *Error) {
 		}
 	}
 	if in.header != nil && in.msg.Method == "tools/call" { // step 12
-		if e := checkParamHeaders(in.header, s.toolHeaderParams(p.Name), p.Arguments); e != nil {
+		if e := checkParamHeaders(in.header, s.toolHeaderParams(p.Name), json.RawMessage(p.Arguments)); e != nil {
 			return nil, e
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // session is legacy state that outlives one request: a stdio process after
@@ -28,7 +29,15 @@ type session struct {
 
 	nextID atomic.Int64
 	lis    *listener // list_changed / resources/updated for this session
+
+	// HTTP sessions expire when idle: last use (unix ns) and open GET streams.
+	used    atomic.Int64
+	streams atomic.Int32
 }
+
+func (ss *session) touch(now time.Time) { ss.used.Store(now.UnixNano()) }
+
+func (ss *session) lastUsed() time.Time { return time.Unix(0, ss.used.Load()) }
 
 func newSession(id string) *session {
 	return &session{id: id, subs: map[string]bool{}, pending: map[string]chan *Message{},
@@ -90,16 +99,25 @@ func (ss *session) setLogLevel(l string) {
 	ss.mu.Unlock()
 }
 
+// maxSubscriptions bounds the URIs one session may subscribe to, so that
+// a session's memory stays small however many URIs a client sends.
+const maxSubscriptions = 1000
+
 // subscribe records resources/subscribe and /unsubscribe; the session's
-// listener consults the set when resources/updated is broadcast.
-func (ss *session) subscribe(uri string, on bool) {
+// listener consults the set when resources/updated is broadcast. It
+// reports false when a new subscription would pass maxSubscriptions.
+func (ss *session) subscribe(uri string, on bool) bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if on {
-		ss.subs[uri] = true
-	} else {
+	if !on {
 		delete(ss.subs, uri)
+		return true
 	}
+	if !ss.subs[uri] && len(ss.subs) >= maxSubscriptions {
+		return false
+	}
+	ss.subs[uri] = true
+	return true
 }
 
 func (ss *session) subscribed(uri string) bool {

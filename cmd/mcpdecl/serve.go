@@ -29,6 +29,7 @@ type serveCmd struct {
 	LogLevel       string   `default:"info" enum:"debug,info,warn,error" help:"Server log level (logs go to stderr): debug, info, warn or error."`
 	Paths          []string `arg:"" name:"path" help:"Files or directories of the configuration."`
 	loadFlags
+	httpLimits
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -79,12 +80,12 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(c.Path, proto.HTTPHandler(&mcp.HTTPOptions{
+	mux.Handle(c.Path, proto.HTTPHandler(c.handlerOptions(&mcp.HTTPOptions{
 		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
 		Loopback: isLoopbackAddr(ln.Addr()),
-	}))
+	})))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := c.server(mux)
 	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%s)\n", table.Server.Name, ln.Addr(), c.Path, counts(table))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

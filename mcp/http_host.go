@@ -1,0 +1,101 @@
+package mcp
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// allowedHost is one AllowedHosts entry: a name, with a port when the entry
+// names one.
+type allowedHost struct {
+	name string // lower case, IPv6 without brackets
+	port string // "" allows any port
+}
+
+func parseAllowedHosts(list []string) []allowedHost {
+	out := make([]allowedHost, 0, len(list))
+	for _, a := range list {
+		name, port := splitHost(strings.TrimSpace(a))
+		if name != "" {
+			out = append(out, allowedHost{name: strings.ToLower(name), port: port})
+		}
+	}
+	return out
+}
+
+// splitHost splits "name", "name:port", "[::1]" and "[::1]:port".
+func splitHost(hostport string) (name, port string) {
+	if n, p, err := net.SplitHostPort(hostport); err == nil {
+		return n, p
+	}
+	return strings.Trim(hostport, "[]"), ""
+}
+
+// hostOK is the DNS-rebinding check (§A5 Security): the Host header must
+// name this server. A rebinding page reaches the server under the
+// attacker's own DNS name, so only names the server knows are its own pass:
+// the loopback names on a loopback connection, the literal IP the
+// connection arrived on (an IP cannot be rebound), and AllowedHosts.
+func (h *httpHandler) hostOK(r *http.Request) bool {
+	if h.namesServer(r, r.Host) {
+		return true
+	}
+	h.s.log.Warn("HTTP request refused: its Host is not a name of this server; allow a DNS name with --allowed-host",
+		"host", r.Host)
+	return false
+}
+
+// namesServer reports whether hostport (a Host header, or the host of an
+// Origin) is a name of this server for this connection. A connection that
+// is not TCP (a unix socket) passes: no browser can reach it.
+func (h *httpHandler) namesServer(r *http.Request, hostport string) bool {
+	name, port := splitHost(hostport)
+	for _, a := range h.hosts {
+		if strings.EqualFold(a.name, name) && (a.port == "" || a.port == port) {
+			return true
+		}
+	}
+	local, hasLocal := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	tcp, isTCP := local.(*net.TCPAddr)
+	switch {
+	case hasLocal && !isTCP:
+		return true
+	case h.opts.Loopback || !hasLocal || tcp.IP.IsLoopback():
+		return isLoopbackName(name)
+	}
+	ip := net.ParseIP(name)
+	return ip != nil && ip.Equal(tcp.IP)
+}
+
+func isLoopbackName(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// originOK accepts no Origin (non-browser clients), listed origins,
+// same-host origins (the Host itself passed hostOK) and origins whose host
+// is a name of this server, such as loopback origins on loopback.
+func (h *httpHandler) originOK(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true
+	}
+	for _, a := range h.opts.AllowedOrigins {
+		if a == o {
+			return true
+		}
+	}
+	u, err := url.Parse(o)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	return h.namesServer(r, u.Host)
+}
