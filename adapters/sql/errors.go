@@ -25,6 +25,9 @@ import (
 const (
 	msgTimeout   = "The query took longer than %s and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
 	msgLost      = "The database connection was lost; retrying may help."
+	// msgLostWrite is for a write whose connection broke while the
+	// statement may have run: calling again could write twice.
+	msgLostWrite = "The database connection was lost while the statement ran, so it may or may not have taken effect; check before calling again."
 	msgReadOnly  = "The database refused to write: this tool is read-only."
 	msgBusy      = "The database is busy (another writer holds a lock); retrying may help."
 	msgCancelled = "The call was cancelled before the query finished."
@@ -42,6 +45,9 @@ const (
 // caller's deadline left when the call began (0 for none).
 func (a *Action) callError(ctx, cctx context.Context, err error, args []any, limit time.Duration) error {
 	ce := func(msg string, retry bool) error {
+		if msg == msgLost && !a.ReadOnly && !notRun(err) {
+			msg, retry = msgLostWrite, false
+		}
 		// The message may quote the server's own text, scrubbed in case it
 		// repeats the password.
 		return &adapter.CallError{Message: a.Backend.scrub(msg), Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}

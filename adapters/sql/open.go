@@ -44,6 +44,27 @@ type pools struct {
 	mariadb bool
 	// stmts holds prepared statements by stmtKey (SQLite only).
 	stmts sync.Map
+	// maxIdle is the number of idle connections a pool keeps; 0 for an
+	// SQLite backend, whose idle connections are never dropped (the last
+	// one of an in-memory database holds the data).
+	maxIdle int
+}
+
+// dropIdle closes the idle connections of a Postgres or MySQL pool; the
+// pools keep new idle connections afterwards as before. Connections in use
+// are not touched: a broken one is dropped when its call fails.
+func (p *pools) dropIdle() {
+	if p.maxIdle == 0 {
+		return
+	}
+	drop := func(db *sql.DB) {
+		db.SetMaxIdleConns(-1) // closes every idle connection
+		db.SetMaxIdleConns(p.maxIdle)
+	}
+	drop(p.ro)
+	if p.rw != nil && p.rw != p.ro {
+		drop(p.rw)
+	}
 }
 
 type stmtKey struct {
@@ -345,7 +366,7 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 		db.Close()
 		return nil, err
 	}
-	p := &pools{ro: db}
+	p := &pools{ro: db, maxIdle: b.MaxOpenConns}
 	if !b.ReadOnly {
 		p.rw = db
 	}
@@ -399,7 +420,7 @@ func (b *Backend) openMySQL(ctx context.Context) (*pools, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the server version of %s: %w", what, err)
 	}
-	p := &pools{mariadb: strings.Contains(strings.ToLower(version), "mariadb")}
+	p := &pools{mariadb: strings.Contains(strings.ToLower(version), "mariadb"), maxIdle: b.MaxOpenConns}
 	if b.StatementTimeout > 0 {
 		if p.mariadb {
 			cfg.Params["max_statement_time"] = strconv.FormatFloat(b.StatementTimeout.Seconds(), 'f', -1, 64)
