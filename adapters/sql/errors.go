@@ -23,8 +23,8 @@ import (
 
 // Messages of the failures the model may act on.
 const (
-	msgTimeout   = "The query took longer than %s and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
-	msgLost      = "The database connection was lost; retrying may help."
+	msgTimeout = "The query took longer than %s and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
+	msgLost    = "The database connection was lost; retrying may help."
 	// msgLostWrite is for a write whose connection broke while the
 	// statement may have run: calling again could write twice.
 	msgLostWrite = "The database connection was lost while the statement ran, so it may or may not have taken effect; check before calling again."
