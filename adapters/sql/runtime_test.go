@@ -483,9 +483,9 @@ func runtimeCases() []runtimeCase {
 				"CREATE TABLE {t}_p (id INTEGER PRIMARY KEY)",
 				"CREATE TABLE {t} (id INTEGER PRIMARY KEY, pid INTEGER, CONSTRAINT {t}_fk FOREIGN KEY (pid) REFERENCES {t}_p (id))",
 			}},
-			write: true,
-			query: bySQL[string]{"": "INSERT INTO {t} (id, pid) VALUES (1, ${args.n})"},
-			args:  map[string]cty.Value{"n": cty.NumberIntVal(7)},
+			write:       true,
+			query:       bySQL[string]{"": "INSERT INTO {t} (id, pid) VALUES (1, ${args.n})"},
+			args:        map[string]cty.Value{"n": cty.NumberIntVal(7)},
 			foreignKeys: true,
 			want: bySQL[want]{
 				"sqlite":   {errText: "The statement broke a foreign-key constraint: a value names no row of the table it refers to; give one that exists there."},
