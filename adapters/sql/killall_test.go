@@ -1,8 +1,11 @@
 package sqladapter
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -64,6 +67,14 @@ sql "db" {
 			read, write := got.Actions[0].(*Action), got.Actions[1].(*Action)
 			open(t, b)
 
+			driverLog := &syncWriter{w: &bytes.Buffer{}}
+			if name == "mariadb" {
+				// The driver's notes go to the default slog logger, not to
+				// standard error.
+				prev := slog.Default()
+				slog.SetDefault(slog.New(slog.NewTextHandler(driverLog, &slog.HandlerOptions{Level: slog.LevelDebug})))
+				defer slog.SetDefault(prev)
+			}
 			ids := fillPool(t, read)
 			killSessions(t, db, ids)
 			for i := range 2 * poolSize {
@@ -76,6 +87,9 @@ sql "db" {
 				}
 			}
 
+			if name == "mariadb" && !strings.Contains(driverLog.String(), "mysql driver: ") {
+				t.Errorf("no driver message reached the slog logger; got %q", driverLog.String())
+			}
 			ids = fillPool(t, read)
 			killSessions(t, db, ids)
 			ran := 0
@@ -208,4 +222,22 @@ func TestWriteLostWhileRunning(t *testing.T) {
 			}
 		})
 	}
+}
+
+// syncWriter serialises writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprint(s.w)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +22,21 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 )
+
+func init() {
+	// The MySQL driver writes what it notices (a pooled connection the
+	// server closed, say) to standard error by default, which would break
+	// into the output of mcpdecl check and bypass the server's log.
+	mysql.SetLogger(driverLog{})
+}
+
+// driverLog passes the MySQL driver's messages to the default slog
+// logger, at debug level: what matters reaches the caller as an error.
+type driverLog struct{}
+
+func (driverLog) Print(v ...any) {
+	slog.Debug("mysql driver: " + strings.TrimSpace(fmt.Sprint(v...)))
+}
 
 var (
 	_ adapter.Opener             = (*Backend)(nil)

@@ -131,7 +131,7 @@ func TestInitSQLDiagnostics(t *testing.T) {
 		want        []string
 	}{
 		{"valid", `init_sql = "` + sqlFile + `"`, nil},
-		{"postgres", `init_sql = "` + sqlFile + `"` + "\n" + `driver = "postgres"`, []string{"3:12 init_sql needs SQLite"}},
+		{"postgres", `init_sql = "` + sqlFile + `"` + "\n" + `driver = "postgres"`, []string{"2:7 Invalid DSN", "3:12 init_sql needs SQLite"}},
 		{"missing", `init_sql = "nope.sql"`, []string{"3:12 init_sql file not found"}},
 		{"empty", `init_sql = ""`, []string{"3:12 Empty init_sql"}},
 		{"directory", `init_sql = "."`, []string{"3:12 init_sql is a directory"}},
