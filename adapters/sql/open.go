@@ -391,8 +391,10 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 
 // mysqlConfig parses a MySQL DSN and enforces the settings the adapter
 // relies on: server-side placeholders (interpolateParams=false), one
-// statement per call (multiStatements=false) and DATETIME as time
-// (parseTime=true). Its errors quote no part of the DSN that may be the
+// statement per call (multiStatements=false), DATETIME as time
+// (parseTime=true), and rows_affected counting the rows an UPDATE matched,
+// not only those it changed (clientFoundRows=true), as PostgreSQL and
+// SQLite count them, so that rows_affected == 0 means "no such row". Its errors quote no part of the DSN that may be the
 // password (see mysqlDSNProblem).
 func mysqlConfig(dsn string) (*mysql.Config, error) {
 	if urlScheme.MatchString(dsn) {
@@ -407,6 +409,7 @@ func mysqlConfig(dsn string) (*mysql.Config, error) {
 	cfg.InterpolateParams = false
 	cfg.MultiStatements = false
 	cfg.ParseTime = true
+	cfg.ClientFoundRows = true
 	if cfg.Params == nil {
 		cfg.Params = map[string]string{}
 	}

@@ -404,6 +404,17 @@ func runtimeCases() []runtimeCase {
 			after: bySQL[string]{"": "SELECT count(*) FROM {t} WHERE n = 9"}, afterWant: 2,
 		},
 		{
+			// rows_affected counts the rows the WHERE matched, also those
+			// the UPDATE left as they were, so that rows_affected == 0
+			// means "no such row" on every database.
+			name:  "update to the value a row already has",
+			setup: autoRows(auto),
+			write: true,
+			query: bySQL[string]{"": "UPDATE {t} SET n = 1 WHERE name = ${args.query}"},
+			args:  map[string]cty.Value{"query": cty.StringVal("a")},
+			want:  bySQL[want]{"": {rows: []map[string]any{}, columns: []string{}, affected: 1, text: `{"rows_affected": 1}`}},
+		},
+		{
 			name:  "insert returning",
 			setup: autoRows(auto),
 			write: true,
