@@ -151,7 +151,8 @@ func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {
 }
 
 // checkInitSQL checks the init_sql attribute: an SQLite backend only, with
-// a database file (dsn, when known and read), and an SQL file that exists. It returns the path resolved against the config file.
+// a database file (dsn, when known and read), and an SQL file that exists.
+// It returns the path resolved against the config file.
 func checkInitSQL(attr *hcl.Attribute, p string, d Dialect, dsn *sqliteDSN) (string, hcl.Diagnostics) {
 	r := attr.Expr.Range()
 	if d == SQLite && dsn != nil && dsn.memory {

@@ -394,8 +394,9 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 // statement per call (multiStatements=false), DATETIME as time
 // (parseTime=true), and rows_affected counting the rows an UPDATE matched,
 // not only those it changed (clientFoundRows=true), as PostgreSQL and
-// SQLite count them, so that rows_affected == 0 means "no such row". Its errors quote no part of the DSN that may be the
-// password (see mysqlDSNProblem).
+// SQLite count them, so that rows_affected == 0 means "no such row". Its
+// errors quote no part of the DSN that may be the password (see
+// mysqlDSNProblem).
 func mysqlConfig(dsn string) (*mysql.Config, error) {
 	if urlScheme.MatchString(dsn) {
 		// The driver would read mysql://user:pw@host/db as the user

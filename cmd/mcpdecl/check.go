@@ -72,7 +72,7 @@ func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnost
 			note, d := co.CheckOpen(ctx)
 			diags = append(diags, d...)
 			if note != "" {
-				notes = append(notes, note)
+				notes = append(notes, dispatch.RedactText(note, t.Secrets))
 			}
 			continue
 		}
