@@ -228,6 +228,11 @@ func postgresReference(detail string) string {
 	return eitherRef
 }
 
+// mysqlUserHost finds the 'user'@'host' of a MySQL permission error
+// ("SELECT command denied to user 'app'@'10.0.0.5' for table 'orders'"):
+// the host, where mcpdecl connects from, is for the server log only.
+var mysqlUserHost = regexp.MustCompile(`'([^']*)'@'[^']*'`)
+
 // mysqlKey finds the key name in "Duplicate entry 'x' for key 't.k'".
 var mysqlKey = regexp.MustCompile("for key '([^']*)'")
 
@@ -284,7 +289,8 @@ var mysqlColumn = regexp.MustCompile("(?i)(?:column|field) '([^']*)'")
 var mysqlTimedOut = regexp.MustCompile(`(?i)max_statement_time|max_execution_time|maximum statement execution time`)
 
 func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
-	name, value := clipQuoted(e.Message, nameQuote), clipQuoted(e.Message, valueQuote)
+	msg := mysqlUserHost.ReplaceAllString(e.Message, "'$1'")
+	name, value := clipQuoted(msg, nameQuote), clipQuoted(msg, valueQuote)
 	find := func(re *regexp.Regexp) string {
 		if m := re.FindStringSubmatch(e.Message); m != nil {
 			return "`" + m[1] + "`"

@@ -120,3 +120,12 @@ func TestConstraintDetails(t *testing.T) {
 		t.Errorf("exclusion: got %q, want %q", msg, want)
 	}
 }
+
+// TestMySQLMessageHidesClientHost keeps the host mcpdecl connects from out
+// of what the model reads.
+func TestMySQLMessageHidesClientHost(t *testing.T) {
+	msg, _ := mysqlMessage(&mysql.MySQLError{Number: 1142, Message: "SELECT command denied to user 'app'@'10.0.0.5' for table `orders`"}, "2s")
+	if strings.Contains(msg, "10.0.0.5") || !strings.Contains(msg, "'app'") {
+		t.Errorf("message = %q", msg)
+	}
+}
