@@ -20,8 +20,8 @@
 // role that may only read.
 //
 // Drivers: modernc.org/sqlite (pure Go), pgx through database/sql, and
-// go-sql-driver/mysql with interpolateParams=false, multiStatements=false
-// and parseTime=true forced whatever the DSN says. The statement timeout is
+// go-sql-driver/mysql with interpolateParams=false, multiStatements=false,
+// parseTime=true and clientFoundRows=true forced whatever the DSN says. The statement timeout is
 // a context deadline on every call plus the server's own limit, set on each
 // new connection: Postgres statement_timeout, MySQL max_execution_time
 // (SELECT only) or MariaDB max_statement_time (chosen by the server's

@@ -189,17 +189,17 @@ sql "a" {
 
 func TestCompiled(t *testing.T) {
 	for _, tt := range []struct {
-		driver, text string
+		driver, text, dsn, redacted string
 	}{
-		{"sqlite", "SELECT * FROM orders WHERE status = ? AND n > ?"},
-		{"postgres", "SELECT * FROM orders WHERE status = $1 AND n > $2"},
-		{"mariadb", "SELECT * FROM orders WHERE status = ? AND n > ?"},
+		{"sqlite", "SELECT * FROM orders WHERE status = ? AND n > ?", "postgres://app:s3cret@db/orders", "postgres://app:xxxxx@db/orders"},
+		{"postgres", "SELECT * FROM orders WHERE status = $1 AND n > $2", "postgres://app:s3cret@db/orders", "postgres://app:xxxxx@db/orders"},
+		{"mariadb", "SELECT * FROM orders WHERE status = ? AND n > ?", "app:s3cret@tcp(db)/orders", "app:xxxxx@tcp(db)/orders"},
 	} {
 		t.Run(tt.driver, func(t *testing.T) {
 			got := checktest.Compile(t, New(), `
 backend "sql" "db" {
   driver            = "`+tt.driver+`"
-  dsn               = "postgres://app:s3cret@db/orders"
+  dsn               = "`+tt.dsn+`"
   conn_max_lifetime = "5m"
 }
 sql "db" {
@@ -216,7 +216,7 @@ sql "db" {
 			}
 			wantBackend := map[string]any{
 				"kind": "sql", "name": "db", "driver": wantDriver,
-				"dsn":       "postgres://app:xxxxx@db/orders",
+				"dsn":       tt.redacted,
 				"read_only": true, "max_open_conns": 10, "conn_max_lifetime": "5m0s",
 				"statement_timeout": "30s", "max_rows": 1000,
 			}

@@ -33,7 +33,9 @@ type Backend struct {
 	DSN string
 	// BaseDir is the directory of the config file that set dsn, against
 	// which a relative SQLite path is resolved.
-	BaseDir  string
+	BaseDir string
+	// DSNRange is where dsn is set, for the diagnostics of mcpdecl check.
+	DSNRange hcl.Range
 	ReadOnly bool
 	// MaxOpenConns caps the pool; ConnMaxLifetime 0 keeps connections.
 	MaxOpenConns     int
@@ -47,6 +49,9 @@ type Backend struct {
 	InitSQL string
 
 	state atomic.Pointer[pools] // set by Open
+	// checkFailed is set when CheckOpen reported that the backend could
+	// not be opened, so that its calls are not reported again one by one.
+	checkFailed atomic.Bool
 }
 
 var _ adapter.Backend = (*Backend)(nil)
@@ -109,6 +114,14 @@ func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {
 	}
 	if attr := a["dsn"]; attr != nil {
 		b.BaseDir = check.Path(attr, ".")
+		b.DSNRange = attr.Expr.Range()
+		if strings.TrimSpace(b.DSN) != "" && !diags.HasErrors() {
+			if problem := dsnProblem(b.Driver, b.DSN, b.BaseDir); problem != "" {
+				diags = append(diags, check.Error("Invalid DSN",
+					fmt.Sprintf("The %s DSN cannot be read: %s. Fix the dsn; serve would refuse it too.", dialectName[b.Driver], b.scrub(problem)),
+					b.DSNRange))
+			}
+		}
 	}
 	b.ReadOnly, _, d = check.Bool(s, a["read_only"], true)
 	diags = append(diags, d...)
@@ -126,17 +139,26 @@ func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {
 		p, known, d := check.String(s, attr, "")
 		diags = append(diags, d...)
 		if known && !d.HasErrors() {
-			b.InitSQL, d = checkInitSQL(attr, p, b.Driver)
+			var dsn *sqliteDSN
+			if b.Driver == SQLite && b.DSN != "" {
+				dsn, _ = parseSQLiteDSN(b.DSN, b.BaseDir)
+			}
+			b.InitSQL, d = checkInitSQL(attr, p, b.Driver, dsn)
 			diags = append(diags, d...)
 		}
 	}
 	return b, diags
 }
 
-// checkInitSQL checks the init_sql attribute: an SQLite backend only, and a
-// file that exists. It returns the path resolved against the config file.
-func checkInitSQL(attr *hcl.Attribute, p string, d Dialect) (string, hcl.Diagnostics) {
+// checkInitSQL checks the init_sql attribute: an SQLite backend only, with
+// a database file (dsn, when known and read), and an SQL file that exists.
+// It returns the path resolved against the config file.
+func checkInitSQL(attr *hcl.Attribute, p string, d Dialect, dsn *sqliteDSN) (string, hcl.Diagnostics) {
 	r := attr.Expr.Range()
+	if d == SQLite && dsn != nil && dsn.memory {
+		return "", hcl.Diagnostics{check.Error("init_sql needs a database file",
+			"init_sql creates a database file when it is missing, and this dsn names an in-memory database, which starts empty on every open. Name a file in dsn (such as \"file:orders.db\"), or remove init_sql.", r)}
+	}
 	if d != SQLite {
 		return "", hcl.Diagnostics{check.Error("init_sql needs SQLite",
 			fmt.Sprintf("init_sql creates an embedded SQLite database file when it is missing; a %s database is created by its server. Remove init_sql, or set driver = \"sqlite\".", d), r)}

@@ -19,6 +19,9 @@ func (a *Action) Check(ctx context.Context) hcl.Diagnostics {
 		return nil // already reported at load time
 	}
 	p := a.Backend.state.Load()
+	if p == nil && a.Backend.checkFailed.Load() {
+		return nil // reported once, at the backend's dsn
+	}
 	if p == nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Backend not open",
 			Detail: fmt.Sprintf("The backend %q could not be opened, so this query was not checked.", a.Backend.Name), Subject: a.Query.Range.Ptr()}}

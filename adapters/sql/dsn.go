@@ -3,6 +3,7 @@ package sqladapter
 import (
 	"cmp"
 	"errors"
+	"io/fs"
 	"net/url"
 	"regexp"
 	"slices"
@@ -287,4 +288,39 @@ func mysqlDSNProblem(dsn string, err error) string {
 		return mysqlDBNameHint
 	}
 	return hidePasswords(msg, dsnPasswords(MySQL, dsn))
+}
+
+// dialectName names a dialect in messages.
+var dialectName = map[Dialect]string{SQLite: "SQLite", Postgres: "Postgres", MySQL: "MySQL"}
+
+// dsnProblem says what is wrong with a DSN that the driver could not read,
+// without any I/O and without quoting its password; "" when it reads.
+// A Postgres DSN that names files of the machine that serves (a
+// certificate, a service file) is not held against it here: this machine
+// may not have them, and Open reports them.
+func dsnProblem(d Dialect, dsn, baseDir string) string {
+	var err error
+	switch d {
+	case SQLite:
+		_, err = parseSQLiteDSN(dsn, baseDir)
+	case MySQL:
+		_, err = mysqlConfig(dsn)
+	case Postgres:
+		if machineDependent(dsn) {
+			return ""
+		}
+		_, err = postgresConfig(dsn)
+	}
+	if err == nil {
+		return ""
+	}
+	return strings.TrimPrefix(err.Error(), "invalid "+dialectName[d]+" DSN: ")
+}
+
+// machineDependent reports whether pgx refuses a Postgres DSN only for want
+// of a file it names (a certificate, a key, a service file).
+func machineDependent(dsn string) bool {
+	_, err := pgx.ParseConfig(dsn)
+	var pathErr *fs.PathError
+	return err != nil && (errors.As(err, &pathErr) || strings.Contains(err.Error(), "failed to read service"))
 }

@@ -2,11 +2,15 @@ package sqladapter
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mcpdecl/mcpdecl/adapters/internal/checktest"
 )
 
 // secretPieces make up the password of TestDSNPasswordNeverShown, with
@@ -61,6 +65,9 @@ func TestDSNPasswordNeverShown(t *testing.T) {
 				t.Errorf("error:\n got %q\nwant it to contain %q", err, tt.want)
 			}
 			noSecret(t, "the Open error", err.Error())
+			if problem, ok := strings.CutPrefix(tt.want, "invalid "+dialectName[tt.driver]+" DSN: "); ok || tt.driver == SQLite {
+				checkDSNAtLoadTime(t, tt.driver, tt.dsn, problem)
+			}
 			noSecret(t, "Describe", b.Describe()["dsn"].(string))
 			// A driver message quoting the DSN, as pgx's quotes the pieces
 			// it could not parse, is scrubbed.
@@ -106,5 +113,51 @@ func TestRedactDSNKeepsTheRest(t *testing.T) {
 		if got := RedactDSN(tt.d, tt.dsn); got != tt.out {
 			t.Errorf("RedactDSN(%q) = %q, want %q", tt.dsn, got, tt.out)
 		}
+	}
+}
+
+// checkDSNAtLoadTime compiles a backend with dsn and checks that the load
+// reports the DSN problem at the dsn attribute, with no password in it.
+func checkDSNAtLoadTime(t *testing.T, d Dialect, dsn, problem string) {
+	t.Helper()
+	src := fmt.Sprintf("backend \"sql\" \"db\" {\ndriver = %q\ndsn = %q\n}", d, dsn)
+	got := checktest.Compile(t, New(), src)
+	if diff := cmp.Diff([]string{"3:7 Invalid DSN"}, checktest.Format(got.Diags)); diff != "" {
+		t.Fatalf("load-time diagnostics (-want +got):\n%s", diff)
+	}
+	detail := got.Diags[0].Detail
+	if !strings.Contains(detail, problem) {
+		t.Errorf("load-time detail %q lacks %q", detail, problem)
+	}
+	noSecret(t, "the load-time diagnostic", detail)
+}
+
+// TestDSNAtLoadTime reports at load time, without connecting, the DSNs
+// that cannot be read, and leaves alone those that depend on the machine
+// that serves (a certificate file, a service file) or that parse.
+func TestDSNAtLoadTime(t *testing.T) {
+	checkDSNAtLoadTime(t, Postgres, "postgres://u@127.0.0.1:notaport/db", "invalid port")
+	checkDSNAtLoadTime(t, MySQL, "root@tcp(127.0.0.1:3306", mysqlSlashHint)
+	checkDSNAtLoadTime(t, MySQL, "root@tcp(127.0.0.1:3306)/db?readTimeout=abc", `invalid duration "abc"`)
+	checkDSNAtLoadTime(t, SQLite, "file:x.db?a=%zz", "invalid query string in the SQLite DSN")
+	for _, tt := range []struct {
+		d   Dialect
+		dsn string
+	}{
+		{Postgres, "postgres://u@127.0.0.1:5432/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem"},
+		{Postgres, "service=nonexistent_service"},
+		{Postgres, "host=127.0.0.1 port=1 user=u dbname=db"},
+		{MySQL, "u:p@tcp(127.0.0.1:1)/db?timeout=2s"},
+		{SQLite, "file:missing.db"},
+		{SQLite, ":memory:"},
+	} {
+		src := fmt.Sprintf("backend \"sql\" \"db\" {\ndriver = %q\ndsn = %q\n}", tt.d, tt.dsn)
+		if got := checktest.Compile(t, New(), src); len(got.Diags) > 0 {
+			t.Errorf("%s %q: %s", tt.d, tt.dsn, got.Diags.Error())
+		}
+	}
+	src := "backend \"sql\" \"db\" {\ndriver = \"sqlite\"\ndsn = \":memory:\"\ninit_sql = \"../../examples/orders.sql\"\n}"
+	if diff := cmp.Diff([]string{"4:12 init_sql needs a database file"}, checktest.Format(checktest.Compile(t, New(), src).Diags)); diff != "" {
+		t.Errorf("init_sql with an in-memory database (-want +got):\n%s", diff)
 	}
 }

@@ -23,8 +23,11 @@ import (
 
 // Messages of the failures the model may act on.
 const (
-	msgTimeout   = "The query took longer than %s and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
-	msgLost      = "The database connection was lost; retrying may help."
+	msgTimeout = "The query took longer than %s and was stopped; narrow it (filter on more columns, or ask for fewer rows)."
+	msgLost    = "The database connection was lost; retrying may help."
+	// msgLostWrite is for a write whose connection broke while the
+	// statement may have run: calling again could write twice.
+	msgLostWrite = "The database connection was lost while the statement ran, so it may or may not have taken effect; check before calling again."
 	msgReadOnly  = "The database refused to write: this tool is read-only."
 	msgBusy      = "The database is busy (another writer holds a lock); retrying may help."
 	msgCancelled = "The call was cancelled before the query finished."
@@ -42,6 +45,9 @@ const (
 // caller's deadline left when the call began (0 for none).
 func (a *Action) callError(ctx, cctx context.Context, err error, args []any, limit time.Duration) error {
 	ce := func(msg string, retry bool) error {
+		if msg == msgLost && !a.ReadOnly && !notRun(err) {
+			msg, retry = msgLostWrite, false
+		}
 		// The message may quote the server's own text, scrubbed in case it
 		// repeats the password.
 		return &adapter.CallError{Message: a.Backend.scrub(msg), Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
@@ -129,9 +135,13 @@ func postgresMessage(e *pgconn.PgError, timeout string) (string, bool) {
 	name, value := clipQuoted(e.Message, nameQuote), clipQuoted(e.Message, valueQuote)
 	switch e.Code {
 	case "23505":
-		return fmt.Sprintf("The statement broke the unique constraint %s: a row with the same key already exists.", quoteName(e.ConstraintName, e.TableName)), false
+		return fmt.Sprintf("The statement broke the unique constraint %s: %s", quoteName(e.ConstraintName, e.TableName), postgresDuplicate(e.Detail)), false
 	case "23503":
-		return fmt.Sprintf("The statement broke the foreign-key constraint %s: the referenced row does not exist, or other rows still refer to this one.", quoteName(e.ConstraintName, e.TableName)), false
+		return fmt.Sprintf("The statement broke the foreign-key constraint %s: %s", quoteName(e.ConstraintName, e.TableName), postgresReference(e.Detail)), false
+	case "23P01":
+		// The detail would quote the key of the existing row it conflicts
+		// with, which is not the model's own input.
+		return fmt.Sprintf("The statement broke the exclusion constraint %s: it conflicts with an existing row.", quoteName(e.ConstraintName, e.TableName)), false
 	case "23502":
 		return fmt.Sprintf("The column %s cannot be null; give it a value.", quoteName(e.ColumnName, e.TableName)), false
 	case "23514":
@@ -164,8 +174,107 @@ func postgresMessage(e *pgconn.PgError, timeout string) (string, bool) {
 	return "The database refused the statement: " + value + " (SQLSTATE " + e.Code + ").", false
 }
 
+// Constraint explanations when the database names neither the columns nor
+// the values.
+const (
+	duplicateRow    = "a row with the same key already exists."
+	missingRef      = "a value names no row of the table it refers to; give one that exists there."
+	stillReferenced = "other rows still refer to this one; change or delete them first."
+	eitherRef       = "the referenced row does not exist, or other rows still refer to this one."
+)
+
+// postgresKey reads the detail of a unique or foreign-key violation:
+// Key (cols)=(values) already exists, is not present in table "t", or is
+// still referenced from table "t". The detail is missing or has no values
+// when the role may not read the table.
+var postgresKey = regexp.MustCompile(`^Key \((.+?)\)=\((.*)\) (already exists|is not present in table|is still referenced from table)( "(.*)")?\.$`)
+
+// postgresKeyOf returns the columns, the values (cut when long), what
+// happened and the table named by a Postgres key detail; ok is false for
+// another detail.
+func postgresKeyOf(detail string) (cols, vals, what, table string, ok bool) {
+	m := postgresKey.FindStringSubmatch(detail)
+	if m == nil {
+		return "", "", "", "", false
+	}
+	vals, note := clipText(m[2], valueQuote)
+	return m[1], vals + note, m[3], m[5], true
+}
+
+// postgresDuplicate explains a unique violation with the key the database
+// names: a row with (email)=(a@example.com) already exists.
+func postgresDuplicate(detail string) string {
+	cols, vals, what, _, ok := postgresKeyOf(detail)
+	if !ok || what != "already exists" {
+		return duplicateRow
+	}
+	return fmt.Sprintf("a row with (%s)=(%s) already exists.", cols, vals)
+}
+
+// postgresReference explains a foreign-key violation in the direction the
+// database names: a value that refers to no row, or a row others refer to.
+func postgresReference(detail string) string {
+	cols, vals, what, table, ok := postgresKeyOf(detail)
+	switch {
+	case ok && what == "is not present in table":
+		return fmt.Sprintf("(%s)=(%s) names no row of table %q; give a value that exists there.", cols, vals, table)
+	case ok && what == "is still referenced from table":
+		return fmt.Sprintf("rows of table %q still refer to (%s)=(%s); change or delete them first.", table, cols, vals)
+	case strings.Contains(detail, "is not present in table"):
+		return missingRef
+	case strings.Contains(detail, "is still referenced from table"):
+		return stillReferenced
+	}
+	return eitherRef
+}
+
+// mysqlUserHost finds the 'user'@'host' of a MySQL permission error
+// ("SELECT command denied to user 'app'@'10.0.0.5' for table 'orders'"):
+// the host, where mcpdecl connects from, is for the server log only.
+var mysqlUserHost = regexp.MustCompile(`'([^']*)'@'[^']*'`)
+
 // mysqlKey finds the key name in "Duplicate entry 'x' for key 't.k'".
 var mysqlKey = regexp.MustCompile("for key '([^']*)'")
+
+// mysqlDuplicate finds the value in "Duplicate entry 'x' for key 'k'";
+// the value is not escaped, so it runs to the last "' for key '".
+var mysqlDuplicate = regexp.MustCompile(`(?s)^Duplicate entry '(.*)' for key '[^']*'$`)
+
+// mysqlForeignKey reads the foreign key a 1451 or 1452 error names:
+// (`db`.`child`, CONSTRAINT `fk` FOREIGN KEY (`col`) REFERENCES `parent` (`id`)).
+var mysqlForeignKey = regexp.MustCompile("\\(`[^`]*`\\.`([^`]*)`, CONSTRAINT `[^`]*` FOREIGN KEY \\((.*?)\\) REFERENCES `([^`]*)` \\((.*?)\\)")
+
+// mysqlDuplicateText explains a MySQL unique violation with the value the
+// database names.
+func mysqlDuplicateText(msg string) string {
+	m := mysqlDuplicate.FindStringSubmatch(msg)
+	if m == nil {
+		return duplicateRow
+	}
+	// MariaDB cuts a long value itself, to 64 bytes and "...".
+	v, cut := strings.CutSuffix(m[1], "...")
+	v, note := clipText(v, valueQuote)
+	if cut && !strings.HasSuffix(v, "…") {
+		v += "…"
+	}
+	return fmt.Sprintf("a row with the key '%s'%s already exists.", v, note)
+}
+
+// mysqlReference explains a MySQL foreign-key violation: 1452 (and 1216)
+// a child row that refers to no row, 1451 (and 1217) a parent row that
+// others still refer to.
+func mysqlReference(number uint16, msg string) string {
+	m := mysqlForeignKey.FindStringSubmatch(msg)
+	switch {
+	case (number == 1452) && m != nil:
+		return fmt.Sprintf("%s names no row of table `%s` (column %s); give a value that exists there.", m[2], m[3], m[4])
+	case (number == 1451) && m != nil:
+		return fmt.Sprintf("rows of table `%s` still refer to this row of `%s` (through %s); change or delete them first.", m[1], m[3], m[2])
+	case number == 1452 || number == 1216:
+		return missingRef
+	}
+	return stillReferenced
+}
 
 // mysqlConstraint finds the constraint name in a foreign-key or check
 // failure: CONSTRAINT `name`, or constraint 'name'.
@@ -180,7 +289,8 @@ var mysqlColumn = regexp.MustCompile("(?i)(?:column|field) '([^']*)'")
 var mysqlTimedOut = regexp.MustCompile(`(?i)max_statement_time|max_execution_time|maximum statement execution time`)
 
 func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
-	name, value := clipQuoted(e.Message, nameQuote), clipQuoted(e.Message, valueQuote)
+	msg := mysqlUserHost.ReplaceAllString(e.Message, "'$1'")
+	name, value := clipQuoted(msg, nameQuote), clipQuoted(msg, valueQuote)
 	find := func(re *regexp.Regexp) string {
 		if m := re.FindStringSubmatch(e.Message); m != nil {
 			return "`" + m[1] + "`"
@@ -189,9 +299,9 @@ func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
 	}
 	switch e.Number {
 	case 1062, 1586:
-		return fmt.Sprintf("The statement broke the unique constraint %s: a row with the same key already exists.", find(mysqlKey)), false
+		return fmt.Sprintf("The statement broke the unique constraint %s: %s", find(mysqlKey), mysqlDuplicateText(e.Message)), false
 	case 1451, 1452, 1216, 1217:
-		return fmt.Sprintf("The statement broke the foreign-key constraint %s: the referenced row does not exist, or other rows still refer to this one.", find(mysqlConstraint)), false
+		return fmt.Sprintf("The statement broke the foreign-key constraint %s: %s", find(mysqlConstraint), mysqlReference(e.Number, e.Message)), false
 	case 1048, 1364:
 		return fmt.Sprintf("The column %s cannot be null; give it a value.", find(mysqlColumn)), false
 	case 3819, 4025:
@@ -243,7 +353,7 @@ func (a *Action) sqliteMessage(e *sqlite.Error, timeout string, args []any) (str
 	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
 		return fmt.Sprintf("The statement broke a unique constraint on %s: a row with the same key already exists.", what), false
 	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
-		return "The statement broke a foreign-key constraint: the referenced row does not exist, or other rows still refer to this one.", false
+		return "The statement broke a foreign-key constraint: " + a.sqliteReference(), false
 	case sqlite3.SQLITE_CONSTRAINT_NOTNULL:
 		return fmt.Sprintf("The column %s cannot be null; give it a value.", what), false
 	case sqlite3.SQLITE_CONSTRAINT_CHECK:
@@ -265,6 +375,26 @@ func (a *Action) sqliteMessage(e *sqlite.Error, timeout string, args []any) (str
 		return "The database refused the statement: " + msg + ". The tool's query or the database schema must be fixed.", false
 	}
 	return "The database refused the statement: " + msg + ".", false
+}
+
+// sqliteReference explains an SQLite foreign-key violation, whose message
+// names neither the key nor the direction: an INSERT can only refer to a
+// missing row and a DELETE only remove one that others refer to (unless
+// they are INSERT OR REPLACE and REPLACE, which do both).
+func (a *Action) sqliteReference() string {
+	q := a.Query.Text
+	switch {
+	case a.Query.Verb == "INSERT" && !replaces(q):
+		return missingRef
+	case a.Query.Verb == "DELETE":
+		return stillReferenced
+	}
+	return eitherRef
+}
+
+// replaces reports whether an INSERT says OR REPLACE.
+func replaces(q string) bool {
+	return strings.Contains(strings.ToUpper(q), "REPLACE")
 }
 
 // longText is the length from which a text argument is taken for the

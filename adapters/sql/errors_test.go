@@ -82,3 +82,50 @@ func TestLongValuesCut(t *testing.T) {
 		t.Errorf("message of %d bytes: %q", len(msg), msg)
 	}
 }
+
+// TestConstraintDetails checks the explanations of constraint violations
+// read from what the database names, and the fallbacks when it names
+// less (a role that may not read the table gets no values).
+func TestConstraintDetails(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	tests := []struct{ got, want string }{
+		{postgresDuplicate(`Key (email)=(a@example.com) already exists.`), "a row with (email)=(a@example.com) already exists."},
+		{postgresDuplicate(`Key (a, b)=(1, two) already exists.`), "a row with (a, b)=(1, two) already exists."},
+		{postgresDuplicate(`Key (q)=(` + long + `) already exists.`), "a row with (q)=(" + long[:40] + "…) already exists."},
+		{postgresDuplicate(""), duplicateRow},
+		{postgresReference(`Key (telescope_id)=(42) is not present in table "telescopes".`), `(telescope_id)=(42) names no row of table "telescopes"; give a value that exists there.`},
+		{postgresReference(`Key (id)=(1) is still referenced from table "observations".`), `rows of table "observations" still refer to (id)=(1); change or delete them first.`},
+		{postgresReference(`Key is not present in table "telescopes".`), missingRef},
+		{postgresReference(`Key is still referenced from table "observations".`), stillReferenced},
+		{postgresReference(""), eitherRef},
+		{mysqlDuplicateText("Duplicate entry 'it's' for key 'k'"), "a row with the key 'it's' already exists."},
+		{mysqlDuplicateText("Duplicate entry '" + long + "' for key 'k'"), "a row with the key '" + long[:40] + "…' already exists."},
+		{mysqlDuplicateText("Duplicate entry for key"), duplicateRow},
+		{mysqlReference(1452, "Cannot add or update a child row: a foreign key constraint fails (`db`.`obs`, CONSTRAINT `fk` FOREIGN KEY (`tid`) REFERENCES `tel` (`id`))"),
+			"`tid` names no row of table `tel` (column `id`); give a value that exists there."},
+		{mysqlReference(1451, "Cannot delete or update a parent row: a foreign key constraint fails (`db`.`obs`, CONSTRAINT `fk` FOREIGN KEY (`tid`) REFERENCES `tel` (`id`))"),
+			"rows of table `obs` still refer to this row of `tel` (through `tid`); change or delete them first."},
+		{mysqlReference(1216, "Cannot add or update a child row: a foreign key constraint fails"), missingRef},
+		{mysqlReference(1217, "Cannot delete or update a parent row: a foreign key constraint fails"), stillReferenced},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got  %q\nwant %q", tt.got, tt.want)
+		}
+	}
+	msg, _ := postgresMessage(&pgconn.PgError{Code: "23P01", ConstraintName: "no_overlap", TableName: "bookings",
+		Message: `conflicting key value violates exclusion constraint "no_overlap"`,
+		Detail:  `Key (room, during)=(1, [2026-01-01,2026-01-02)) conflicts with existing key (room, during)=(1, [2026-01-01,2026-01-03)).`}, "2s")
+	if want := `The statement broke the exclusion constraint "no_overlap" on table "bookings": it conflicts with an existing row.`; msg != want {
+		t.Errorf("exclusion: got %q, want %q", msg, want)
+	}
+}
+
+// TestMySQLMessageHidesClientHost keeps the host mcpdecl connects from out
+// of what the model reads.
+func TestMySQLMessageHidesClientHost(t *testing.T) {
+	msg, _ := mysqlMessage(&mysql.MySQLError{Number: 1142, Message: "SELECT command denied to user 'app'@'10.0.0.5' for table `orders`"}, "2s")
+	if strings.Contains(msg, "10.0.0.5") || !strings.Contains(msg, "'app'") {
+		t.Errorf("message = %q", msg)
+	}
+}

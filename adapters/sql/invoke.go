@@ -67,11 +67,17 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		defer cancel()
 	}
 	out, err := a.run(cctx, p, args)
-	if err != nil && cctx.Err() == nil && (a.ReadOnly && isLostConnection(err) || notRun(err)) {
-		// The pool has dropped the broken connection; run once more on
-		// another. A read-only statement is always safe to repeat, a
-		// write only when it surely did not take effect.
-		out, err = a.run(cctx, p, args)
+	if err != nil && cctx.Err() == nil && isLostConnection(err) {
+		// When the database ended one session it has likely ended every
+		// idle one too (a restart, a failover, pg_terminate_backend of all
+		// of them), and they look alive until used: drop them, so that the
+		// retry and the calls after it get new connections.
+		p.dropIdle()
+		if a.ReadOnly || notRun(err) {
+			// A read-only statement is always safe to repeat, a write only
+			// when it surely did not take effect.
+			out, err = a.run(cctx, p, args)
+		}
 	}
 	if err != nil {
 		return nil, a.callError(ctx, cctx, err, args, limit)

@@ -79,30 +79,8 @@ func TestDatabaseGoneAndBack(t *testing.T) {
 	for _, name := range []string{"postgres", "mariadb"} {
 		t.Run(name, func(t *testing.T) {
 			db := openTestDB(t, name)
-			var target string
-			var rewrite func(addr string) string
-			switch name {
-			case "postgres":
-				u, err := url.Parse(db.dsn)
-				if err != nil {
-					t.Fatal(err)
-				}
-				target = u.Host
-				rewrite = func(addr string) string { v := *u; v.Host = addr; return v.String() }
-			case "mariadb":
-				m := mysqlAddr.FindStringSubmatch(db.dsn)
-				if m == nil {
-					t.Skipf("%s does not name a tcp(host:port) address", envMySQL)
-				}
-				target = m[1]
-				rewrite = func(addr string) string { return strings.Replace(db.dsn, m[0], "@tcp("+addr+")", 1) }
-			}
-			if !strings.Contains(target, ":") {
-				t.Skipf("the DSN of %s names no port", name)
-			}
-			p := startProxy(t, "127.0.0.1:0", target)
-			addr := p.ln.Addr().String()
-			viaProxy := &testDB{name: name, driver: db.driver, dsn: rewrite(addr)}
+			viaProxy, p := proxied(t, db)
+			addr, target := p.ln.Addr().String(), p.target
 			b, a := compileTestCall(t, viaProxy, "max_open_conns = 2", "SELECT 1 AS one WHERE 1 = ${args.n}", "", false)
 			open(t, b)
 			args := map[string]cty.Value{"n": cty.NumberIntVal(1)}
@@ -133,4 +111,32 @@ func TestDatabaseGoneAndBack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// proxied returns db reached through a new proxy, and the proxy.
+func proxied(t *testing.T, db *testDB) (*testDB, *proxy) {
+	t.Helper()
+	var target string
+	var rewrite func(addr string) string
+	switch db.name {
+	case "postgres":
+		u, err := url.Parse(db.dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		target = u.Host
+		rewrite = func(addr string) string { v := *u; v.Host = addr; return v.String() }
+	case "mariadb":
+		m := mysqlAddr.FindStringSubmatch(db.dsn)
+		if m == nil {
+			t.Skipf("%s does not name a tcp(host:port) address", envMySQL)
+		}
+		target = m[1]
+		rewrite = func(addr string) string { return strings.Replace(db.dsn, m[0], "@tcp("+addr+")", 1) }
+	}
+	if !strings.Contains(target, ":") {
+		t.Skipf("the DSN of %s names no port", db.name)
+	}
+	p := startProxy(t, "127.0.0.1:0", target)
+	return &testDB{name: db.name, driver: db.driver, dsn: rewrite(p.ln.Addr().String()), admin: db.admin}, p
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +22,21 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 )
+
+func init() {
+	// The MySQL driver writes what it notices (a pooled connection the
+	// server closed, say) to standard error by default, which would break
+	// into the output of mcpdecl check and bypass the server's log.
+	mysql.SetLogger(driverLog{})
+}
+
+// driverLog passes the MySQL driver's messages to the default slog
+// logger, at debug level: what matters reaches the caller as an error.
+type driverLog struct{}
+
+func (driverLog) Print(v ...any) {
+	slog.Debug("mysql driver: " + strings.TrimSpace(fmt.Sprint(v...)))
+}
 
 var (
 	_ adapter.Opener             = (*Backend)(nil)
@@ -44,6 +60,27 @@ type pools struct {
 	mariadb bool
 	// stmts holds prepared statements by stmtKey (SQLite only).
 	stmts sync.Map
+	// maxIdle is the number of idle connections a pool keeps; 0 for an
+	// SQLite backend, whose idle connections are never dropped (the last
+	// one of an in-memory database holds the data).
+	maxIdle int
+}
+
+// dropIdle closes the idle connections of a Postgres or MySQL pool; the
+// pools keep new idle connections afterwards as before. Connections in use
+// are not touched: a broken one is dropped when its call fails.
+func (p *pools) dropIdle() {
+	if p.maxIdle == 0 {
+		return
+	}
+	drop := func(db *sql.DB) {
+		db.SetMaxIdleConns(-1) // closes every idle connection
+		db.SetMaxIdleConns(p.maxIdle)
+	}
+	drop(p.ro)
+	if p.rw != nil && p.rw != p.ro {
+		drop(p.rw)
+	}
 }
 
 type stmtKey struct {
@@ -345,7 +382,7 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 		db.Close()
 		return nil, err
 	}
-	p := &pools{ro: db}
+	p := &pools{ro: db, maxIdle: b.MaxOpenConns}
 	if !b.ReadOnly {
 		p.rw = db
 	}
@@ -354,9 +391,12 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 
 // mysqlConfig parses a MySQL DSN and enforces the settings the adapter
 // relies on: server-side placeholders (interpolateParams=false), one
-// statement per call (multiStatements=false) and DATETIME as time
-// (parseTime=true). Its errors quote no part of the DSN that may be the
-// password (see mysqlDSNProblem).
+// statement per call (multiStatements=false), DATETIME as time
+// (parseTime=true), and rows_affected counting the rows an UPDATE matched,
+// not only those it changed (clientFoundRows=true), as PostgreSQL and
+// SQLite count them, so that rows_affected == 0 means "no such row". Its
+// errors quote no part of the DSN that may be the password (see
+// mysqlDSNProblem).
 func mysqlConfig(dsn string) (*mysql.Config, error) {
 	if urlScheme.MatchString(dsn) {
 		// The driver would read mysql://user:pw@host/db as the user
@@ -370,6 +410,7 @@ func mysqlConfig(dsn string) (*mysql.Config, error) {
 	cfg.InterpolateParams = false
 	cfg.MultiStatements = false
 	cfg.ParseTime = true
+	cfg.ClientFoundRows = true
 	if cfg.Params == nil {
 		cfg.Params = map[string]string{}
 	}
@@ -399,7 +440,7 @@ func (b *Backend) openMySQL(ctx context.Context) (*pools, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the server version of %s: %w", what, err)
 	}
-	p := &pools{mariadb: strings.Contains(strings.ToLower(version), "mariadb")}
+	p := &pools{mariadb: strings.Contains(strings.ToLower(version), "mariadb"), maxIdle: b.MaxOpenConns}
 	if b.StatementTimeout > 0 {
 		if p.mariadb {
 			cfg.Params["max_statement_time"] = strconv.FormatFloat(b.StatementTimeout.Seconds(), 'f', -1, 64)

@@ -131,7 +131,7 @@ func TestInitSQLDiagnostics(t *testing.T) {
 		want        []string
 	}{
 		{"valid", `init_sql = "` + sqlFile + `"`, nil},
-		{"postgres", `init_sql = "` + sqlFile + `"` + "\n" + `driver = "postgres"`, []string{"3:12 init_sql needs SQLite"}},
+		{"postgres", `init_sql = "` + sqlFile + `"` + "\n" + `driver = "postgres"`, []string{"2:7 Invalid DSN", "3:12 init_sql needs SQLite"}},
 		{"missing", `init_sql = "nope.sql"`, []string{"3:12 init_sql file not found"}},
 		{"empty", `init_sql = ""`, []string{"3:12 Empty init_sql"}},
 		{"directory", `init_sql = "."`, []string{"3:12 init_sql is a directory"}},
@@ -598,13 +598,13 @@ func TestConcurrentInvoke(t *testing.T) {
 }
 
 func TestMySQLConfigEnforced(t *testing.T) {
-	cfg, err := mysqlConfig("app:pw@tcp(db:3306)/orders?multiStatements=true&interpolateParams=true&parseTime=false")
+	cfg, err := mysqlConfig("app:pw@tcp(db:3306)/orders?multiStatements=true&interpolateParams=true&parseTime=false&clientFoundRows=false")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.MultiStatements || cfg.InterpolateParams || !cfg.ParseTime {
-		t.Errorf("multiStatements, interpolateParams, parseTime = %v, %v, %v; want false, false, true",
-			cfg.MultiStatements, cfg.InterpolateParams, cfg.ParseTime)
+	if cfg.MultiStatements || cfg.InterpolateParams || !cfg.ParseTime || !cfg.ClientFoundRows {
+		t.Errorf("multiStatements, interpolateParams, parseTime, clientFoundRows = %v, %v, %v, %v; want false, false, true, true",
+			cfg.MultiStatements, cfg.InterpolateParams, cfg.ParseTime, cfg.ClientFoundRows)
 	}
 }
 

@@ -316,7 +316,9 @@ func (c *compiler) lex(s string) []token {
 			toks = append(toks, token{kind: tString, off: i})
 			i += len(tag) + end
 		case b == '?' && c.dialect != Postgres,
-			(b == ':' || b == '@' || b == '$') && c.dialect == SQLite && i+1 < len(s) && isWordStart(s[i+1]):
+			// SQLite reads :name, @name and $name as parameters, and a
+			// name may be digits: $1 is the parameter "1", never bound.
+			(b == ':' || b == '@' || b == '$') && c.dialect == SQLite && i+1 < len(s) && (isWordStart(s[i+1]) || isDigit(s[i+1])):
 			c.placeholderError(i)
 			i++
 		case isWordStart(b):

@@ -163,6 +163,25 @@ func TestCompileQuery(t *testing.T) {
 			},
 		},
 		{
+			name:    "sqlite numbered placeholders",
+			dialect: SQLite,
+			sql:     "SELECT * FROM t WHERE a = $1 AND b = ?2 AND c = :3 AND d = @4 AND e$f = 1 AND g = '$1'",
+			wantDiag: []string{
+				"1:27 Placeholder in query text",
+				"1:38 Placeholder in query text",
+				"1:49 Placeholder in query text",
+				"1:60 Placeholder in query text",
+			},
+		},
+		{
+			name:    "mysql placeholder",
+			dialect: MySQL,
+			sql:     "SELECT * FROM t WHERE a = ? AND b = '?' AND c = @v",
+			wantDiag: []string{
+				"1:27 Placeholder in query text",
+			},
+		},
+		{
 			name:    "postgres positional placeholder",
 			dialect: Postgres,
 			sql:     "SELECT * FROM t WHERE a = $1",

@@ -118,6 +118,8 @@ type runtimeCase struct {
 	after     bySQL[string]
 	afterWant int64
 	want      bySQL[want]
+	// foreignKeys has SQLite check foreign keys (PRAGMA foreign_keys).
+	foreignKeys bool
 	// maxTime bounds how long the call may take.
 	maxTime time.Duration
 	skip    bySQL[string]
@@ -402,6 +404,17 @@ func runtimeCases() []runtimeCase {
 			after: bySQL[string]{"": "SELECT count(*) FROM {t} WHERE n = 9"}, afterWant: 2,
 		},
 		{
+			// rows_affected counts the rows the WHERE matched, also those
+			// the UPDATE left as they were, so that rows_affected == 0
+			// means "no such row" on every database.
+			name:  "update to the value a row already has",
+			setup: autoRows(auto),
+			write: true,
+			query: bySQL[string]{"": "UPDATE {t} SET n = 1 WHERE name = ${args.query}"},
+			args:  map[string]cty.Value{"query": cty.StringVal("a")},
+			want:  bySQL[want]{"": {rows: []map[string]any{}, columns: []string{}, affected: 1, text: `{"rows_affected": 1}`}},
+		},
+		{
 			name:  "insert returning",
 			setup: autoRows(auto),
 			write: true,
@@ -418,8 +431,36 @@ func runtimeCases() []runtimeCase {
 			args:  map[string]cty.Value{"query": cty.StringVal("a")},
 			want: bySQL[want]{
 				"sqlite":   {errText: "The statement broke a unique constraint on {t}.name: a row with the same key already exists."},
-				"postgres": {errText: `The statement broke the unique constraint "{t}_name_key" on table "{t}"`},
-				"mariadb":  {errText: "The statement broke the unique constraint `{t}_name_key`"},
+				"postgres": {errText: `The statement broke the unique constraint "{t}_name_key" on table "{t}": a row with (name)=(a) already exists.`},
+				"mariadb":  {errText: "The statement broke the unique constraint `{t}_name_key`: a row with the key 'a' already exists."},
+			},
+		},
+		{
+			name:  "unique violation by an update",
+			setup: autoRows(auto),
+			write: true,
+			query: bySQL[string]{"": "UPDATE {t} SET name = ${args.query} WHERE name = 'b'"},
+			args:  map[string]cty.Value{"query": cty.StringVal("a")},
+			want: bySQL[want]{
+				"sqlite":   {errText: "The statement broke a unique constraint on {t}.name: a row with the same key already exists."},
+				"postgres": {errText: `a row with (name)=(a) already exists.`},
+				"mariadb":  {errText: "a row with the key 'a' already exists."},
+			},
+		},
+		{
+			name: "unique violation with a long value",
+			setup: bySQL[[]string]{
+				"sqlite":   append(auto["sqlite"], "INSERT INTO {t} (name) VALUES ('"+strings.Repeat("é", 50)+"')"),
+				"postgres": append(auto["postgres"], "INSERT INTO {t} (name) VALUES ('"+strings.Repeat("é", 50)+"')"),
+				"mariadb":  append(auto["mariadb"], "INSERT INTO {t} (name) VALUES ('"+strings.Repeat("é", 50)+"')"),
+			},
+			write: true,
+			query: bySQL[string]{"": "INSERT INTO {t} (name) VALUES (${args.query})"},
+			args:  map[string]cty.Value{"query": cty.StringVal(strings.Repeat("é", 50))},
+			want: bySQL[want]{
+				"sqlite":   {errText: "The statement broke a unique constraint on {t}.name: a row with the same key already exists."},
+				"postgres": {errText: `a row with (name)=(` + strings.Repeat("é", 40) + `…) already exists.`},
+				"mariadb":  {errText: "a row with the key '" + strings.Repeat("é", 30) + "…' already exists."}, // MariaDB cuts it to 64 bytes
 			},
 		},
 		{
@@ -453,14 +494,48 @@ func runtimeCases() []runtimeCase {
 				"CREATE TABLE {t}_p (id INTEGER PRIMARY KEY)",
 				"CREATE TABLE {t} (id INTEGER PRIMARY KEY, pid INTEGER, CONSTRAINT {t}_fk FOREIGN KEY (pid) REFERENCES {t}_p (id))",
 			}},
-			write: true,
-			query: bySQL[string]{"": "INSERT INTO {t} (id, pid) VALUES (1, ${args.n})"},
-			args:  map[string]cty.Value{"n": cty.NumberIntVal(7)},
+			write:       true,
+			query:       bySQL[string]{"": "INSERT INTO {t} (id, pid) VALUES (1, ${args.n})"},
+			args:        map[string]cty.Value{"n": cty.NumberIntVal(7)},
+			foreignKeys: true,
 			want: bySQL[want]{
-				"postgres": {errText: `The statement broke the foreign-key constraint "{t}_fk" on table "{t}": the referenced row does not exist`},
-				"mariadb":  {errText: "The statement broke the foreign-key constraint `{t}_fk`: the referenced row does not exist"},
+				"sqlite":   {errText: "The statement broke a foreign-key constraint: a value names no row of the table it refers to; give one that exists there."},
+				"postgres": {errText: `The statement broke the foreign-key constraint "{t}_fk" on table "{t}": (pid)=(7) names no row of table "{t}_p"; give a value that exists there.`},
+				"mariadb":  {errText: "The statement broke the foreign-key constraint `{t}_fk`: `pid` names no row of table `{t}_p` (column `id`); give a value that exists there."},
 			},
-			skip: bySQL[string]{"sqlite": "SQLite checks foreign keys only with PRAGMA foreign_keys = ON (add ?_pragma=foreign_keys(1) to the DSN)"},
+		},
+		{
+			name: "foreign-key violation by a referenced row",
+			setup: bySQL[[]string]{"": {
+				"CREATE TABLE {t}_p (id INTEGER PRIMARY KEY)",
+				"CREATE TABLE {t} (id INTEGER PRIMARY KEY, pid INTEGER, CONSTRAINT {t}_fk FOREIGN KEY (pid) REFERENCES {t}_p (id))",
+				"INSERT INTO {t}_p (id) VALUES (7)",
+				"INSERT INTO {t} (id, pid) VALUES (1, 7)",
+			}},
+			write:       true,
+			foreignKeys: true,
+			query:       bySQL[string]{"": "DELETE FROM {t}_p WHERE id = ${args.n}"},
+			args:        map[string]cty.Value{"n": cty.NumberIntVal(7)},
+			want: bySQL[want]{
+				"sqlite":   {errText: "The statement broke a foreign-key constraint: other rows still refer to this one; change or delete them first."},
+				"postgres": {errText: `The statement broke the foreign-key constraint "{t}_fk" on table "{t}": rows of table "{t}" still refer to (id)=(7); change or delete them first.`},
+				"mariadb":  {errText: "The statement broke the foreign-key constraint `{t}_fk`: rows of table `{t}` still refer to this row of `{t}_p` (through `pid`); change or delete them first."},
+			},
+		},
+		{
+			name: "check violation",
+			setup: bySQL[[]string]{
+				"":       {"CREATE TABLE {t} (id INTEGER PRIMARY KEY, n INTEGER, CONSTRAINT {t}_n_positive CHECK (n > 0))"},
+				"sqlite": {"CREATE TABLE {t} (id INTEGER PRIMARY KEY, n INTEGER CONSTRAINT {t}_n_positive CHECK (n > 0))"},
+			},
+			write: true,
+			query: bySQL[string]{"": "INSERT INTO {t} (id, n) VALUES (1, ${args.n})"},
+			args:  map[string]cty.Value{"n": cty.NumberIntVal(-3)},
+			want: bySQL[want]{
+				"sqlite":   {errText: "The statement broke the check constraint {t}_n_positive: a value is out of the allowed range."},
+				"postgres": {errText: `The statement broke the check constraint "{t}_n_positive" on table "{t}": a value is out of the allowed range.`},
+				"mariadb":  {errText: "The statement broke the check constraint `{t}_n_positive`: a value is out of the allowed range."},
+			},
 		},
 		{
 			name:  "syntax error",
@@ -769,7 +844,13 @@ func runCase(t *testing.T, db *testDB, tc runtimeCase) {
 	if query == "" {
 		t.Fatalf("no query for %s", db.name)
 	}
-	b, a := compileTestCall(t, db, tc.backend, sub(query), tc.call, tc.write)
+	callDB := db
+	if tc.foreignKeys && db.name == "sqlite" {
+		fk := *db
+		fk.dsn += "?_pragma=foreign_keys(1)"
+		callDB = &fk
+	}
+	b, a := compileTestCall(t, callDB, tc.backend, sub(query), tc.call, tc.write)
 	switch tc.forceReadOnly {
 	case "backend":
 		b.ReadOnly, a.ReadOnly = true, true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -29,16 +30,19 @@ func (c *checkCmd) Run(s streams) error {
 	}
 	// A configuration with errors is not taken to the backends: the
 	// checks would run against blocks that were skipped or half read.
+	var notes []string
 	if table != nil && !diags.HasErrors() {
 		ctx, cancel := context.WithTimeout(context.Background(), c.Timeout)
 		defer cancel()
-		diags = append(diags, checkOnline(ctx, table)...)
+		var online hcl.Diagnostics
+		notes, online = checkOnline(ctx, table)
+		diags = append(diags, online...)
 	}
 	sortDiagnostics(diags)
 	v := &validateCmd{Format: c.Format}
-	var summaries []string
+	summaries := notes
 	if !diags.HasErrors() && table != nil {
-		summaries = []string{fmt.Sprintf("%s: every call was checked against its backend (%s).", table.Server.Name, plural(checkable(table), "call"))}
+		summaries = append(summaries, fmt.Sprintf("%s: every call was checked against its backend (%s).", table.Server.Name, plural(checkable(table), "call")))
 	}
 	if err := v.write(s, diags, cfg.Files, summaries); err != nil {
 		return err
@@ -49,11 +53,29 @@ func (c *checkCmd) Run(s streams) error {
 	return nil
 }
 
+// checkOpener is a backend that opens for check differently from serve:
+// without creating or changing anything, with its failures as diagnostics
+// at its own attributes, and with a note on what it checked against.
+type checkOpener interface {
+	CheckOpen(ctx context.Context) (note string, diags hcl.Diagnostics)
+}
+
 // checkOnline opens every backend and checks every call that can be
-// checked, then closes the backends.
-func checkOnline(ctx context.Context, t *dispatch.Table) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+// checked, then closes the backends. It returns the backends' notes.
+func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnostics) {
+	var (
+		diags hcl.Diagnostics
+		notes []string
+	)
 	for name, b := range t.Backends {
+		if co, ok := b.(checkOpener); ok {
+			note, d := co.CheckOpen(ctx)
+			diags = append(diags, d...)
+			if note != "" {
+				notes = append(notes, dispatch.RedactText(note, t.Secrets))
+			}
+			continue
+		}
 		o, ok := b.(adapter.Opener)
 		if !ok {
 			continue
@@ -69,7 +91,8 @@ func checkOnline(ctx context.Context, t *dispatch.Table) hcl.Diagnostics {
 			diags = append(diags, c.Check(ctx)...)
 		}
 	}
-	return dispatch.RedactDiagnostics(diags, t.Secrets)
+	slices.Sort(notes)
+	return notes, dispatch.RedactDiagnostics(diags, t.Secrets)
 }
 
 func actions(t *dispatch.Table) []adapter.Action {
