@@ -92,7 +92,7 @@ var (
 	scalarBuiltins = map[string]bool{
 		"abs": true, "ceil": true, "floor": true, "round": true, "int": true, "float": true,
 		"bitand": true, "bitor": true, "bitxor": true, "bitnand": true, "bitnot": true,
-		"bitshl": true, "bitshr": true, "bitushr": true,
+		"bitshl": true, "bitshr": true, "bitushr": true, "take": true, "repeat": true,
 	}
 	listBuiltins = map[string]bool{"max": true, "min": true, "mean": true, "median": true, "sort": true, "sum": true}
 )
@@ -107,6 +107,19 @@ func (numberPatch) Visit(node *ast.Node) {
 		}
 	case *ast.BuiltinNode:
 		patchBuiltin(n)
+	case *ast.MemberNode:
+		// list[i] with an index from an answer (a JSON column's numbers
+		// are all json.Number); a key (a string) passes unchanged.
+		if _, key := n.Property.(*ast.StringNode); !key {
+			wrap(&n.Property, numberFunc)
+		}
+	case *ast.SliceNode:
+		if n.From != nil {
+			wrap(&n.From, numberFunc)
+		}
+		if n.To != nil {
+			wrap(&n.To, numberFunc)
+		}
 	}
 }
 

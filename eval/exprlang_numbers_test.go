@@ -47,7 +47,7 @@ func runNumbers(t *testing.T, p *Program, body any) any {
 // value on keeps it as it is.
 func TestProgramsComputeWithExactNumbers(t *testing.T) {
 	body := map[string]any{
-		"p": json.Number("304.80"), "q": json.Number("2"), "neg": json.Number("-1.5"), "big": json.Number("99999999999999999999"),
+		"p": json.Number("304.80"), "q": json.Number("2"), "one": json.Number("1"), "neg": json.Number("-1.5"), "big": json.Number("99999999999999999999"),
 		"list": []any{json.Number("3.5"), json.Number("1.25"), 2},
 		"rows": []any{map[string]any{"v": json.Number("2.50")}, map[string]any{"v": json.Number("0.10")}},
 	}
@@ -93,6 +93,10 @@ func TestProgramsComputeWithExactNumbers(t *testing.T) {
 		"reduce(body.rows, #acc + #.v, 0)": 2.6,
 		"body.q..3":                        []int{2, 3},
 		"body.big > 1e19":                  true,
+		"body.list[body.q]":                2,
+		"body.list[body.one:body.q]":       []any{json.Number("1.25")},
+		"take(body.list, body.one)":        []any{json.Number("3.5")},
+		"repeat('ab', body.q)":             "abab",
 	}
 	for src, want := range tests {
 		p := compileNumbers(t, src)
