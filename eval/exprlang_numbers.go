@@ -134,12 +134,11 @@ func patchBinary(n *ast.BinaryNode) {
 	case computing[n.Operator]:
 		// Against a string, a bool or nil a number is never equal, less
 		// or addable, converted or not: leave those as they are.
-		if !notNumber(n.Right) {
-			wrap(&n.Left, numberFunc)
+		if notNumber(n.Left) || notNumber(n.Right) {
+			return
 		}
-		if !notNumber(n.Left) {
-			wrap(&n.Right, numberFunc)
-		}
+		wrap(&n.Left, numberFunc)
+		wrap(&n.Right, numberFunc)
 	}
 }
 
@@ -206,10 +205,16 @@ func mayBeExact(node ast.Node) bool {
 }
 
 // notNumber reports whether a node is known to be no number: a string, a
-// bool or nil.
+// bool, nil, or a concatenation with a string (#.title + ' by ' + #.author
+// is text, or an error, whatever #.author holds).
 func notNumber(node ast.Node) bool {
-	if _, isNil := node.(*ast.NilNode); isNil {
+	switch n := node.(type) {
+	case *ast.NilNode:
 		return true
+	case *ast.BinaryNode:
+		if n.Operator == "+" && (notNumber(n.Left) || notNumber(n.Right)) {
+			return true
+		}
 	}
 	k := node.Type().Kind()
 	return k == reflect.String && node.Type() != jsonNumberType || k == reflect.Bool

@@ -117,15 +117,16 @@ func TestProgramsComputeWithExactNumbers(t *testing.T) {
 // call on the way.
 func TestTypedOperandsAreNotWrapped(t *testing.T) {
 	for src, wantCalls := range map[string]int{
-		"status == 404":               0,
-		"status >= 400 && args.n > 1": 0,
-		"body.state == 'open'":        0, // against a string, never a number
-		"body == nil":                 0,
-		"status in [200, 201]":        0,
-		"body.q in [1, 2]":            1,
-		"2 in [body.q, 3]":            1,
-		"body.total > 1":              1,
-		"body.a + body.b":             2,
+		"status == 404":                          0,
+		"status >= 400 && args.n > 1":            0,
+		"body.state == 'open'":                   0, // against a string, never a number
+		"body == nil":                            0,
+		"status in [200, 201]":                   0,
+		"body.q in [1, 2]":                       1,
+		"2 in [body.q, 3]":                       1,
+		"body.total > 1":                         1,
+		"map(body, #.title + ' by ' + #.author)": 0,
+		"body.a + body.b":                        2,
 	} {
 		p := compileNumbers(t, src)
 		calls := 0
