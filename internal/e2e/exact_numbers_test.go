@@ -212,9 +212,9 @@ func exactDatabases(t *testing.T) []exactSQL {
 	return dbs
 }
 
-// prepareExact creates the orders table on db and returns the DSN the
-// backend uses.
-func prepareExact(t *testing.T, db exactSQL) string {
+// prepareExact creates an orders table on db and returns the DSN the
+// backend uses and the table's name.
+func prepareExact(t *testing.T, db exactSQL) (dsn, table string) {
 	t.Helper()
 	drv, dsn := db.driver, db.dsn
 	if db.driver == "sqlite" {
@@ -228,7 +228,7 @@ func prepareExact(t *testing.T, db exactSQL) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { admin.Close() })
-	table := fmt.Sprintf("exact_orders_%d", time.Now().UnixNano())
+	table = fmt.Sprintf("exact_orders_%d", time.Now().UnixNano())
 	stmts := []string{
 		fmt.Sprintf("CREATE TABLE %s (id INTEGER PRIMARY KEY, total %s NOT NULL)", table, db.column),
 		fmt.Sprintf("INSERT INTO %s VALUES (1, '304.80'), (2, '12345678901234567.89'), (3, '0.10')", table),
@@ -241,14 +241,13 @@ func prepareExact(t *testing.T, db exactSQL) string {
 		}
 	}
 	t.Cleanup(func() { _, _ = admin.Exec("DROP TABLE " + table) })
-	t.Setenv("EXACT_TABLE", table)
-	return dsn
+	return dsn, table
 }
 
 func TestExactNumbersSQL(t *testing.T) {
 	for _, db := range exactDatabases(t) {
 		t.Run(db.name, func(t *testing.T) {
-			dsn := prepareExact(t, db)
+			dsn, table := prepareExact(t, db)
 			num := func(x string) string { // a column read as a number; TEXT needs float()
 				if db.column == "TEXT" {
 					return "float(" + x + ")"
@@ -296,7 +295,7 @@ resource_template "order" {
     text = "Order {{ args.id }} costs {{ rows[0].total }}"
   }
 }
-`, db.driver, dsn, os.Getenv("EXACT_TABLE"))
+`, db.driver, dsn, table)
 			post := exactServer(t, src, nil)
 
 			raw := callTool(post, "first")
