@@ -31,12 +31,10 @@ var jsonNumberType = reflect.TypeFor[json.Number]()
 
 // numberOptions are the compile options that make programs compute with
 // exact numbers.
-func numberOptions() []expr.Option {
-	return []expr.Option{
-		expr.Function(numberFunc, func(a ...any) (any, error) { return NumberOf(a[0]), nil }, new(func(any) any)),
-		expr.Function(numbersFunc, func(a ...any) (any, error) { return numbersOf(a[0]), nil }, new(func(any) any)),
-		expr.Patch(numberPatch{}),
-	}
+var numberOptions = []expr.Option{
+	expr.Function(numberFunc, func(a ...any) (any, error) { return NumberOf(a[0]), nil }, new(func(any) any)),
+	expr.Function(numbersFunc, func(a ...any) (any, error) { return numbersOf(a[0]), nil }, new(func(any) any)),
+	expr.Patch(numberPatch{}),
 }
 
 // NumberOf converts a json.Number to what expr-lang computes with: an int
