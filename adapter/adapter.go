@@ -100,7 +100,9 @@ type Request struct {
 type Result struct {
 	// Fields holds the values of the adapter's ResultEnv names (status,
 	// headers, body; rows, columns; exit_code, stdout, ...), for the
-	// `when`, `result` and `message` programs.
+	// `when`, `result` and `message` programs. A number a double cannot
+	// hold as the backend wrote it (a decimal, a large integer) is a
+	// json.Number with those digits; the programs keep it exact.
 	Fields map[string]any
 	// Text is the answer shown when no result block says otherwise.
 	Text string
@@ -109,10 +111,6 @@ type Result struct {
 	// Media is binary content (an image, audio, any other blob) the call
 	// produced instead of text; nil for text answers.
 	Media *Media
-	// PlainNumbers promises that Fields hold no json.Number (every number
-	// is already an int or a float64), so the server need not walk a large
-	// answer looking for them.
-	PlainNumbers bool
 	// Failure, when not empty, says the call failed in a way the model
 	// should see as an error (a non-2xx status, a non-zero exit) unless an
 	// error rule of the tool matches first.

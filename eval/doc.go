@@ -10,7 +10,9 @@
 // expr-lang programs look at answers (`when`, `result`, the {{ ... }} pieces
 // of a message): [CompileProgram] and [CompileTemplate] compile them once
 // against a typed environment and map every compile error to the exact
-// column inside the .hcl string.
+// column inside the .hcl string. Exact numbers (json.Number) pass through
+// them untouched and are converted only where a program computes
+// ([NumberOf], exprlang_numbers.go).
 //
 // eval depends on hcl, cty and expr only; package dispatch and the adapters
 // use it.

@@ -77,6 +77,7 @@ func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, 
 		}}
 	}
 	opts := []expr.Option{expr.Env(reflect.New(env).Elem().Interface()), expr.DisableBuiltin("now")}
+	opts = append(opts, numberOptions...)
 	if asBool {
 		opts = append(opts, expr.AsBool())
 	}

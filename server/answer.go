@@ -44,14 +44,13 @@ func (o *outcome) structuredJSON() (json.RawMessage, error) {
 // adapter's default answer) gives the content.
 func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (*outcome, error) {
 	var fields map[string]any
-	plain := false
 	if res != nil {
-		fields, plain = res.Fields, res.PlainNumbers
+		fields = res.Fields
 	}
 	if len(ans.Errors) == 0 && ans.Result == nil {
 		return defaultOutcome(res), nil // no program to run: skip building its environment
 	}
-	env := buildEnv(ans.Env, fields, args, plain)
+	env := buildEnv(ans.Env, fields, args)
 	for _, rule := range ans.Errors {
 		hit, err := runProgram(rule.When.Program, env)
 		if err != nil {

@@ -3,29 +3,30 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/mcpdecl/mcpdecl/eval"
 )
 
 // buildEnv makes the value of an expr-lang environment struct type from
 // the call's fields and arguments. Values are converted to the field types
 // the programs were compiled against; a value that does not fit is left at
-// its zero value rather than failing the call. plain says the fields hold
-// no json.Number (adapter.Result.PlainNumbers), so they are not searched.
-func buildEnv(envType reflect.Type, fields map[string]any, args map[string]any, plain bool) any {
+// its zero value rather than failing the call. Exact numbers (json.Number)
+// stay as they are where the type is open (a body, a row): the programs
+// convert them only where they compute (see eval.NumberOf), so nothing is
+// walked or copied here.
+func buildEnv(envType reflect.Type, fields map[string]any, args map[string]any) any {
 	v := reflect.New(envType).Elem()
 	for i := range envType.NumField() {
 		name := envType.Field(i).Tag.Get("expr")
-		f := v.Field(i)
-		switch val := fields[name]; {
-		case name == "args":
-			setValue(f, args)
-		case plain && val != nil && f.Kind() == reflect.Interface:
-			f.Set(reflect.ValueOf(val))
-		default:
-			setValue(f, val)
+		if name == "args" {
+			setValue(v.Field(i), args)
+		} else {
+			setValue(v.Field(i), fields[name])
 		}
 	}
 	return v.Interface()
@@ -35,14 +36,14 @@ func setValue(dst reflect.Value, val any) {
 	if val == nil {
 		return
 	}
-	if n, ok := val.(json.Number); ok {
-		val = numberValue(n)
+	t := dst.Type()
+	if n, ok := val.(json.Number); ok && t.Kind() != reflect.Interface {
+		val = eval.NumberOf(n) // a typed number field (an integer argument)
 	}
 	src := reflect.ValueOf(val)
-	t := dst.Type()
 	switch {
-	case t.Kind() == reflect.Interface:
-		dst.Set(reflect.ValueOf(normalize(val)))
+	case src.Type().AssignableTo(t):
+		dst.Set(src) // rows, headers, body: as the adapter made them
 	case t.Kind() == reflect.Struct:
 		if m, ok := val.(map[string]any); ok {
 			for i := range t.NumField() {
@@ -75,46 +76,6 @@ func kindsCompatible(from, to reflect.Kind) bool {
 	return from == to || isNum(from) && isNum(to)
 }
 
-// normalize converts json.Number values nested in maps and slices so that
-// expr-lang compares them as numbers. It changes maps and slices in place
-// (they belong to the one call being answered) and writes only where a
-// json.Number is replaced, so values shared between calls, which hold
-// none, are only read.
-func normalize(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		return numberValue(x)
-	case map[string]any:
-		for k, e := range x {
-			switch ev := e.(type) {
-			case json.Number:
-				x[k] = numberValue(ev)
-			case map[string]any, []any:
-				normalize(ev)
-			}
-		}
-	case []any:
-		for i, e := range x {
-			switch ev := e.(type) {
-			case json.Number:
-				x[i] = numberValue(ev)
-			case map[string]any, []any:
-				normalize(ev)
-			}
-		}
-	}
-	return v
-}
-
-// numberValue is an int when the number is whole and fits, else a float64.
-func numberValue(n json.Number) any {
-	if i, err := n.Int64(); err == nil {
-		return int(i)
-	}
-	f, _ := n.Float64()
-	return f
-}
-
 // formatValue renders a value inside a message: strings as they are,
 // whole numbers without a decimal point, everything else as JSON.
 func formatValue(v any) string {
@@ -123,7 +84,12 @@ func formatValue(v any) string {
 		return ""
 	case string:
 		return x
+	case json.Number:
+		return string(x) // as the backend wrote it
 	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'g', -1, 64) // big.Float refuses NaN
+		}
 		if x == float64(int64(x)) {
 			return fmt.Sprint(int64(x))
 		}

@@ -251,7 +251,7 @@ func (s *Server) askForPrompt(ctx context.Context, req *mcp.Request, st *state, 
 	if instead != nil {
 		return nil, mcp.InvalidParams("%s", instead.Content[0].Text)
 	}
-	b := mustJSON(normalize(fields["answers"]))
+	b := mustJSON(fields["answers"]) // json.Number keeps its digits into cty
 	ty, err := ctyjson.ImpliedType(b)
 	if err == nil {
 		var v cty.Value

@@ -218,7 +218,6 @@ func withFields(res *adapter.Result, fields map[string]any) *adapter.Result {
 	if res != nil {
 		*out = *res
 	}
-	out.PlainNumbers = false // the answers may hold json.Number
 	out.Fields = make(map[string]any, len(out.Fields)+len(fields))
 	if res != nil {
 		for k, v := range res.Fields {

@@ -50,9 +50,8 @@
 // with a CallError, not cut: a cut JSON document cannot be decoded, and a
 // silently shortened answer could mislead the model. Answers are described
 // by their Content-Type (answer.go): JSON is decoded with integers as int
-// (expr-lang's integer type), integers beyond int64 as json.Number (exact
-// digits) and other numbers as float64; text as a string; anything else as
-// Media. Failures to get an answer are *adapter.CallError values whose
+// (expr-lang's integer type) and every other number as json.Number (the
+// digits the API wrote); text as a string; anything else as Media. Failures to get an answer are *adapter.CallError values whose
 // messages say what happened and whether retrying may help, and never hold
 // a URL, a header or a credential (errors.go).
 package httpadapter

@@ -45,14 +45,12 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	}
 	var body any
 	var text, raw string // Result.Text, and the text field
-	exact := false       // body holds a json.Number
 
 	mt, params, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
 	kind := classify(mt, ans.data)
 	if kind == kindJSON {
 		raw = string(ans.data)
-		v, hasNumber, err := parseJSON(raw)
-		exact = hasNumber
+		v, err := decodeJSON(raw)
 		if err != nil {
 			if mt != "" {
 				logf(req, "warning", "%s %s: the answer says it is %s but is not valid JSON (%s); it is passed on as text", a.Method, a.PathSource, mt, err)
@@ -86,7 +84,6 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 			res.Text = "The API answered 204 No Content: done, nothing to show."
 		}
 	}
-	res.PlainNumbers = !exact
 	res.Fields = map[string]any{
 		"status":  ans.status,
 		"headers": headers,

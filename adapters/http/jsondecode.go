@@ -13,22 +13,17 @@ const maxDepth = 10000
 
 // decodeJSON decodes one JSON value into map[string]any, []any, string,
 // bool, nil and numbers: an integer that fits in an int64 becomes an int
-// (expr-lang's integer type), a larger one keeps its exact digits as a
-// json.Number, and a number with a fraction or an exponent becomes a
-// float64.
+// (expr-lang's integer type); every other number (a larger integer, one
+// with a fraction or an exponent, -0) keeps the digits the API wrote as a
+// json.Number, so that 304.80 is passed on as 304.80, not 304.8, and
+// 12345678901234567.89 is not rounded to a double. Programs convert a
+// json.Number only where they compute with it (eval.NumberOf).
 //
 // It gives what encoding/json gives with UseNumber followed by that number
 // conversion (fuzzed against it), checking and decoding in one pass. Strings
 // without escapes are slices of text, so an answer's strings cost no copies;
 // the caller keeps text anyway (it is the answer's text field).
 func decodeJSON(text string) (any, error) {
-	v, _, err := parseJSON(text)
-	return v, err
-}
-
-// parseJSON is decodeJSON that also reports whether the value holds a
-// json.Number (an integer too large for an int64).
-func parseJSON(text string) (v any, exact bool, err error) {
 	p := &jsonParser{s: text}
 	p.space()
 	v, ok := p.value(0)
@@ -39,17 +34,16 @@ func parseJSON(text string) (v any, exact bool, err error) {
 		if err == nil {
 			err = errors.New("invalid JSON")
 		}
-		return nil, false, err
+		return nil, err
 	}
-	return v, p.exact, nil
+	return v, nil
 }
 
 // jsonParser reads JSON from s; each method reports false on a syntax
 // error, after which the parser is abandoned.
 type jsonParser struct {
-	s     string
-	i     int
-	exact bool // a json.Number was made
+	s string
+	i int
 }
 
 func (p *jsonParser) space() {
@@ -269,11 +263,7 @@ func (p *jsonParser) number() (any, bool) {
 		}
 		integer = false
 	}
-	v := numberValue(p.s[start:p.i], integer)
-	if _, ok := v.(json.Number); ok {
-		p.exact = true
-	}
-	return v, true
+	return numberValue(p.s[start:p.i], integer), true
 }
 
 func (p *jsonParser) digits() int {
@@ -285,9 +275,12 @@ func (p *jsonParser) digits() int {
 }
 
 // numberValue converts a valid JSON number: an int when it is whole and
-// fits, its exact digits when it is whole and does not, else a float64.
+// fits, else its digits.
 func numberValue(s string, integer bool) any {
-	if integer && len(s) <= 18 {
+	if !integer || s == "-0" {
+		return json.Number(s)
+	}
+	if len(s) <= 18 {
 		// At most 18 digits always fit in an int64.
 		b, neg := s, s[0] == '-'
 		if neg {
@@ -302,14 +295,8 @@ func numberValue(s string, integer bool) any {
 		}
 		return int(n)
 	}
-	if integer {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(n)) == n {
-			return int(n)
-		}
-		return json.Number(s) // too large for int64: keep every digit
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(n)) == n {
+		return int(n)
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f
-	}
-	return json.Number(s)
+	return json.Number(s) // too large for int64: keep every digit
 }

@@ -526,8 +526,8 @@ func splitLines(s string) []any {
 }
 
 // decodeJSON decodes one JSON value. Integers that fit in an int become
-// int (expr-lang's integer type); larger integers keep their digits as
-// json.Number; other numbers become float64.
+// int (expr-lang's integer type); every other number keeps the digits the
+// command wrote as json.Number (programs convert it where they compute).
 func decodeJSON(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -553,15 +553,12 @@ func convertNumbers(v any) any {
 		}
 	case json.Number:
 		s := string(x)
-		if !strings.ContainsAny(s, ".eE") {
+		if !strings.ContainsAny(s, ".eE") && s != "-0" {
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(i)) == i {
 				return int(i)
 			}
-			return x
 		}
-		if f, err := strconv.ParseFloat(s, 64); err == nil {
-			return f
-		}
+		return x
 	}
 	return v
 }

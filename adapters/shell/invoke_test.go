@@ -359,7 +359,7 @@ shell {
 	q := func(s string) cty.Value { return args(map[string]cty.Value{"query": cty.StringVal(s)}) }
 
 	res := c.mustInvoke(t, 0, q(`{"a": 1, "b": [true, 2.5, "x"], "big": 123456789012345678901234567890}`+"\n"))
-	wantJSON := map[string]any{"a": 1, "b": []any{true, 2.5, "x"}, "big": jsonNumber("123456789012345678901234567890")}
+	wantJSON := map[string]any{"a": 1, "b": []any{true, jsonNumber("2.5"), "x"}, "big": jsonNumber("123456789012345678901234567890")}
 	if diff := cmp.Diff(wantJSON, res.Fields["json"]); diff != "" {
 		t.Errorf("json (-want +got):\n%s", diff)
 	}
