@@ -60,8 +60,10 @@ func (s *Scope) CheckDynamic(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl
 
 // CheckExpr is CheckDynamic for an expression inside attr (a template part,
 // a map value).
+// It also reports a file() whose path comes from the arguments without a
+// folder to confine it (see eval.Static.CheckFileCalls).
 func (s *Scope) CheckExpr(expr hcl.Expression, attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
-	diags := eval.CheckRefs(expr, s.Names)
+	diags := append(eval.CheckRefs(expr, s.Names), s.Static.CheckFileCalls(expr, s.Files)...)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}

@@ -1,0 +1,203 @@
+package e2e
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// filesConfig serves files named by the client from a folder "notes" next
+// to the configuration, through a template with a simple variable, one
+// with a reserved expansion ({+path}), a prompt and a tool.
+const filesConfig = `
+server {
+  name    = "files"
+  version = "0.1.0"
+}
+
+variable "base_url" {
+  type = string
+}
+
+backend "http" "api" {
+  base_url = var.base_url
+  timeout  = "5s"
+}
+
+resource_template "note" {
+  uri_template = "notes://{name}"
+  mime_type    = "text/plain"
+  text         = file("notes", args.name)
+}
+
+resource_template "tree" {
+  uri_template = "tree://{+path}"
+  mime_type    = "text/plain"
+  text         = file("notes", args.path)
+}
+
+prompt "note" {
+  description = "Discuss a note."
+  arg "name" {
+    description = "The note's file name."
+  }
+  message "user" {
+    text = file("notes", args.name)
+  }
+}
+
+tool "send" {
+  description = "Send a stored note to the API."
+  arg "name" {
+    type = string
+  }
+  http "api" {
+    method       = "POST"
+    path         = "/send"
+    raw_body     = file("notes", args.name)
+    content_type = "text/plain"
+  }
+}
+`
+
+// filesTree writes the configuration with its notes folder, a secret next
+// to it and one outside, and symbolic links that lead out of the folder.
+func filesTree(t *testing.T) (cfg, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	write := func(rel, content string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("config/files.hcl", filesConfig)
+	write("config/notes/a.md", "note a")
+	write("config/notes/sub/b.md", "note b")
+	write("config/secret.txt", "SECRET-next-to-config")
+	write("outside.txt", "SECRET-outside")
+	for link, target := range map[string]string{"up": "../secret.txt", "abs": filepath.Join(dir, "outside.txt"), "etc": "/etc"} {
+		if err := os.Symlink(target, filepath.Join(dir, "config", "notes", link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "config", "files.hcl"), dir
+}
+
+// hostileNames are file names a client may try in order to leave the
+// folder, as the template variable's value once decoded.
+var hostileNames = []string{
+	"../secret.txt", "../../outside.txt", "sub/../../secret.txt", "..", "../", "/etc/passwd",
+	"..\\secret.txt", "a.md\x00", "up", "abs", "etc/passwd", "missing.md", "sub", "",
+	"%2e%2e%2fsecret.txt", "..%2Fsecret.txt",
+}
+
+// TestHostileFilePaths reads files through file("notes", args.x) with
+// names and URIs built to leave the folder (encoded, double-encoded,
+// reserved expansion, symbolic links, absolute, NUL, backslash): each is
+// "resource not found" with the era's code, a failed prompt or a tool
+// error, never a file's content, and no answer carries a server path.
+func TestHostileFilePaths(t *testing.T) {
+	requireSchemas(t)
+	cfg, dir := filesTree(t)
+	for _, s := range setups {
+		t.Run(s.name, func(t *testing.T) {
+			api := echoAPI(t)
+			srv := s.connect(t, cfg, map[string]string{"base_url": api.URL}, nil)
+			c := srv.c
+			ctx := testCtx(t)
+			noLeak := func(what, text string) {
+				t.Helper()
+				if strings.Contains(text, "SECRET") || strings.Contains(text, dir) || strings.Contains(text, "/etc/passwd") && !strings.Contains(what, "/etc/passwd") {
+					t.Errorf("%s: the answer leaks: %q", what, text)
+				}
+			}
+			notFound := func(what string, text string, err error) {
+				t.Helper()
+				if err == nil {
+					t.Errorf("%s = %q; want resource not found", what, text)
+					return
+				}
+				noLeak(what, err.Error())
+				var we *jsonrpc.Error
+				if errors.As(err, &we) && we.Code != int64(notFoundCode(s.era)) {
+					t.Errorf("%s: code %d, want %d (%v)", what, we.Code, notFoundCode(s.era), err)
+				}
+			}
+
+			for uri, want := range map[string]string{
+				"notes://a.md": "note a", "notes://sub%2Fb.md": "note b", "tree://a.md": "note a", "tree://sub/b.md": "note b",
+			} {
+				if text, _, err := c.readResource(ctx, uri); err != nil || text != want {
+					t.Errorf("resources/read %q = %q, %v; want %q", uri, text, err, want)
+				}
+			}
+			for _, name := range hostileNames {
+				uri := "notes://" + expandSimple(name)
+				text, _, err := c.readResource(ctx, uri)
+				notFound("resources/read "+uri, text, err)
+			}
+			for _, uri := range []string{
+				"notes://..%2F..%2F..%2F..%2F..%2F..%2Fetc%2Fpasswd", "notes://..%2Fsecret.txt", "notes://%2e%2e%2fsecret.txt",
+				"notes://%2E%2E%2F%2E%2E%2Foutside.txt", "notes://..%5Csecret.txt", "notes://..%252Fsecret.txt",
+				"notes://%252e%252e%252fsecret.txt", "notes://up", "notes://abs", "notes://etc%2Fpasswd",
+				"tree://../secret.txt", "tree://../../outside.txt", "tree://sub/../../secret.txt", "tree:///etc/passwd",
+				"tree://%2e%2e/secret.txt", "tree://..%2Fsecret.txt", "tree://etc/passwd", "tree://up", "tree://missing.md",
+			} {
+				text, _, err := c.readResource(ctx, uri)
+				notFound("resources/read "+uri, text, err)
+			}
+
+			if msgs, err := c.getPrompt(ctx, "note", map[string]string{"name": "a.md"}); err != nil || len(msgs) != 1 || !strings.Contains(msgs[0], "note a") {
+				t.Errorf("prompts/get note a.md = %q, %v", msgs, err)
+			}
+			for _, name := range hostileNames {
+				msgs, err := c.getPrompt(ctx, "note", map[string]string{"name": name})
+				if err == nil {
+					t.Errorf("prompts/get note %q = %q; want an error", name, msgs)
+					continue
+				}
+				noLeak("prompts/get note "+name, err.Error())
+				var we *jsonrpc.Error
+				if errors.As(err, &we) && we.Code != mcp.CodeInvalidParams {
+					t.Errorf("prompts/get note %q: code %d, want %d (the caller named no file)", name, we.Code, mcp.CodeInvalidParams)
+				}
+			}
+
+			if res, err := c.callTool(ctx, "send", map[string]any{"name": "a.md"}); err != nil || res.IsError {
+				t.Errorf("send a.md = %+v, %v", res, err)
+			}
+			checkRequests(t, "send a.md", api, wantRequest{Method: "POST", Path: "/send", Body: "not JSON: note a"})
+			for _, name := range hostileNames {
+				res, err := c.callTool(ctx, "send", map[string]any{"name": name})
+				if err != nil || !res.IsError {
+					t.Errorf("send %q = %+v, %v; want a tool error", name, res, err)
+					continue
+				}
+				noLeak("send "+name, res.Text)
+				checkRequests(t, "send "+name, api)
+			}
+			c.close()
+			if logs := srv.logs.String(); !strings.Contains(logs, dir) {
+				t.Errorf("the server log does not name the paths it refused:\n%s", logs)
+			}
+		})
+	}
+}
+
+// notFoundCode is the code of "resource not found" in an era.
+func notFoundCode(era mcp.Era) int {
+	if era == mcp.EraModern {
+		return mcp.CodeInvalidParams
+	}
+	return mcp.CodeResourceNotFound
+}
