@@ -56,6 +56,9 @@ type Action struct {
 	// partSrc is the source text of each interpolation in Path, for
 	// messages; empty for literal parts.
 	partSrc []string
+	// queryNames, formNames and headerNames are the names QueryExpr,
+	// FormExpr and HeadersExpr may produce, fixed at load time.
+	queryNames, formNames, headerNames map[string]bool
 }
 
 var _ adapter.Action = (*Action)(nil)

@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"errors"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -200,4 +202,90 @@ func notFoundCode(era mcp.Era) int {
 		return mcp.CodeInvalidParams
 	}
 	return mcp.CodeResourceNotFound
+}
+
+// TestHostilePathSeparators sends path values that carry a "/" or "\" in
+// some encoding (raw, %2F, double-encoded %252F, %5C, overlong %C0%AF) or a
+// "." or ".." segment in some encoding, through a tool path and a resource
+// template path: each is refused before any request, since a proxy that
+// decodes them would address another resource.
+func TestHostilePathSeparators(t *testing.T) {
+	requireSchemas(t)
+	cfg := repoPath(t, "internal/e2e/testdata/paths.hcl")
+	for _, s := range setups {
+		t.Run(s.name, func(t *testing.T) {
+			api := echoAPI(t)
+			srv := s.connect(t, cfg, map[string]string{"base_url": api.URL}, nil)
+			c := srv.c
+			ctx := testCtx(t)
+			for _, v := range []string{
+				"..%2F..", "a%2Fb", "%2F", "%2f", "%252F", "%25252F", "..%252F..", "%5C", "%5c..%5c", "a\\b", "\\",
+				"%C0%AF", "%2e%2e", ".%2E", "%252e%252e", "..;", "..;x=1", "%2e%2e;",
+			} {
+				res, err := c.callTool(ctx, "item", map[string]any{"id": v})
+				if err != nil || !res.IsError {
+					t.Errorf("item %q = %+v, %v; want the value refused", v, res, err)
+				} else if !strings.Contains(res.Text, "path segment") {
+					t.Errorf("item %q: the message %q does not say what is wrong", v, res.Text)
+				}
+				checkRequests(t, "item "+v, api)
+
+				uri := "items://" + expandSimple(v)
+				if text, _, err := c.readResource(ctx, uri); err == nil {
+					t.Errorf("resources/read %q = %q; want an error", uri, text)
+				}
+				checkRequests(t, "read "+uri, api)
+			}
+			// Percent signs, dots and semicolons that decode to no
+			// separator are one segment's value, sent escaped.
+			for _, v := range []string{"100%", "a%zz", "...", "a..b", "%41", "a;b"} {
+				res, err := c.callTool(ctx, "item", map[string]any{"id": v})
+				if err != nil || res.IsError {
+					t.Errorf("item %q = %+v, %v; want success", v, res, err)
+				}
+				checkRequests(t, "item "+v, api, wantRequest{Method: "GET", Path: "/items/" + url.PathEscape(v) + "/detail"})
+			}
+		})
+	}
+}
+
+// TestHeaderNamesFromConfig: a header, query or form name a caller could
+// choose (a map argument) is a load-time error of `mcpdecl validate`, at
+// the attribute, saying what to write instead.
+func TestHeaderNamesFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "names.hcl")
+	src := `server {
+  name    = "names"
+  version = "0.1.0"
+}
+
+backend "http" "api" {
+  base_url = "http://127.0.0.1:9"
+}
+
+tool "call" {
+  description = "Call with caller-chosen names."
+  arg "h" {
+    type = map(string)
+  }
+  http "api" {
+    path    = "/x"
+    headers = args.h
+    query   = merge({ a = "1" }, args.h)
+  }
+}
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(binPath, "validate", cfg).CombinedOutput()
+	if err == nil {
+		t.Fatalf("validate accepted headers = args.h:\n%s", out)
+	}
+	for _, want := range []string{"names.hcl:17:15: error: Names from the arguments", "names.hcl:18:15: error: Names from the arguments", "Host, Authorization"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
 }
