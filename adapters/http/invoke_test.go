@@ -508,7 +508,7 @@ func TestTokenEndpointDown(t *testing.T) {
 	c := compileEnv(t, oauthConfig(api.URL, "http://127.0.0.1:1"), map[string]string{"SECRET": "s"})
 	_, err := c.invoke(0, args(nil), nil)
 	var ce *adapter.CallError
-	want := "Could not get an OAuth2 access token: the OAuth2 token endpoint at 127.0.0.1:1 refused the connection; it may be down. Retrying later may help."
+	want := "Could not get an OAuth2 access token: the OAuth2 token endpoint refused the connection; it may be down. Retrying later may help."
 	if !errors.As(err, &ce) || ce.Message != want || !ce.Retryable {
 		t.Errorf("error = %v", err)
 	}

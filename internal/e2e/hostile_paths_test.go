@@ -289,3 +289,117 @@ tool "call" {
 		}
 	}
 }
+
+// detailsConfig has calls that fail on the server's side: an API on a
+// closed port, a command in a working directory and a program that are
+// removed after loading.
+const detailsConfig = `
+server {
+  name    = "details"
+  version = "0.1.0"
+}
+
+variable "base_url" {
+  type = string
+}
+
+variable "work_dir" {
+  type = string
+}
+
+variable "program" {
+  type = string
+}
+
+backend "http" "api" {
+  base_url = var.base_url
+  timeout  = "5s"
+}
+
+tool "down" {
+  description = "Call an API that is down."
+  http "api" {
+    path = "/x"
+  }
+}
+
+tool "in_gone_dir" {
+  description = "Run a command in a directory that is gone."
+  shell {
+    command = ["pwd"]
+    dir     = var.work_dir
+  }
+}
+
+tool "gone_program" {
+  description = "Run a program that is gone."
+  shell {
+    command = [var.program]
+  }
+}
+`
+
+// TestErrorsHoldNoServerDetails: what the model is told about a failure
+// on the server's side names no backend host:port and no server path; the
+// server log has them.
+func TestErrorsHoldNoServerDetails(t *testing.T) {
+	requireSchemas(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "details.hcl")
+	workDir := filepath.Join(dir, "work")
+	program := filepath.Join(dir, "bin", "report-tool")
+	if err := os.WriteFile(cfg, []byte(detailsConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	down := closedURL(t)
+	hostPort := strings.TrimPrefix(down, "http://")
+	for _, s := range setups {
+		t.Run(s.name, func(t *testing.T) {
+			// Both are there when the configuration is loaded, and removed
+			// before the calls.
+			for _, p := range []string{workDir, filepath.Dir(program)} {
+				if err := os.MkdirAll(p, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(program, []byte("#!/bin/sh\necho ok\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			srv := s.connect(t, cfg, map[string]string{"base_url": down, "work_dir": workDir, "program": program}, nil)
+			c := srv.c
+			ctx := testCtx(t)
+			if err := os.RemoveAll(workDir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(program); err != nil {
+				t.Fatal(err)
+			}
+			for tool, want := range map[string]string{
+				"down":         "refused the connection",
+				"in_gone_dir":  "working directory is missing",
+				"gone_program": "the program report-tool was not found",
+			} {
+				res, err := c.callTool(ctx, tool, map[string]any{})
+				if err != nil || !res.IsError {
+					t.Errorf("%s = %+v, %v; want a tool error", tool, res, err)
+					continue
+				}
+				if !strings.Contains(res.Text, want) {
+					t.Errorf("%s: %q does not say %q", tool, res.Text, want)
+				}
+				for _, leak := range []string{hostPort, "127.0.0.1", dir} {
+					if strings.Contains(res.Text, leak) {
+						t.Errorf("%s: the message %q holds %q", tool, res.Text, leak)
+					}
+				}
+			}
+			c.close()
+			logs := srv.logs.String()
+			for _, want := range []string{hostPort, workDir} {
+				if !strings.Contains(logs, want) {
+					t.Errorf("the server log does not name %s:\n%s", want, logs)
+				}
+			}
+		})
+	}
+}
