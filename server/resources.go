@@ -59,6 +59,9 @@ func (s *Server) readResource(ctx context.Context, req *mcp.Request, st *state, 
 		b, err := os.ReadFile(r.File)
 		if err != nil {
 			s.log.Error("resource file unreadable", "uri", r.URI, "error", err)
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, mcp.ResourceNotFound(r.URI)
+			}
 			return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be read right now", r.URI)
 		}
 		setContents(&c, b)
