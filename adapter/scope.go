@@ -32,6 +32,10 @@ type Scope struct {
 	// rules out a value starting with "-" (which a command would read as
 	// an option).
 	NoLeadingDash map[string]bool
+	// Reserved names the arguments a resource template expands with
+	// reserved expansion ({+path} or {#path}): their values may hold "/"
+	// by design, so a URL path may take them as several segments.
+	Reserved map[string]bool
 }
 
 // StaticValue evaluates an attribute that may not refer to args, converted to

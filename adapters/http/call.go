@@ -40,9 +40,11 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		act.PathSource = describeTemplate(act.Path, s.Files)
 		act.partSrc = make([]string, len(act.Path))
+		act.multiSegment = make([]bool, len(act.Path))
 		for i, p := range act.Path {
 			if p.Expr != nil {
 				act.partSrc[i] = check.Source(p.Expr.Range(), s.Files)
+				act.multiSegment[i] = s.Reserved[argName(p.Expr)]
 			}
 		}
 	}
@@ -276,4 +278,16 @@ func nameRisk(attr string) string {
 		return ", such as Host, Authorization, Cookie or Transfer-Encoding"
 	}
 	return ", such as one the API trusts for access"
+}
+
+// argName is the argument an expression is exactly (args.x), or "".
+func argName(expr hcl.Expression) string {
+	t, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(t.Traversal) != 2 || t.Traversal.RootName() != "args" {
+		return ""
+	}
+	if attr, ok := t.Traversal[1].(hcl.TraverseAttr); ok {
+		return attr.Name
+	}
+	return ""
 }

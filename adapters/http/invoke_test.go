@@ -513,3 +513,52 @@ func TestTokenEndpointDown(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 }
+
+// TestReservedPathValue: a resource template variable with reserved
+// expansion ({+dir}) may hold "/": each piece becomes one segment, escaped
+// and checked on its own; an empty, "." or ".." piece, or a separator
+// hidden in a piece, is refused.
+func TestReservedPathValue(t *testing.T) {
+	srv := newRecorder(t, nil)
+	c := compileScoped(t, fmt.Sprintf(`
+backend "http" "api" { base_url = "%s/api" }
+http "api" {
+  path = "/files/${args.dir}/raw"
+}
+http "api" {
+  path = "/one/${args.isbn}"
+}`, srv.URL), nil, func(s *adapter.Scope) { s.Reserved = map[string]bool{"dir": true} })
+	for v, want := range map[string]string{
+		"a/b/c.txt": "/api/files/a/b/c.txt/raw",
+		"a b/ü?#":   "/api/files/a%20b/%C3%BC%3F%23/raw",
+		"x":         "/api/files/x/raw",
+	} {
+		before := srv.count()
+		if _, err := c.invoke(0, args(map[string]cty.Value{"dir": str(v)}), nil); err != nil {
+			t.Errorf("%q: %v", v, err)
+			continue
+		}
+		if got := srv.requests()[before:]; len(got) != 1 || got[0].URI != want {
+			t.Errorf("%q: sent %v, want %s", v, got, want)
+		}
+	}
+	before := srv.count()
+	for v, why := range map[string]string{
+		"../etc": `a path segment would be ".."`, "a/../../b": `a path segment would be ".."`, "a/./b": `a path segment would be "."`,
+		"a/%2e%2e/b": `a path segment would be ".."`, "/etc/passwd": "empty segment", "a//b": "empty segment", "a/": "empty segment",
+		"a/%2F/b": `holds a "/" inside a segment`, "a\\b": `holds a "\\" inside a segment`, "a/%252f": `holds a "/" inside a segment`,
+	} {
+		_, err := c.invoke(0, args(map[string]cty.Value{"dir": str(v)}), nil)
+		var ce *adapter.CallError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Message, why) {
+			t.Errorf("%q: error = %v, want %q", v, err, why)
+		}
+	}
+	// Another argument of the same call keeps the one-segment rule.
+	if _, err := c.invoke(1, args(map[string]cty.Value{"isbn": str("a/b")}), nil); err == nil {
+		t.Error(`isbn "a/b" was sent`)
+	}
+	if n := srv.count() - before; n != 0 {
+		t.Errorf("%d refused requests were sent", n)
+	}
+}

@@ -141,6 +141,12 @@ func (a *Action) buildPath(sb *strings.Builder, ev *evaluator) error {
 		if s == "" && strings.HasSuffix(sb.String(), "/") && (i+1 == len(a.Path) || a.Path[i+1].Expr == nil && strings.HasPrefix(a.Path[i+1].Literal, "/")) {
 			return buildError("%s is empty, which would leave a path segment empty and address another resource. Give a value.", what)
 		}
+		if i < len(a.multiSegment) && a.multiSegment[i] {
+			if err := writeSegments(sb, s, what); err != nil {
+				return err
+			}
+			continue
+		}
 		if sep := separatorIn(s); sep != "" {
 			return buildError("%s holds a %q (or an encoding of it, such as %s), which would split the segment in two and address another resource. Give the value of one path segment.", what, sep[:1], sep[1:])
 		}
@@ -153,6 +159,25 @@ func (a *Action) buildPath(sb *strings.Builder, ev *evaluator) error {
 		case ".":
 			return buildError("a path segment would be \".\", which servers drop, addressing another resource. Give another value.")
 		}
+	}
+	return nil
+}
+
+// writeSegments writes a value that the URI template lets hold "/"
+// ({+path}) as several segments, each checked and escaped on its own: no
+// empty segment, and no separator hidden in one.
+func writeSegments(sb *strings.Builder, s, what string) error {
+	for j, seg := range strings.Split(s, "/") {
+		if seg == "" {
+			return buildError("%s holds an empty segment (a leading, trailing or doubled \"/\"), which would address another resource. Give a path like a/b/c.", what)
+		}
+		if sep := separatorIn(seg); sep != "" {
+			return buildError("%s holds a %q inside a segment (or an encoding of it, such as %s), which would address another resource. Separate segments with a plain \"/\".", what, sep[:1], sep[1:])
+		}
+		if j > 0 {
+			sb.WriteByte('/')
+		}
+		sb.WriteString(url.PathEscape(seg))
 	}
 	return nil
 }

@@ -403,3 +403,77 @@ func TestErrorsHoldNoServerDetails(t *testing.T) {
 		})
 	}
 }
+
+// reservedConfig reads API files through a template whose variable has
+// reserved expansion ({+path}, which may hold "/") and one whose variable
+// has simple expansion ({name}, one segment).
+const reservedConfig = `
+server {
+  name    = "reserved"
+  version = "0.1.0"
+}
+
+variable "base_url" {
+  type = string
+}
+
+backend "http" "api" {
+  base_url = var.base_url
+  timeout  = "5s"
+}
+
+resource_template "tree" {
+  uri_template = "tree://{+path}"
+  mime_type    = "application/json"
+  http "api" {
+    path = "/files/${args.path}"
+  }
+}
+
+resource_template "flat" {
+  uri_template = "flat://{name}"
+  mime_type    = "application/json"
+  http "api" {
+    path = "/files/${args.name}"
+  }
+}
+`
+
+// TestReservedExpansionPaths: a {+path} variable reaches the API as
+// several segments, each escaped and checked; a {name} variable stays one
+// segment. Neither can climb, hide a separator or leave a segment empty.
+func TestReservedExpansionPaths(t *testing.T) {
+	requireSchemas(t)
+	cfg := filepath.Join(t.TempDir(), "reserved.hcl")
+	if err := os.WriteFile(cfg, []byte(reservedConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range setups {
+		t.Run(s.name, func(t *testing.T) {
+			api := echoAPI(t)
+			srv := s.connect(t, cfg, map[string]string{"base_url": api.URL}, nil)
+			c := srv.c
+			ctx := testCtx(t)
+			for uri, path := range map[string]string{
+				"tree://docs/2026/june.md": "/files/docs/2026/june.md",
+				"tree://a%20b/c":           "/files/a%20b/c",
+				"flat://june.md":           "/files/june.md",
+			} {
+				if _, _, err := c.readResource(ctx, uri); err != nil {
+					t.Errorf("resources/read %q: %v", uri, err)
+				}
+				checkRequests(t, "read "+uri, api, wantRequest{Method: "GET", Path: path})
+			}
+			for _, uri := range []string{
+				"tree://../admin", "tree://docs/../../admin", "tree://docs/%2e%2e/%2e%2e/admin", "tree:///etc/passwd",
+				"tree://docs//x", "tree://docs/%252F/x", "tree://docs%5Cx", "tree://docs/..;x/y",
+				"flat://a%2Fb", "flat://..%2Fadmin", "flat://%2e%2e",
+			} {
+				if text, _, err := c.readResource(ctx, uri); err == nil {
+					t.Errorf("resources/read %q = %q; want an error", uri, text)
+				}
+				checkRequests(t, "read "+uri, api)
+			}
+		})
+	}
+}
