@@ -32,6 +32,10 @@ type Scope struct {
 	// rules out a value starting with "-" (which a command would read as
 	// an option).
 	NoLeadingDash map[string]bool
+	// Reserved names the arguments a resource template expands with
+	// reserved expansion ({+path} or {#path}): their values may hold "/"
+	// by design, so a URL path may take them as several segments.
+	Reserved map[string]bool
 }
 
 // StaticValue evaluates an attribute that may not refer to args, converted to
@@ -60,8 +64,10 @@ func (s *Scope) CheckDynamic(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl
 
 // CheckExpr is CheckDynamic for an expression inside attr (a template part,
 // a map value).
+// It also reports a file() whose path comes from the arguments without a
+// folder to confine it (see eval.Static.CheckFileCalls).
 func (s *Scope) CheckExpr(expr hcl.Expression, attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
-	diags := eval.CheckRefs(expr, s.Names)
+	diags := append(eval.CheckRefs(expr, s.Names), s.Static.CheckFileCalls(expr, s.Files)...)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
 	}

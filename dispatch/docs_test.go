@@ -23,6 +23,8 @@ var (
 	hclFence = regexp.MustCompile("(?s)```hcl\n(.*?)```")
 	callRef  = regexp.MustCompile(`(?m)^\s+(http|sql) "([^"]+)" \{`)
 	fileRef  = regexp.MustCompile(`\bfile(?:base64)?\("([^"]+)"\)`)
+	// folderRef is the folder of file(folder, name).
+	folderRef = regexp.MustCompile(`\bfile(?:base64)?\("([^"]+)",`)
 )
 
 // TestDocumentationExamples validates every whole example configuration in
@@ -79,7 +81,7 @@ func wholeConfig(src string) bool {
 }
 
 // writeExample writes src with stubs for the backends it refers to but
-// does not declare, and empty files for the files it reads.
+// does not declare, and placeholder files and folders for the files it reads.
 func writeExample(t *testing.T, src string) string {
 	dir := t.TempDir()
 	var stubs strings.Builder
@@ -103,6 +105,11 @@ func writeExample(t *testing.T, src string) string {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte("placeholder\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range folderRef.FindAllStringSubmatch(src, -1) {
+		if err := os.MkdirAll(filepath.Join(dir, m[1]), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/yosida95/uritemplate/v3"
@@ -200,6 +202,7 @@ func (c *compiler) templateArgs(t *lang.ResourceTemplate, vars []string) []*lang
 
 func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
 	scope := c.scope(tmpl.Args, fmt.Sprintf("the resource template %q", t.Name))
+	scope.Reserved = reservedVars(tmpl.URITemplate)
 	if t.Text != nil {
 		_, d := scope.CheckDynamic(t.Text, cty.String)
 		c.add(d)
@@ -217,4 +220,21 @@ func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
 		env = c.resultEnv(t.Call.Kind)
 	}
 	tmpl.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tmpl.Args, t.Call != nil)
+}
+
+// reservedExpr matches an RFC 6570 expression with reserved ("+") or
+// fragment ("#") expansion, whose values keep "/" as it is.
+var reservedExpr = regexp.MustCompile(`\{[+#]([^}]*)\}`)
+
+// reservedVars names the variables of a URI template that are expanded
+// with reserved or fragment expansion ({+path}, {#section}).
+func reservedVars(tmpl string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range reservedExpr.FindAllStringSubmatch(tmpl, -1) {
+		for _, v := range strings.Split(m[1], ",") {
+			name, _, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(v), "*"), ":")
+			out[name] = true
+		}
+	}
+	return out
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"unicode/utf8"
 
@@ -120,34 +118,36 @@ func envFunc(env *Env) function.Function {
 
 func fileFunc(baseDir string, asBase64 bool) function.Function {
 	return function.New(&function.Spec{
-		Description: "Reads a file relative to the configuration file.",
+		Description: "Reads a file relative to the configuration file, or a file named by a value inside a folder the configuration names.",
 		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
+		VarParam:    &function.Parameter{Name: "name", Type: cty.String},
 		Type:        function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			p := args[0].AsString()
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(baseDir, p)
+			var b []byte
+			var shown string
+			var err error
+			switch len(args) {
+			case 1:
+				shown = args[0].AsString()
+				b, err = readConfigFile(baseDir, shown)
+			case 2:
+				shown = args[1].AsString()
+				b, err = ReadInFolder(baseDir, args[0].AsString(), shown)
+			default:
+				return cty.UnknownVal(cty.String), fmt.Errorf("file() takes a path, or a folder and a file name in it")
 			}
-			b, err := os.ReadFile(p)
 			if err != nil {
-				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "cannot read %s: %s", p, unwrapPathError(err))
+				return cty.UnknownVal(cty.String), err
 			}
 			if asBase64 {
 				return cty.StringVal(base64.StdEncoding.EncodeToString(b)), nil
 			}
 			if !utf8.Valid(b) {
-				return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "%s is not UTF-8 text; use filebase64() for binary files", p)
+				return cty.UnknownVal(cty.String), &FileError{Name: shown, Reason: "is not UTF-8 text; use filebase64() for binary files"}
 			}
 			return cty.StringVal(string(b)), nil
 		},
 	})
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 var base64EncodeFunc = function.New(&function.Spec{

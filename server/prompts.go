@@ -69,13 +69,13 @@ func (s *Server) messageContent(ctx context.Context, req *mcp.Request, st *state
 	case "text":
 		text, err := evalStringExtra(m.Text, st, args.Cty, args.Extra)
 		if err != nil {
-			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the prompt message cannot be built: %s", err)
+			return mcp.ContentBlock{}, buildError(err, "the prompt message cannot be built")
 		}
 		return mcp.TextContent(text), nil
 	case "image", "audio":
 		data, err := evalString(m.Data, st, args.Cty)
 		if err != nil {
-			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the prompt %s cannot be built: %s", m.Kind, err)
+			return mcp.ContentBlock{}, buildError(err, "the prompt "+m.Kind+" cannot be built")
 		}
 		return mcp.ContentBlock{Type: m.Kind, Data: data, MimeType: m.MimeType}, nil
 	}
@@ -97,13 +97,13 @@ func (s *Server) embeddedResource(ctx context.Context, req *mcp.Request, st *sta
 	case m.Text != nil:
 		text, err := evalString(m.Text, st, args.Cty)
 		if err != nil {
-			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the embedded resource cannot be built: %s", err)
+			return mcp.ContentBlock{}, buildError(err, "the embedded resource cannot be built")
 		}
 		c.Text = text
 	case m.Data != nil:
 		blob, err := evalString(m.Data, st, args.Cty)
 		if err != nil {
-			return mcp.ContentBlock{}, mcp.Errorf(mcp.CodeInternalError, "the embedded resource cannot be built: %s", err)
+			return mcp.ContentBlock{}, buildError(err, "the embedded resource cannot be built")
 		}
 		c.Blob = blob
 	default:
@@ -260,4 +260,14 @@ func (s *Server) askForPrompt(ctx context.Context, req *mcp.Request, st *state, 
 		}
 	}
 	return nil, err
+}
+
+// buildError is the error of a prompt piece that could not be computed: a
+// file the arguments name that is not there is the caller's mistake
+// (invalid params); anything else is the server's.
+func buildError(err error, what string) error {
+	if missingFile(err) {
+		return mcp.InvalidParams("%s: %s", what, err)
+	}
+	return mcp.Errorf(mcp.CodeInternalError, "%s: %s", what, err)
 }

@@ -210,7 +210,7 @@ tool "ping" {
 }`, all.Registry(), dispatch.Options{})
 	s := New(table, &Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	callTool(t, s, "ping", `{}`)
-	if got := log.String(); !strings.Contains(got, `level=DEBUG msg=call target="tool ping"`) || !strings.Contains(got, "outcome=\"error: The API at") {
+	if got := log.String(); !strings.Contains(got, `level=DEBUG msg=call target="tool ping"`) || !strings.Contains(got, "outcome=\"error: The API refused") || !strings.Contains(got, "cause=\"127.0.0.1:") {
 		t.Errorf("debug log: %s", got)
 	}
 }

@@ -59,6 +59,9 @@ func (s *Server) readResource(ctx context.Context, req *mcp.Request, st *state, 
 		b, err := os.ReadFile(r.File)
 		if err != nil {
 			s.log.Error("resource file unreadable", "uri", r.URI, "error", err)
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, mcp.ResourceNotFound(r.URI)
+			}
 			return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be read right now", r.URI)
 		}
 		setContents(&c, b)
@@ -100,7 +103,10 @@ func (s *Server) readTemplate(ctx context.Context, req *mcp.Request, st *state, 
 	}
 	text, err := evalString(expr, st, args.Cty)
 	if err != nil {
-		s.log.Error("template content failed", "uri", uri, "error", err)
+		s.log.Error("template content failed", "uri", uri, "error", err, "path", filePath(err))
+		if missingFile(err) {
+			return nil, mcp.ResourceNotFound(uri)
+		}
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be built: %s", uri, err)
 	}
 	if blob {
@@ -176,10 +182,29 @@ func evalStringExtra(expr hcl.Expression, st *state, args cty.Value, extra map[s
 	}
 	v, diags := eval.Value(expr, ctx)
 	if diags.HasErrors() {
+		if fe := eval.FileErrorOf(diags); fe != nil {
+			return "", fe
+		}
 		return "", errors.New(diags[0].Detail)
 	}
 	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
 		return "", fmt.Errorf("the value is not a string")
 	}
 	return v.AsString(), nil
+}
+
+// missingFile reports whether err is a file() or filebase64() that found
+// no file it may read: for the client, the resource does not exist.
+func missingFile(err error) bool {
+	var fe *eval.FileError
+	return errors.As(err, &fe) && fe.Missing
+}
+
+// filePath is the server path behind a file error, for the log only.
+func filePath(err error) string {
+	var fe *eval.FileError
+	if errors.As(err, &fe) {
+		return fe.Path
+	}
+	return ""
 }

@@ -150,7 +150,7 @@ func (s *Server) invoke(ctx context.Context, what string, action adapter.Action,
 	}
 	var ce *adapter.CallError
 	if errors.As(err, &ce) {
-		s.log.WarnContext(ctx, "call failed", "target", what, "error", err)
+		s.log.WarnContext(ctx, "call failed", "target", what, "error", err, "cause", ce.Err)
 		return nil, ce.Message
 	}
 	if ctx.Err() == context.DeadlineExceeded {

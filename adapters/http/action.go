@@ -56,6 +56,13 @@ type Action struct {
 	// partSrc is the source text of each interpolation in Path, for
 	// messages; empty for literal parts.
 	partSrc []string
+	// multiSegment marks the interpolations of Path that are a resource
+	// template's reserved-expansion variable ({+path}): their values are
+	// split at "/" and each piece checked and escaped as one segment.
+	multiSegment []bool
+	// queryNames, formNames and headerNames are the names QueryExpr,
+	// FormExpr and HeadersExpr may produce, fixed at load time.
+	queryNames, formNames, headerNames map[string]bool
 }
 
 var _ adapter.Action = (*Action)(nil)

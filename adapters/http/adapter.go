@@ -23,9 +23,12 @@
 //
 // [Action.Invoke] builds the request from the arguments (request.go):
 //   - the path: literal parts copied, each interpolation path-escaped as one
-//     segment value; an empty value that would leave a segment empty, and a
-//     segment that would be "." or "..", are refused. The URL must keep the
+//     segment value; an empty value that would leave a segment empty, a
+//     value holding "/" or "\" in any percent-encoding, and a segment that
+//     would be "." or ".." once decoded, are refused. The URL must keep the
 //     backend's scheme and host, and this is checked before sending;
+//   - names of query parameters, form fields and headers are fixed at load
+//     time (a computed map must have an object type);
 //   - the query: values query-escaped, lists repeated (k=a&k=b), null left
 //     out, in the order written; an api_key "in query" is added last;
 //   - headers, later ones winning: the backend's (with static auth), the

@@ -285,6 +285,36 @@ http "api" {
 			},
 		},
 		{
+			// Names of headers, query parameters and form fields come from
+			// the configuration: a map argument (or anything of unknown
+			// type) would let a caller set Host, Authorization or Cookie.
+			name: "names from the arguments",
+			src: `
+backend "http" "api" { base_url = "https://x.example.com" }
+http "api" {
+  headers = args.filters
+}
+http "api" {
+  query = merge({ a = 1 }, args.filters)
+}
+http "api" {
+  method = "POST"
+  form   = jsondecode(args.query)
+}
+http "api" {
+  headers = merge({ X-A = args.query }, { X-B = var.region })
+  query   = { for k in ["a", "b"] : k => args.query }
+}
+http "api" {
+  query = tomap({ region = var.region })
+}`,
+			want: []string{
+				"4:13 Names from the arguments",
+				"7:11 Names from the arguments",
+				"11:12 Names from the arguments",
+			},
+		},
+		{
 			name: "template directive in path",
 			src: `
 backend "http" "api" { base_url = "https://x.example.com" }

@@ -244,7 +244,7 @@ func TestOAuth2Refused(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Retryable {
 		t.Fatalf("error = %#v", err)
 	}
-	want := "Could not get an OAuth2 access token: the token endpoint at " + strings.TrimPrefix(tok.URL, "http://") +
+	want := "Could not get an OAuth2 access token: the token endpoint" +
 		" answered 401 Unauthorized (invalid_client). The client_id or client_secret of the backend is wrong; retrying will not help."
 	if ce.Message != want {
 		t.Errorf("message:\n got %s\nwant %s", ce.Message, want)
@@ -271,7 +271,7 @@ func TestOAuth2CallerGivingUpDoesNotCancelOthers(t *testing.T) {
 		t.Fatalf("patient caller: %v", err)
 	}
 	var ce *adapter.CallError
-	if err := <-done; !errors.As(err, &ce) || !strings.Contains(ce.Message, "the token endpoint at "+strings.TrimPrefix(tok.URL, "http://")+" gave no answer before the call's deadline") {
+	if err := <-done; !errors.As(err, &ce) || !strings.Contains(ce.Message, "the token endpoint gave no answer before the call's deadline") {
 		t.Errorf("impatient caller: %v", err)
 	}
 	if n := tok.count(); n != 1 {

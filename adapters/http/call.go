@@ -40,9 +40,11 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		act.PathSource = describeTemplate(act.Path, s.Files)
 		act.partSrc = make([]string, len(act.Path))
+		act.multiSegment = make([]bool, len(act.Path))
 		for i, p := range act.Path {
 			if p.Expr != nil {
 				act.partSrc[i] = check.Source(p.Expr.Range(), s.Files)
+				act.multiSegment[i] = s.Reserved[argName(p.Expr)]
 			}
 		}
 	}
@@ -67,6 +69,12 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		}
 		return diags
 	})
+	diags = append(diags, d...)
+	act.queryNames, d = fixedNames(s, a["query"], act.QueryExpr, "query parameter")
+	diags = append(diags, d...)
+	act.formNames, d = fixedNames(s, a["form"], act.FormExpr, "form field")
+	diags = append(diags, d...)
+	act.headerNames, d = fixedNames(s, a["headers"], act.HeadersExpr, "header")
 	diags = append(diags, d...)
 
 	// The request body: body (JSON), form or raw_body, at most one.
@@ -225,4 +233,61 @@ func describeTemplate(parts []eval.Part, files map[string]*hcl.File) string {
 		sb.WriteString("{" + src + "}")
 	}
 	return sb.String()
+}
+
+// fixedNames checks that query, form or headers written as one expression
+// (merge(...), an argument) take their names from the configuration only:
+// its type must be an object, whose attribute names the config wrote (in a
+// literal or an argument's object type), or its value known at load time.
+// A map or a value of any type has keys the caller chooses, who could then
+// set Host, Authorization or Cookie, or a parameter the API trusts. It
+// returns the names, which the call checks again.
+func fixedNames(s *adapter.Scope, attr *hcl.Attribute, whole hcl.Expression, what string) (map[string]bool, hcl.Diagnostics) {
+	if whole == nil {
+		return nil, nil
+	}
+	v, d := s.CheckDynamic(attr, cty.DynamicPseudoType)
+	if d.HasErrors() {
+		return nil, nil // check.DynamicMap reported them
+	}
+	names := map[string]bool{}
+	switch ty := v.Type(); {
+	case ty.IsObjectType():
+		for n := range ty.AttributeTypes() {
+			names[n] = true
+		}
+		return names, nil
+	case ty.IsMapType() && v.IsWhollyKnown() && !v.IsNull():
+		for n := range v.AsValueMap() {
+			names[n] = true
+		}
+		return names, nil
+	case !ty.IsMapType() && ty != cty.DynamicPseudoType:
+		return nil, nil // not a map at all: check.DynamicMap reported it
+	}
+	return nil, hcl.Diagnostics{check.Error("Names from the arguments",
+		fmt.Sprintf("This %s map has keys a caller chooses (it is %s), so a caller could send any %s name%s. "+
+			"Write the names in the configuration and take only the values from the arguments, as in %s = { name = args.name }, "+
+			"or declare the argument as an object with the attributes it may have.",
+			attr.Name, v.Type().FriendlyName(), what, nameRisk(attr.Name), attr.Name),
+		attr.Expr.Range())}
+}
+
+func nameRisk(attr string) string {
+	if attr == "headers" {
+		return ", such as Host, Authorization, Cookie or Transfer-Encoding"
+	}
+	return ", such as one the API trusts for access"
+}
+
+// argName is the argument an expression is exactly (args.x), or "".
+func argName(expr hcl.Expression) string {
+	t, ok := expr.(*hclsyntax.ScopeTraversalExpr)
+	if !ok || len(t.Traversal) != 2 || t.Traversal.RootName() != "args" {
+		return ""
+	}
+	if attr, ok := t.Traversal[1].(hcl.TraverseAttr); ok {
+		return attr.Name
+	}
+	return ""
 }

@@ -26,7 +26,8 @@ func TestDescribeTransportError(t *testing.T) {
 		return &url.Error{Op: "Get", URL: "https://api.example.com/x?api_key=k", Err: err}
 	}
 	opErr := func(err error) error {
-		return &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)}
+		addr := &net.TCPAddr{IP: net.IPv4(10, 1, 2, 3), Port: 8443}
+		return &net.OpError{Op: "dial", Net: "tcp", Addr: addr, Err: os.NewSyscallError("connect", err)}
 	}
 	tests := []struct {
 		err       error
@@ -34,29 +35,39 @@ func TestDescribeTransportError(t *testing.T) {
 		retryable bool
 	}{
 		{wrap(&net.DNSError{Err: "no such host", Name: "api.example.com", IsNotFound: true}),
-			"The host api.example.com of the API could not be found (DNS: no such host). Check the backend's base_url; retrying will not help.", false},
-		{wrap(&net.DNSError{Err: "server misbehaving", Name: "api.example.com", IsTemporary: true}),
-			"The DNS lookup of api.example.com failed (server misbehaving). Retrying later may help.", true},
+			"The host name of the API could not be found (DNS: no such host). Check the backend's base_url; retrying will not help.", false},
+		{wrap(&net.DNSError{Err: "server misbehaving", Name: "api.example.com", Server: "10.0.0.53:53", IsTemporary: true}),
+			"The DNS lookup of the API's host failed (server misbehaving). Retrying later may help.", true},
 		{wrap(opErr(syscall.ECONNREFUSED)),
-			"The API at api.example.com refused the connection; it may be down. Retrying later may help.", true},
+			"The API refused the connection; it may be down. Retrying later may help.", true},
 		{wrap(opErr(syscall.ECONNRESET)),
-			"The API at api.example.com closed the connection before it answered in full. Retrying may help.", true},
+			"The API closed the connection before it answered in full. Retrying may help.", true},
 		{wrap(io.EOF),
-			"The API at api.example.com closed the connection before it answered in full. Retrying may help.", true},
+			"The API closed the connection before it answered in full. Retrying may help.", true},
 		{wrap(opErr(syscall.EHOSTUNREACH)),
-			"The API at api.example.com cannot be reached (no route to the host). Retrying later may help.", true},
+			"The API cannot be reached (no route to the host). Retrying later may help.", true},
 		{wrap(context.DeadlineExceeded),
-			"The API at api.example.com gave no answer within 1.5s. It may be overloaded or down; retrying later may help.", true},
+			"The API gave no answer within 1.5s. It may be overloaded or down; retrying later may help.", true},
 		{wrap(context.Canceled), "The call was cancelled before the API answered.", false},
-		{wrap(errors.New("something odd")), "The call to the API at api.example.com failed: something odd.", false},
+		{wrap(errors.New("something odd")), "The call to the API failed: something odd.", false},
+		{wrap(opErr(syscall.EACCES)), "The call to the API failed: connect: permission denied.", true},
+		{wrap(fmt.Errorf("proxyconnect tcp: %w", opErr(syscall.EPROTO))), "The call to the API failed: proxyconnect tcp: connect: protocol error.", true},
+		{wrap(errors.New("odd answer from api.example.com:8443 via 10.9.8.7:3128 and [fd00::1]:80")), "The call to the API failed: odd answer from (the host) via (an address) and (an address).", false},
+		{wrap(&redirectError{host: "internal.example.com:8080"}),
+			"The API redirected to another host, which mcpdecl does not follow: redirects must stay on the backend's own scheme and host. Retrying will not help.", false},
 	}
 	for _, tt := range tests {
-		ce := describeTransportError(tt.err, "The API", "api.example.com", 1500*time.Millisecond)
+		ce := describeTransportError(tt.err, "The API", "api.example.com:8443", 1500*time.Millisecond)
 		if ce.Message != tt.want || ce.Retryable != tt.retryable {
 			t.Errorf("%v:\n got %q (retryable %v)\nwant %q (retryable %v)", tt.err, ce.Message, ce.Retryable, tt.want, tt.retryable)
 		}
 		if !errors.Is(ce, tt.err) {
 			t.Errorf("%v: the CallError does not wrap the error", tt.err)
+		}
+		// The server log gets the host, never the URL (its query may hold
+		// a key).
+		if log := ce.Err.Error(); !strings.Contains(log, "api.example.com:8443") || strings.Contains(log, "api_key") {
+			t.Errorf("%v: the error for the log is %q", tt.err, log)
 		}
 	}
 }

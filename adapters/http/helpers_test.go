@@ -30,6 +30,12 @@ type compiled struct {
 // validate). Any error diagnostic fails the test.
 func compileEnv(t testing.TB, src string, env map[string]string) *compiled {
 	t.Helper()
+	return compileScoped(t, src, env, nil)
+}
+
+// compileScoped is compileEnv with the scope adjusted by adjust first.
+func compileScoped(t testing.TB, src string, env map[string]string, adjust func(*adapter.Scope)) *compiled {
+	t.Helper()
 	f, diags := hclsyntax.ParseConfig([]byte(src), checktest.Filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatalf("parse: %s", diags.Error())
@@ -48,6 +54,9 @@ func compileEnv(t testing.TB, src string, env map[string]string) *compiled {
 			v, ok := env[name]
 			return v, ok
 		},
+	}
+	if adjust != nil {
+		adjust(s)
 	}
 	out := &compiled{backends: map[string]*Backend{}, static: s.Static}
 	var all hcl.Diagnostics

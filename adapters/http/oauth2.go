@@ -91,8 +91,8 @@ func (ts *tokenSource) Token(ctx context.Context) (string, error) {
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", &adapter.CallError{
-				Message:   fmt.Sprintf("Could not get an OAuth2 access token: the token endpoint at %s gave no answer before the call's deadline. Retrying later may help.", ts.host),
-				Retryable: true, Err: ctx.Err(),
+				Message:   fmt.Sprintf("Could not get an OAuth2 access token: the token endpoint gave no answer before the call's deadline. Retrying later may help."),
+				Retryable: true, Err: fmt.Errorf("token endpoint %s: %w", ts.host, ctx.Err()),
 			}
 		}
 		return "", ctx.Err()
@@ -231,7 +231,7 @@ func (ts *tokenSource) request(ctx context.Context, inForm bool) (*tokenAnswer, 
 	t := &tokenAnswer{accessToken: str("access_token"), tokenType: str("token_type")}
 	if t.accessToken == "" || badHeaderValue(t.accessToken) || badHeaderValue(t.tokenType) || strings.ContainsAny(t.tokenType, " ") {
 		return nil, &adapter.CallError{
-			Message: fmt.Sprintf("The OAuth2 token endpoint at %s answered without a usable access_token. This is a problem of the server's configuration; retrying will not help.", ts.host),
+			Message: fmt.Sprintf("The OAuth2 token endpoint answered without a usable access_token. This is a problem of the server's configuration; retrying will not help."),
 		}
 	}
 	if n, err := strconv.ParseFloat(str("expires_in"), 64); err == nil && n > 0 {
@@ -255,7 +255,7 @@ func isOAuthCode(s string) bool {
 }
 
 func (ts *tokenSource) refusal(te *tokenError) error {
-	msg := fmt.Sprintf("Could not get an OAuth2 access token: the token endpoint at %s answered %d %s", ts.host, te.status, http.StatusText(te.status))
+	msg := fmt.Sprintf("Could not get an OAuth2 access token: the token endpoint answered %d %s", te.status, http.StatusText(te.status))
 	if te.code != "" {
 		msg += " (" + te.code + ")"
 	}
@@ -270,7 +270,7 @@ func (ts *tokenSource) refusal(te *tokenError) error {
 	default:
 		msg += "; retrying will not help."
 	}
-	return &adapter.CallError{Message: msg, Retryable: retryable, Err: te}
+	return &adapter.CallError{Message: msg, Retryable: retryable, Err: fmt.Errorf("token endpoint %s: %w", ts.host, te)}
 }
 
 func (ts *tokenSource) callError(err error) error {

@@ -81,7 +81,7 @@ func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
 	}
 	pathEnd := sb.Len()
 	sb.WriteByte('?')
-	if err := writeParams(&sb, a.Query, a.QueryExpr, ev, "query"); err != nil {
+	if err := writeParams(&sb, a.Query, a.QueryExpr, a.queryNames, ev, "query"); err != nil {
 		return nil, err
 	}
 	if rt.apiKeyQuery != "" {
@@ -141,10 +141,19 @@ func (a *Action) buildPath(sb *strings.Builder, ev *evaluator) error {
 		if s == "" && strings.HasSuffix(sb.String(), "/") && (i+1 == len(a.Path) || a.Path[i+1].Expr == nil && strings.HasPrefix(a.Path[i+1].Literal, "/")) {
 			return buildError("%s is empty, which would leave a path segment empty and address another resource. Give a value.", what)
 		}
+		if i < len(a.multiSegment) && a.multiSegment[i] {
+			if err := writeSegments(sb, s, what); err != nil {
+				return err
+			}
+			continue
+		}
+		if sep := separatorIn(s); sep != "" {
+			return buildError("%s holds a %q (or an encoding of it, such as %s), which would split the segment in two and address another resource. Give the value of one path segment.", what, sep[:1], sep[1:])
+		}
 		sb.WriteString(url.PathEscape(s))
 	}
 	for seg := range strings.SplitSeq(sb.String()[start:], "/") {
-		switch seg {
+		switch dotSegment(seg) {
 		case "..":
 			return buildError("a path segment would be \"..\", which would climb out of the API's path. Give another value.")
 		case ".":
@@ -152,6 +161,94 @@ func (a *Action) buildPath(sb *strings.Builder, ev *evaluator) error {
 		}
 	}
 	return nil
+}
+
+// writeSegments writes a value that the URI template lets hold "/"
+// ({+path}) as several segments, each checked and escaped on its own: no
+// empty segment, and no separator hidden in one.
+func writeSegments(sb *strings.Builder, s, what string) error {
+	for j, seg := range strings.Split(s, "/") {
+		if seg == "" {
+			return buildError("%s holds an empty segment (a leading, trailing or doubled \"/\"), which would address another resource. Give a path like a/b/c.", what)
+		}
+		if sep := separatorIn(seg); sep != "" {
+			return buildError("%s holds a %q inside a segment (or an encoding of it, such as %s), which would address another resource. Separate segments with a plain \"/\".", what, sep[:1], sep[1:])
+		}
+		if j > 0 {
+			sb.WriteByte('/')
+		}
+		sb.WriteString(url.PathEscape(seg))
+	}
+	return nil
+}
+
+// separatorIn finds a path separator in a path value: "/" or a backslash as
+// they are, or once a server or proxy percent-decodes the value any
+// number of times (%2F, %252F, %5C), or as an overlong UTF-8 form (%C0%AF)
+// that old decoders read as one. It returns the separator and the
+// encoding to quote, or "".
+func separatorIn(s string) string {
+	for {
+		if i := strings.IndexAny(s, "/\\"); i >= 0 {
+			if s[i] == '/' {
+				return "/%2F"
+			}
+			return "\\%5C"
+		}
+		if strings.IndexByte(s, 0xC0) >= 0 || strings.IndexByte(s, 0xC1) >= 0 {
+			return "/%C0%AF"
+		}
+		d := percentDecode(s)
+		if d == s {
+			return ""
+		}
+		s = d
+	}
+}
+
+// dotSegment returns "." or ".." when seg (escaped, as sent) is one once
+// decoded any number of times, and once a ";parameter" is dropped, as
+// some servers do ("..;x" is ".." to them); else "".
+func dotSegment(seg string) string {
+	for {
+		name, _, _ := strings.Cut(seg, ";")
+		if name == "." || name == ".." {
+			return name
+		}
+		d := percentDecode(seg)
+		if d == seg {
+			return ""
+		}
+		seg = d
+	}
+}
+
+// percentDecode decodes every valid %XX escape of s and leaves the rest
+// as it is, as lenient decoders do.
+func percentDecode(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			sb.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 func (a *Action) partSource(i int) string {
@@ -191,8 +288,9 @@ func isHex(c byte) bool {
 
 // writeParams appends name=value pairs, query-escaped and joined with &,
 // in the order written (sorted by name for a computed map). Lists repeat
-// the name; null values are left out.
-func writeParams(sb *strings.Builder, items []Param, whole hcl.Expression, ev *evaluator, what string) error {
+// the name; null values are left out. A computed map may only hold the
+// names fixed at load time (names).
+func writeParams(sb *strings.Builder, items []Param, whole hcl.Expression, names map[string]bool, ev *evaluator, what string) error {
 	first := true
 	add := func(name string, v cty.Value) error {
 		vals, err := paramValues(v)
@@ -232,6 +330,9 @@ func writeParams(sb *strings.Builder, items []Param, whole hcl.Expression, ev *e
 		}
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
+			if !names[k.AsString()] {
+				return unlistedName(what, k.AsString())
+			}
 			if err := add(k.AsString(), e); err != nil {
 				return err
 			}
@@ -330,7 +431,7 @@ func (a *Action) buildBody(h http.Header, ev *evaluator, out *outgoing) error {
 		h.Set("Content-Type", orDefault(a.ContentType, "application/json"))
 	case BodyForm:
 		var sb strings.Builder
-		if err := writeParams(&sb, a.Form, a.FormExpr, ev, "form"); err != nil {
+		if err := writeParams(&sb, a.Form, a.FormExpr, a.formNames, ev, "form"); err != nil {
 			return err
 		}
 		out.body = []byte(sb.String())
@@ -405,6 +506,9 @@ func (a *Action) callHeaders(h http.Header, ev *evaluator, out *outgoing) error 
 		}
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
+			if !a.headerNames[k.AsString()] {
+				return unlistedName("headers", k.AsString())
+			}
 			if !validHeaderName(k.AsString()) {
 				return buildError("%q is not a valid header name.", k.AsString())
 			}
@@ -414,4 +518,10 @@ func (a *Action) callHeaders(h http.Header, ev *evaluator, out *outgoing) error 
 		}
 	}
 	return nil
+}
+
+// unlistedName refuses a computed name the configuration does not list
+// (the load-time check makes this unreachable; it keeps the rule local).
+func unlistedName(what, name string) error {
+	return buildError("the %s name %q is not one the configuration names.", what, name)
 }

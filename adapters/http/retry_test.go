@@ -159,7 +159,7 @@ func TestRetryOnRefusedConnection(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("error = %#v", err)
 	}
-	want := "The API at " + addr + " refused the connection; it may be down. Retrying later may help."
+	want := "The API refused the connection; it may be down. Retrying later may help."
 	if ce.Message != want || !ce.Retryable {
 		t.Errorf("message = %q retryable %v", ce.Message, ce.Retryable)
 	}
@@ -297,7 +297,7 @@ http "api" {
 	if !errors.As(err, &ce) {
 		t.Fatalf("error = %#v", err)
 	}
-	want := "The API at " + strings.TrimPrefix(srv.URL, "http://") + " gave no answer within 100ms. It may be overloaded or down; retrying later may help."
+	want := "The API gave no answer within 100ms. It may be overloaded or down; retrying later may help."
 	if ce.Message != want || !ce.Retryable {
 		t.Errorf("message = %q", ce.Message)
 	}
@@ -332,7 +332,7 @@ http "api" { path = "/${args.dir}" }`, srv.URL), nil)
 	}
 	_, err = c.invoke(0, args(map[string]ctyValue{"dir": str("away")}), nil)
 	var ce *adapter.CallError
-	if !errors.As(err, &ce) || ce.Retryable || !strings.Contains(ce.Message, "redirected to another host ("+other.URL+")") {
+	if !errors.As(err, &ce) || ce.Retryable || !strings.Contains(ce.Message, "redirected to another host, which") || strings.Contains(ce.Message, strings.TrimPrefix(other.URL, "http://")) {
 		t.Errorf("redirect away: %#v", err)
 	}
 	if other.count() != 0 {

@@ -87,7 +87,6 @@ func TestTLS(t *testing.T) {
 	defer srv.Close()
 	ca := writePEM(t, "ca.pem", "CERTIFICATE", srv.Certificate().Raw)
 	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
-	host := strings.TrimPrefix(srv.URL, "https://")
 
 	cert, certFile, keyFile := clientCert(t)
 	mtls := httptest.NewUnstartedServer(handler)
@@ -108,9 +107,9 @@ func TestTLS(t *testing.T) {
 	}{
 		{"trusted CA file", srv.URL, fmt.Sprintf(`tls { ca_file = %q }`, ca), ""},
 		{"untrusted", srv.URL, "",
-			"The TLS certificate of the API at " + host + " is not trusted (it is signed by an unknown authority). If the API uses a private certificate authority, set tls { ca_file = \"...\" } in the backend. Retrying will not help."},
+			"The TLS certificate of the API is not trusted (it is signed by an unknown authority). If the API uses a private certificate authority, set tls { ca_file = \"...\" } in the backend. Retrying will not help."},
 		{"hostname mismatch", "https://localhost:" + port, fmt.Sprintf(`tls { ca_file = %q }`, ca),
-			"The TLS certificate of the API at localhost:" + port + " does not match its host name (certificate is valid for"},
+			"The TLS certificate of the API does not match its host name. Check the backend's base_url"},
 		{"insecure skip verify", srv.URL, `tls { insecure_skip_verify = true }`, ""},
 		{"client certificate", mtls.URL, fmt.Sprintf(`tls {
     ca_file   = %q
@@ -132,7 +131,7 @@ func TestTLS(t *testing.T) {
 				return
 			}
 			var ce *adapter.CallError
-			if !errors.As(err, &ce) || !strings.Contains(ce.Message, tt.want) || ce.Retryable {
+			if !errors.As(err, &ce) || !strings.Contains(ce.Message, tt.want) || ce.Retryable || strings.Contains(ce.Message, port) {
 				t.Errorf("error = %#v\nwant a CallError holding %q", err, tt.want)
 			}
 		})

@@ -239,9 +239,8 @@ func (a *Action) programPath(prog string) (string, error) {
 	if p, ok := lookPath(prog, a.searchPath()); ok {
 		return p, nil
 	}
-	return "", &adapter.CallError{Message: fmt.Sprintf(
-		"The command was not run: no program named %q was found in its PATH (%s). It must be installed on the server; retrying will not help.",
-		prog, a.searchPath())}
+	return "", &adapter.CallError{Err: fmt.Errorf("%q not found in PATH %s", prog, a.searchPath()), Message: fmt.Sprintf(
+		"The command was not run: no program named %q was found in its PATH. It must be installed on the server; retrying will not help.", prog)}
 }
 
 func (a *Action) searchPath() string {
@@ -372,16 +371,15 @@ func (a *Action) startError(c *call, err error) error {
 	switch {
 	case a.Dir != "" && !isDir(a.Dir):
 		// The child reports a failed chdir like a failed exec (ENOENT).
-		return &adapter.CallError{Err: err, Message: fmt.Sprintf(
-			"The command was not run: its working directory %s is missing or not accessible on the server. Retrying will not help.", a.Dir)}
+		return &adapter.CallError{Err: fmt.Errorf("working directory %s: %w", a.Dir, err), Message: "The command was not run: its working directory is missing or not accessible on the server. Retrying will not help."}
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, exec.ErrNotFound):
 		return &adapter.CallError{Err: err, Message: fmt.Sprintf(
-			"The command was not run: the program %s was not found on the server. Retrying will not help.", c.path)}
+			"The command was not run: the program %s was not found on the server. Retrying will not help.", shownProgram(c.path))}
 	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.ENOEXEC):
 		return &adapter.CallError{Err: err, Message: fmt.Sprintf(
-			"The command was not run: the program %s cannot be executed on the server. Retrying will not help.", c.path)}
+			"The command was not run: the program %s cannot be executed on the server. Retrying will not help.", shownProgram(c.path))}
 	}
-	return &adapter.CallError{Err: err, Message: "The command could not be started: " + err.Error() + "."}
+	return &adapter.CallError{Err: err, Message: "The command could not be started (the details are in the server log)."}
 }
 
 func isDir(p string) bool {

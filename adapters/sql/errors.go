@@ -50,7 +50,7 @@ func (a *Action) callError(ctx, cctx context.Context, err error, args []any, lim
 		}
 		// The message may quote the server's own text, scrubbed in case it
 		// repeats the password.
-		return &adapter.CallError{Message: a.Backend.scrub(msg), Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
+		return &adapter.CallError{Message: a.Backend.scrub(withoutAddresses(msg)), Retryable: retry, Err: &redactedError{msg: a.Backend.scrub(err.Error()), err: err}}
 	}
 	timeout := a.Backend.StatementTimeout.String()
 	switch {

@@ -19,9 +19,28 @@ func hostileValues(evilURL string) []string {
 	}
 }
 
-// climbs reports whether v is a value the http adapter refuses as a whole
-// path segment: empty, "." or "..".
-func climbs(v string) bool { return v == "" || v == "." || v == ".." }
+// climbs reports whether v is a value the http adapter refuses as a path
+// segment: empty; "." or ".." (also percent-encoded, or before a
+// ";parameter"); or holding a "/" or "\\", also percent-encoded any
+// number of times, which a decoding proxy would turn into a separator.
+func climbs(v string) bool {
+	if v == "" {
+		return true
+	}
+	for {
+		if strings.ContainsAny(v, "/\\") {
+			return true
+		}
+		if name, _, _ := strings.Cut(v, ";"); name == "." || name == ".." {
+			return true
+		}
+		d, err := url.PathUnescape(v)
+		if err != nil || d == v {
+			return false
+		}
+		v = d
+	}
+}
 
 // checkClean asserts that every request went to host and carried no
 // injected header.

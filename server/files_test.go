@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// TestMissingFilesAreNotFound: a file a resource reads that is not there,
+// or that a template's argument may not name, is "resource not found",
+// and the error carries no server path.
+func TestMissingFilesAreNotFound(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes")
+	if err := os.MkdirAll(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"notes/a.md": "note a", "policy.md": "policy", "secret.txt": "secret"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := lang.LoadSource(filepath.Join(dir, "test.hcl"), []byte(`
+resource "policy" {
+  uri  = "docs://policy"
+  file = "policy.md"
+}
+resource_template "note" {
+  uri_template = "notes://{name}"
+  text         = file("notes", args.name)
+}
+resource_template "with_policy" {
+  uri_template = "withpolicy://{name}"
+  text         = "${file("policy.md")}: ${args.name}"
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	s := New(table, nil)
+	read := func(uri string) (string, error) {
+		res, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			return "", err
+		}
+		return res.Contents[0].Text, nil
+	}
+	if text, err := read("notes://a.md"); err != nil || text != "note a" {
+		t.Fatalf("notes://a.md = %q, %v", text, err)
+	}
+	if err := os.Remove(filepath.Join(dir, "policy.md")); err != nil {
+		t.Fatal(err)
+	}
+	for _, uri := range []string{"notes://..%2Fsecret.txt", "notes://missing.md", "docs://policy", "withpolicy://x"} {
+		text, err := read(uri)
+		var me *mcp.Error
+		if !errors.As(err, &me) || me.Code != mcp.CodeResourceNotFound {
+			t.Errorf("%s = %q, %v; want resource not found", uri, text, err)
+			continue
+		}
+		if strings.Contains(me.Message, dir) {
+			t.Errorf("%s: %q names a server path", uri, me.Message)
+		}
+	}
+}
