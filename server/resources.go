@@ -24,7 +24,8 @@ import (
 // with the most literal characters); an unknown URI is a protocol error
 // whose code depends on the era (the mcp package shapes it).
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
-	st := s.state.Load()
+	st := s.acquire()
+	defer st.release()
 	res, err := s.readResourceOrTemplate(ctx, req, p, st)
 	if res != nil && len(st.secrets) > 0 {
 		for i := range res.Contents {
