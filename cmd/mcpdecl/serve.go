@@ -146,4 +146,3 @@ func counts(t *dispatch.Table) string {
 	return fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources), "resource"),
 		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
 }
-
