@@ -133,8 +133,12 @@ func runSubscribe(ctx context.Context, c *call) ([]byte, *Error) {
 	if c.p.URI == "" {
 		return nil, InvalidParams("missing uri")
 	}
+	subscribe := c.req.Method == "resources/subscribe"
+	if l, ok := c.s.h.(ResourceLookup); ok && subscribe && !l.HasResource(c.p.URI) {
+		return nil, ResourceNotFound(c.p.URI)
+	}
 	if c.in.sess != nil {
-		c.in.sess.subscribe(c.p.URI, c.req.Method == "resources/subscribe")
+		c.in.sess.subscribe(c.p.URI, subscribe)
 	}
 	return []byte("{}"), nil
 }

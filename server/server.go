@@ -41,6 +41,7 @@ type Server struct {
 var (
 	_ mcp.Handler          = (*Server)(nil)
 	_ mcp.ToolHeaderLookup = (*Server)(nil)
+	_ mcp.ResourceLookup   = (*Server)(nil)
 )
 
 // ToolHeaderParams implements mcp.ToolHeaderLookup: the Mcp-Param-*
