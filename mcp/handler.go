@@ -52,7 +52,9 @@ type ToolHeaderLookup interface {
 
 // ResourceLookup is an optional Handler extension: when implemented,
 // resources/subscribe of a URI that no resource or template serves is
-// refused with ResourceNotFound instead of being accepted.
+// refused with ResourceNotFound instead of being accepted, and such a URI
+// in a listen's resourceSubscriptions is not honoured (left out of the
+// acknowledgment).
 type ResourceLookup interface {
 	HasResource(uri string) bool
 }

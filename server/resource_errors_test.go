@@ -187,3 +187,33 @@ func TestSubscribeRefusesUnknownURI(t *testing.T) {
 		t.Errorf("unsubscribe of an unknown URI: %+v, want it accepted (nothing to undo)", e)
 	}
 }
+
+// TestListenLeavesOutUnknownURIs: a 2026-07-28 listen honours
+// resourceSubscriptions only for URIs something serves; the
+// acknowledgment says which.
+func TestListenLeavesOutUnknownURIs(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "plants.db")
+	cfg, diags := lang.LoadSource("plants.hcl", []byte(plantsConfig(db)))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	send := stdioExchange(t, server.New(table, nil))
+	ack := send(`"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["plants://status","plants://nothing","plants://3/care"]},` + modernMeta + `}`)
+	var m struct {
+		Method string
+		Params struct {
+			Notifications struct{ ResourceSubscriptions []string }
+		}
+	}
+	if err := json.Unmarshal(ack, &m); err != nil {
+		t.Fatal(err)
+	}
+	got := m.Params.Notifications.ResourceSubscriptions
+	if m.Method != "notifications/subscriptions/acknowledged" || len(got) != 2 || got[0] != "plants://status" || got[1] != "plants://3/care" {
+		t.Errorf("acknowledgment %s: want plants://status and plants://3/care honoured, plants://nothing left out", ack)
+	}
+}
