@@ -130,17 +130,26 @@ func runSetLevel(ctx context.Context, c *call) ([]byte, *Error) {
 }
 
 func runSubscribe(ctx context.Context, c *call) ([]byte, *Error) {
+	if e := c.unservedSubscription(); e != nil {
+		return nil, e
+	}
 	if c.p.URI == "" {
 		return nil, InvalidParams("missing uri")
 	}
-	subscribe := c.req.Method == "resources/subscribe"
-	if l, ok := c.s.h.(ResourceLookup); ok && subscribe && !l.HasResource(c.p.URI) {
-		return nil, ResourceNotFound(c.p.URI)
-	}
 	if c.in.sess != nil {
-		c.in.sess.subscribe(c.p.URI, subscribe)
+		c.in.sess.subscribe(c.p.URI, c.req.Method == "resources/subscribe")
 	}
 	return []byte("{}"), nil
+}
+
+// unservedSubscription refuses resources/subscribe of a URI the handler
+// does not serve, when it can tell (ResourceLookup).
+func (c *call) unservedSubscription() *Error {
+	l, ok := c.s.h.(ResourceLookup)
+	if !ok || c.p.URI == "" || c.req.Method != "resources/subscribe" || l.HasResource(c.p.URI) {
+		return nil
+	}
+	return ResourceNotFound(c.p.URI)
 }
 
 func runCallTool(ctx context.Context, c *call) ([]byte, *Error) {
