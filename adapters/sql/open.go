@@ -325,8 +325,8 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 	// startup packet, which PgBouncer refuses for parameters it does not
 	// know.
 	var set []string
-	if limit := b.serverLimit(); limit > 0 {
-		set = append(set, fmt.Sprintf("SET statement_timeout = %d", limit.Milliseconds()))
+	if b.StatementTimeout > 0 {
+		set = append(set, fmt.Sprintf("SET statement_timeout = %d", b.serverLimit().Milliseconds()))
 	}
 	if b.ReadOnly {
 		set = append(set, "SET default_transaction_read_only = on")
@@ -400,11 +400,11 @@ func (b *Backend) openMySQL(ctx context.Context) (*pools, error) {
 		return nil, fmt.Errorf("cannot read the server version of %s: %w", what, err)
 	}
 	p := &pools{mariadb: strings.Contains(strings.ToLower(version), "mariadb")}
-	if limit := b.serverLimit(); limit > 0 {
+	if b.StatementTimeout > 0 {
 		if p.mariadb {
-			cfg.Params["max_statement_time"] = strconv.FormatFloat(limit.Seconds(), 'f', -1, 64)
+			cfg.Params["max_statement_time"] = strconv.FormatFloat(b.serverLimit().Seconds(), 'f', -1, 64)
 		} else {
-			cfg.Params["max_execution_time"] = strconv.FormatInt(limit.Milliseconds(), 10)
+			cfg.Params["max_execution_time"] = strconv.FormatInt(b.serverLimit().Milliseconds(), 10)
 		}
 	}
 	db, err := mysqlDB(cfg)

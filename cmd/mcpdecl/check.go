@@ -54,11 +54,17 @@ func (c *checkCmd) Run(s streams) error {
 // checked, then closes the backends.
 func checkOnline(ctx context.Context, t *dispatch.Table) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	defer server.CloseBackends(t, nil)
-	for _, f := range server.OpenBackends(ctx, t) {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Backend unreachable",
-			Detail: fmt.Sprintf("The backend %q could not be opened: %s.", f.Name, f.Err)})
+	for name, b := range t.Backends {
+		o, ok := b.(adapter.Opener)
+		if !ok {
+			continue
+		}
+		if err := o.Open(ctx); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Backend unreachable",
+				Detail: fmt.Sprintf("The backend %q could not be opened: %s.", name, err)})
+		}
 	}
+	defer server.CloseBackends(t, nil)
 	for _, a := range actions(t) {
 		if c, ok := a.(adapter.Checker); ok {
 			diags = append(diags, c.Check(ctx)...)
