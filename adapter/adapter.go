@@ -12,6 +12,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -88,6 +89,12 @@ type Request struct {
 	Static *eval.Static
 	// Header holds the inbound HTTP request's headers; nil on stdio.
 	Header http.Header
+	// Timeout, when positive, is THE deadline of this call: the enclosing
+	// tool's timeout. It replaces the call block's and the backend's own
+	// timeouts (a tool's "2m" is not cut short by a backend's default
+	// "30s"); ctx carries the same deadline. Zero: the adapter applies its
+	// call's or backend's timeout.
+	Timeout time.Duration
 	// Progress reports progress of a long call; never nil (a no-op when the
 	// client did not ask for progress).
 	Progress func(progress, total float64, message string)
@@ -155,6 +162,11 @@ type CallBlock struct {
 	DeclRange hcl.Range
 	TypeRange hcl.Range
 	Scope     *Scope
+	// Timeout is the deadline the enclosing tool sets for each call (its
+	// timeout attribute), 0 when it sets none. Invoke gets it again as
+	// Request.Timeout; a limit the backend enforces outside the call's
+	// context (a database's own statement timeout) must allow this long.
+	Timeout time.Duration
 }
 
 // ArgsType returns the Go type of `args` inside expr-lang programs.

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -33,12 +34,18 @@ func (c *compiler) compileBackends() {
 // compileCall hands a call block to its adapter. It returns nil when the
 // block is wrong; the reasons are in the diagnostics.
 func (c *compiler) compileCall(call *lang.Call, owner string, scope *adapter.Scope) adapter.Action {
+	return c.compileCallWithin(call, owner, scope, 0)
+}
+
+// compileCallWithin is compileCall for a call whose owner sets a deadline
+// (a tool's timeout), which the adapter must allow for.
+func (c *compiler) compileCallWithin(call *lang.Call, owner string, scope *adapter.Scope, timeout time.Duration) adapter.Action {
 	a, ok := c.reg.Lookup(call.Kind)
 	if !ok {
 		c.add(hcl.Diagnostics{errorf(call.TypeRange, "Unknown call kind", "There is no adapter for %q calls.", call.Kind)})
 		return nil
 	}
-	block := &adapter.CallBlock{Owner: owner, Body: call.Body, DeclRange: call.DeclRange, TypeRange: call.TypeRange, Scope: scope}
+	block := &adapter.CallBlock{Owner: owner, Body: call.Body, DeclRange: call.DeclRange, TypeRange: call.TypeRange, Scope: scope, Timeout: timeout}
 	if call.Backend == "" && !a.Info().NeedsBackend {
 		call = c.namedBackend(call)
 	}

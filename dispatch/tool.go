@@ -41,7 +41,7 @@ func (c *compiler) compileTools() {
 		var env []eval.EnvField
 		if t.Call != nil {
 			tool.Kind = t.Call.Kind
-			tool.Action = c.compileCall(t.Call, fmt.Sprintf("tool %q", t.Name), scope)
+			tool.Action = c.compileCallWithin(t.Call, fmt.Sprintf("tool %q", t.Name), scope, tool.Timeout)
 			env = c.resultEnv(t.Call.Kind)
 		}
 		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)

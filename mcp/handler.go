@@ -50,6 +50,15 @@ type ToolHeaderLookup interface {
 	ToolHeaderParams(name string) map[string]string
 }
 
+// ResourceLookup is an optional Handler extension: when implemented,
+// resources/subscribe of a URI that no resource or template serves is
+// refused with ResourceNotFound instead of being accepted, and such a URI
+// in a listen's resourceSubscriptions is not honoured (left out of the
+// acknowledgment).
+type ResourceLookup interface {
+	HasResource(uri string) bool
+}
+
 // Request is the request-scoped view a Handler gets: who is asking, under
 // which revision, and a Notifier bound to this request's response stream.
 type Request struct {

@@ -201,6 +201,23 @@ func (f subscriptionFilter) honour(c *ServerCapabilities) (subscriptionFilter, L
 	return out, kinds
 }
 
+// servedURIs keeps the URIs the handler serves, when it can tell
+// (ResourceLookup): a subscription to anything else is not honoured, as
+// resources/subscribe refuses it.
+func (s *Server) servedURIs(uris []string) []string {
+	l, ok := s.h.(ResourceLookup)
+	if !ok || len(uris) == 0 {
+		return uris
+	}
+	var out []string
+	for _, u := range uris {
+		if l.HasResource(u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 // runListen serves subscriptions/listen: acknowledge, then push until the
 // client goes away (no response), or the server or stdio input ends (final
 // result, preceded on stdio by notifications/cancelled, §A8).
@@ -214,6 +231,7 @@ func runListen(ctx context.Context, c *call) ([]byte, *Error) {
 		return nil, Errorf(CodeInvalidRequest, "subscriptions/listen needs a streaming response (Accept: text/event-stream)")
 	}
 	honoured, kinds := f.honour(&c.info.Capabilities)
+	honoured.ResourceSubscriptions = c.s.servedURIs(honoured.ResourceSubscriptions)
 	l := newListener(kinds, c.req.ID)
 	if len(honoured.ResourceSubscriptions) > 0 {
 		l.uris = map[string]bool{}

@@ -130,6 +130,9 @@ func runSetLevel(ctx context.Context, c *call) ([]byte, *Error) {
 }
 
 func runSubscribe(ctx context.Context, c *call) ([]byte, *Error) {
+	if e := c.unservedSubscription(); e != nil {
+		return nil, e
+	}
 	if c.p.URI == "" {
 		return nil, InvalidParams("missing uri")
 	}
@@ -137,6 +140,16 @@ func runSubscribe(ctx context.Context, c *call) ([]byte, *Error) {
 		return nil, InvalidParams("too many subscriptions: at most %d per session; unsubscribe from some first", maxSubscriptions)
 	}
 	return []byte("{}"), nil
+}
+
+// unservedSubscription refuses resources/subscribe of a URI the handler
+// does not serve, when it can tell (ResourceLookup).
+func (c *call) unservedSubscription() *Error {
+	l, ok := c.s.h.(ResourceLookup)
+	if !ok || c.p.URI == "" || c.req.Method != "resources/subscribe" || l.HasResource(c.p.URI) {
+		return nil
+	}
+	return ResourceNotFound(c.p.URI)
 }
 
 func runCallTool(ctx context.Context, c *call) ([]byte, *Error) {

@@ -16,7 +16,10 @@ import (
 // outcome is an answer mapped through error rules and the result block,
 // before it is shaped for tools/call or resources/read.
 type outcome struct {
-	isError    bool
+	isError bool
+	// failed is set when the error is the adapter's own failure (a non-2xx
+	// status, a non-zero exit), not a rule of the configuration.
+	failed     bool
 	text       string
 	structured any // nil when there is none
 	media      *adapter.Media
@@ -65,7 +68,7 @@ func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (
 		}
 	}
 	if res != nil && res.Failure != "" {
-		return &outcome{isError: true, text: res.Failure}, nil
+		return &outcome{isError: true, failed: true, text: res.Failure}, nil
 	}
 	if ans.Result != nil {
 		return mapResult(ans.Result, env)
@@ -81,7 +84,7 @@ func defaultOutcome(res *adapter.Result) *outcome {
 		return out
 	}
 	if res.Failure != "" {
-		return &outcome{isError: true, text: res.Failure}
+		return &outcome{isError: true, failed: true, text: res.Failure}
 	}
 	out.text, out.media = res.Text, res.Media
 	if res.Structured != nil {

@@ -17,7 +17,8 @@ import (
 // GetPrompt implements mcp.Handler. Missing required arguments are a
 // protocol error (-32602), as the spec says.
 func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
-	st := s.state.Load()
+	st := s.acquire()
+	defer st.release()
 	prompt, ok := st.prompts2[p.Name]
 	if !ok {
 		return nil, mcp.InvalidParams("unknown prompt %q", p.Name)
@@ -119,7 +120,8 @@ func (s *Server) embeddedResource(ctx context.Context, req *mcp.Request, st *sta
 // Complete implements mcp.Handler: values for a prompt argument or a
 // template variable, from its completions list or enum, filtered by prefix.
 func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
-	st := s.state.Load()
+	st := s.acquire()
+	defer st.release()
 	var args *dispatch.Args
 	switch p.Ref.Type {
 	case "ref/prompt":

@@ -24,7 +24,8 @@ import (
 // with the most literal characters); an unknown URI is a protocol error
 // whose code depends on the era (the mcp package shapes it).
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
-	st := s.state.Load()
+	st := s.acquire()
+	defer st.release()
 	res, err := s.readResourceOrTemplate(ctx, req, p, st)
 	if res != nil && len(st.secrets) > 0 {
 		for i := range res.Contents {
@@ -32,6 +33,17 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 		}
 	}
 	return res, redactError(err, st.secrets)
+}
+
+// HasResource implements mcp.ResourceLookup: whether a resource or a
+// template serves uri, so that subscribing to anything else is refused.
+func (s *Server) HasResource(uri string) bool {
+	st := s.state.Load()
+	if _, ok := st.resIndex[uri]; ok {
+		return true
+	}
+	t, _ := st.matchTemplate(uri)
+	return t != nil
 }
 
 func (s *Server) readResourceOrTemplate(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams, st *state) (*mcp.ReadResourceResult, error) {
@@ -147,8 +159,11 @@ func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, ur
 		s.log.Error("mapping the answer failed", "uri", uri, "error", err)
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the answer for %s could not be read: %s", uri, err)
 	}
-	if out.isError {
+	if out.failed {
 		return nil, mcp.Errorf(mcp.CodeInternalError, "%s", out.text)
+	}
+	if out.isError {
+		return nil, refused(uri, out.text)
 	}
 	c := mcp.ResourceContents{URI: uri, MimeType: mimeType}
 	switch {
@@ -168,6 +183,19 @@ func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, ur
 		c.Text = out.text
 	}
 	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContents{c}}, nil
+}
+
+// refused is the protocol error of a read the configuration turns down:
+// an error rule that held (or a result block's is_error). It is "resource
+// not found" in the code each revision gives it (-32002 up to 2025-11-25,
+// -32602 from 2026-07-28; the mcp package picks it), carrying the rule's
+// message for the client, never an internal error.
+func refused(uri, msg string) *mcp.Error {
+	e := mcp.ResourceNotFound(uri)
+	if msg != "" {
+		e.Message = msg
+	}
+	return e
 }
 
 func evalString(expr hcl.Expression, st *state, args cty.Value) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -17,7 +18,9 @@ type Options struct {
 	// Logger receives call failures with their full detail; the model sees
 	// only the message written for it. Nil discards logs.
 	Logger *slog.Logger
-	// DefaultTimeout bounds a call whose tool sets no timeout (default 60s).
+	// DefaultTimeout is the deadline of a call whose tool sets no timeout,
+	// replacing its backend's. Zero (the default) leaves such calls to
+	// their call block's or backend's timeout.
 	DefaultTimeout time.Duration
 	// StateKey signs the requestState of modern multi-round calls
 	// (elicitation). Servers behind one load balancer need the same key;
@@ -28,6 +31,8 @@ type Options struct {
 // Server implements mcp.Handler over a dispatch table.
 type Server struct {
 	state    atomic.Pointer[state]
+	swapMu   sync.Mutex // one swap at a time
+	closed   bool       // by Close; guarded by swapMu
 	log      *slog.Logger
 	timeout  time.Duration
 	stateKey []byte
@@ -36,6 +41,7 @@ type Server struct {
 var (
 	_ mcp.Handler          = (*Server)(nil)
 	_ mcp.ToolHeaderLookup = (*Server)(nil)
+	_ mcp.ResourceLookup   = (*Server)(nil)
 )
 
 // ToolHeaderParams implements mcp.ToolHeaderLookup: the Mcp-Param-*
@@ -61,15 +67,15 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	} else {
 		s.log = slog.New(redactingHandler{inner: s.log.Handler(), secrets: func() []string { return s.state.Load().secrets }})
 	}
-	if s.timeout <= 0 {
-		s.timeout = 60 * time.Second
-	}
-	s.state.Store(newState(t))
+	st := newState(t)
+	st.log = s.log
+	s.state.Store(st)
 	return s
 }
 
 // Swap replaces the served table atomically. Calls in flight finish on the
-// table they started with. It returns the lists that changed, for
+// table they started with. The caller owns t's backends (see Reload for a
+// swap that opens and closes them). It returns the lists that changed, for
 // list_changed notifications.
 func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
 	kinds, _ := s.SwapAndDiff(t)
@@ -79,9 +85,8 @@ func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
 // SwapAndDiff is Swap that also returns the URIs of resources whose
 // description or static content changed, for resources/updated.
 func (s *Server) SwapAndDiff(t *dispatch.Table) (mcp.ListKind, []string) {
-	next := newState(t)
-	prev := s.state.Swap(next)
-	return changedLists(prev, next), changedResources(prev, next)
+	kinds, updated, _ := s.swap(t, false)
+	return kinds, updated
 }
 
 // changedResources lists resources that exist in both generations but
@@ -131,15 +136,23 @@ func (s *Server) ListPrompts(context.Context, *mcp.Request) ([]mcp.Prompt, error
 	return s.state.Load().prompts, nil
 }
 
-// invoke runs an action under the deadline and turns failures into
-// messages for the model: a CallError's own message, or a generic one with
-// the detail logged.
+// invoke runs an action and turns failures into messages for the model:
+// a CallError's own message, or a generic one with the detail logged.
+//
+// A call has one deadline. When the tool sets a timeout (or the server has
+// a default), that is the deadline, for the context and for the adapter
+// (Request.Timeout), which then ignores its backend's; otherwise the
+// adapter applies its call's or backend's timeout alone.
 func (s *Server) invoke(ctx context.Context, what string, action adapter.Action, timeout time.Duration, req *adapter.Request) (*adapter.Result, string) {
 	if timeout <= 0 {
 		timeout = s.timeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+		req.Timeout = timeout
+	}
 	start := time.Now()
 	res, err := action.Invoke(ctx, req)
 	if s.log.Enabled(ctx, slog.LevelDebug) {
@@ -153,7 +166,7 @@ func (s *Server) invoke(ctx context.Context, what string, action adapter.Action,
 		s.log.WarnContext(ctx, "call failed", "target", what, "error", err, "cause", ce.Err)
 		return nil, ce.Message
 	}
-	if ctx.Err() == context.DeadlineExceeded {
+	if ctx.Err() == context.DeadlineExceeded && timeout > 0 {
 		return nil, "The call did not finish within " + timeout.String() + " and was stopped. Try a smaller request."
 	}
 	s.log.ErrorContext(ctx, "call failed", "target", what, "error", err)

@@ -15,6 +15,7 @@ import (
 // precomputed that requests read: listings, indexes, compiled templates.
 // It is immutable; a reload builds a new one.
 type state struct {
+	generation
 	table     *dispatch.Table
 	info      *mcp.ServerInfo
 	tools     []mcp.Tool
@@ -40,6 +41,7 @@ type templateMatcher struct {
 
 func newState(t *dispatch.Table) *state {
 	s := &state{table: t, toolIndex: map[string]*dispatch.Tool{}, resIndex: map[string]*dispatch.Resource{}, prompts2: map[string]*dispatch.Prompt{}}
+	s.refs.Store(1)
 	s.info = serverInfo(t)
 	s.secrets = t.Secrets
 	for _, tool := range t.Tools {

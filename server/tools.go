@@ -17,7 +17,8 @@ import (
 // the server writes itself (log lines, error messages) never holds a
 // sensitive variable or argument.
 func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	st := s.state.Load()
+	st := s.acquire()
+	defer st.release()
 	tool, ok := st.toolIndex[p.Name]
 	if !ok {
 		return nil, mcp.InvalidParams("unknown tool %q", p.Name)

@@ -38,9 +38,9 @@
 //     unless a forwarded or call header set Authorization;
 //   - the body: JSON (a null body sends none), form-encoded, or raw text.
 //
-// Then it sends the request (invoke.go). The deadline (the call's timeout,
-// else the backend's, else the caller's if shorter) covers every attempt and
-// every wait. Only the methods of retry.methods are retried, on transport
+// Then it sends the request (invoke.go). The deadline (the tool's timeout,
+// else the call's, else the backend's; the caller's if shorter) covers every
+// attempt and every wait. Only the methods of retry.methods are retried, on transport
 // errors that may pass (refused or closed connections, not TLS or DNS "no
 // such host") and on the statuses of retry.on_status; the wait is jittered
 // between min_wait and an exponentially growing cap at most max_wait, or

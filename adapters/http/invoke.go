@@ -31,8 +31,8 @@ type answer struct {
 // Invoke runs the call: it builds the request from the arguments, sends it
 // (with retries, within the call's deadline) and describes the answer.
 //
-// The deadline (the call's timeout, else the backend's) covers every
-// attempt and every wait between attempts. A method the retry block does
+// The deadline (the tool's timeout, else the call's, else the backend's)
+// covers every attempt and every wait between attempts. A method the retry block does
 // not list is sent once. A failure to get any answer is an
 // *adapter.CallError written for the model; an answer with a non-2xx
 // status is a Result with Failure set.
@@ -59,6 +59,9 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	timeout := a.Backend.Timeout
 	if a.Timeout > 0 {
 		timeout = a.Timeout
+	}
+	if req.Timeout > 0 {
+		timeout = req.Timeout // the tool's: the one deadline of the call
 	}
 	if timeout <= 0 {
 		timeout = DefaultTimeout

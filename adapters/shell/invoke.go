@@ -57,6 +57,9 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	defer release()
 
 	timeout := a.Timeout
+	if req.Timeout > 0 {
+		timeout = req.Timeout // the tool's: the one deadline of the call
+	}
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}

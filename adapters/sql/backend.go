@@ -41,6 +41,11 @@ type Backend struct {
 	MaxOpenConns     int
 	ConnMaxLifetime  time.Duration
 	StatementTimeout time.Duration
+	// LongestToolTimeout is the longest timeout a tool calling this backend
+	// sets (raised by CompileCall). The database's own limit, set on each
+	// connection, allows that long, so a tool's timeout stays the deadline
+	// of its calls.
+	LongestToolTimeout time.Duration
 	// MaxRows is the default row limit of the calls.
 	MaxRows int
 	// InitSQL is the path of an SQL file (resolved against the config
@@ -55,6 +60,16 @@ type Backend struct {
 }
 
 var _ adapter.Backend = (*Backend)(nil)
+
+// serverLimit is the statement limit set on the database side of each
+// connection: statement_timeout, or longer when a tool's timeout asks for
+// more. 0 sets none.
+func (b *Backend) serverLimit() time.Duration {
+	if b.StatementTimeout <= 0 {
+		return 0
+	}
+	return max(b.StatementTimeout, b.LongestToolTimeout)
+}
 
 // Describe returns the backend's settings, with the DSN's password hidden.
 func (b *Backend) Describe() map[string]any {

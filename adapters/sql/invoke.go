@@ -30,7 +30,8 @@ var rowVerbs = []string{"SELECT", "WITH", "VALUES", "TABLE", "SHOW", "EXPLAIN", 
 var insertVerbs = []string{"INSERT", "REPLACE", "UPSERT"}
 
 // Invoke runs the call: it binds the query's parameters from the
-// arguments, runs the statement under the backend's statement_timeout and
+// arguments, runs the statement under the tool's timeout, else the
+// backend's statement_timeout, and
 // returns the rows (or, for a write, rows_affected and last_insert_id).
 //
 // Result.Fields holds rows ([]map[string]any), columns ([]string, in the
@@ -61,7 +62,9 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		return nil, err
 	}
 	cctx := ctx
-	if t := a.Backend.StatementTimeout; t > 0 {
+	// A tool's timeout is the one deadline of its calls (ctx has it);
+	// the backend's statement_timeout bounds only calls of tools without.
+	if t := a.Backend.StatementTimeout; t > 0 && req.Timeout <= 0 {
 		var cancel context.CancelFunc
 		cctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()

@@ -363,7 +363,7 @@ func (b *Backend) openPostgres(ctx context.Context) (*pools, error) {
 	// know.
 	var set []string
 	if b.StatementTimeout > 0 {
-		set = append(set, fmt.Sprintf("SET statement_timeout = %d", b.StatementTimeout.Milliseconds()))
+		set = append(set, fmt.Sprintf("SET statement_timeout = %d", b.serverLimit().Milliseconds()))
 	}
 	if b.ReadOnly {
 		set = append(set, "SET default_transaction_read_only = on")
@@ -443,9 +443,9 @@ func (b *Backend) openMySQL(ctx context.Context) (*pools, error) {
 	p := &pools{mariadb: strings.Contains(strings.ToLower(version), "mariadb"), maxIdle: b.MaxOpenConns}
 	if b.StatementTimeout > 0 {
 		if p.mariadb {
-			cfg.Params["max_statement_time"] = strconv.FormatFloat(b.StatementTimeout.Seconds(), 'f', -1, 64)
+			cfg.Params["max_statement_time"] = strconv.FormatFloat(b.serverLimit().Seconds(), 'f', -1, 64)
 		} else {
-			cfg.Params["max_execution_time"] = strconv.FormatInt(b.StatementTimeout.Milliseconds(), 10)
+			cfg.Params["max_execution_time"] = strconv.FormatInt(b.serverLimit().Milliseconds(), 10)
 		}
 	}
 	db, err := mysqlDB(cfg)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/server"
 )
 
 type checkCmd struct {
@@ -85,7 +86,7 @@ func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnost
 				Detail: fmt.Sprintf("The backend %q could not be opened: %s.", name, err)})
 		}
 	}
-	defer closeBackends(t, discardLogger())
+	defer server.CloseBackends(t, nil)
 	for _, a := range actions(t) {
 		if c, ok := a.(adapter.Checker); ok {
 			diags = append(diags, c.Check(ctx)...)

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -45,13 +44,13 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := openBackends(ctx, table); err != nil {
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log})
+	if err != nil {
 		return err
 	}
-	srv := server.New(table, &server.Options{Logger: log})
+	defer srv.Close()
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: log})
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto)
-	defer func() { closeBackends(srv.Table(), log) }()
 	if c.HTTP == "" {
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
 		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
@@ -124,51 +123,17 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 			log.Error("reload failed; still serving the previous configuration")
 			continue
 		}
-		if err := openBackends(ctx, table); err != nil {
+		kinds, updated, err := srv.Reload(ctx, table)
+		if err != nil {
 			log.Error("reload failed; still serving the previous configuration", "error", err)
 			continue
 		}
-		old := srv.Table()
-		kinds, updated := srv.SwapAndDiff(table)
 		proto.NotifyListChanged(kinds)
 		for _, uri := range updated {
 			proto.NotifyResourceUpdated(uri)
 		}
+		// The previous table's backends close when its last call ends.
 		log.Info("configuration reloaded", "tools", len(table.Tools))
-		// Calls in flight may still use the old backends; close them later.
-		time.AfterFunc(2*time.Minute, func() { closeBackends(old, log) })
-	}
-}
-
-// openBackends opens every backend that holds resources. On a failure it
-// closes the ones already opened; the adapter's error names the backend.
-func openBackends(ctx context.Context, t *dispatch.Table) error {
-	var opened []io.Closer
-	for _, b := range t.Backends {
-		o, ok := b.(adapter.Opener)
-		if !ok {
-			continue
-		}
-		if err := o.Open(ctx); err != nil {
-			for _, c := range opened {
-				_ = c.Close()
-			}
-			return errors.New(dispatch.RedactText(err.Error(), t.Secrets))
-		}
-		if c, ok := b.(io.Closer); ok {
-			opened = append(opened, c)
-		}
-	}
-	return nil
-}
-
-func closeBackends(t *dispatch.Table, log *slog.Logger) {
-	for name, b := range t.Backends {
-		if c, ok := b.(io.Closer); ok {
-			if err := c.Close(); err != nil {
-				log.Warn("closing backend failed", "backend", name, "error", err)
-			}
-		}
 	}
 }
 
@@ -182,5 +147,3 @@ func counts(t *dispatch.Table) string {
 	return fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources), "resource"),
 		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
 }
-
-func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

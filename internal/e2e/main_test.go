@@ -20,7 +20,6 @@ import (
 	mcpgotransport "github.com/mark3labs/mcp-go/client/transport"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/wiretest"
@@ -89,20 +88,10 @@ func compileTable(t testing.TB, path string, vars, env map[string]string) *dispa
 	if diags.HasErrors() {
 		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
 	}
-	for name, b := range table.Backends {
-		if o, ok := b.(adapter.Opener); ok {
-			if err := o.Open(context.Background()); err != nil {
-				t.Fatalf("backend %q: %v", name, err)
-			}
-		}
+	t.Cleanup(func() { server.CloseBackends(table, nil) })
+	for _, f := range server.OpenBackends(context.Background(), table) {
+		t.Fatalf("backend %q: %v", f.Name, f.Err)
 	}
-	t.Cleanup(func() {
-		for _, b := range table.Backends {
-			if c, ok := b.(io.Closer); ok {
-				c.Close()
-			}
-		}
-	})
 	return table
 }
 

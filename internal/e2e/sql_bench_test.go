@@ -5,14 +5,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -65,15 +63,9 @@ tool "item" {
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	for _, be := range table.Backends {
-		if o, ok := be.(adapter.Opener); ok {
-			if err := o.Open(context.Background()); err != nil {
-				tb.Fatal(err)
-			}
-			if c, ok := be.(io.Closer); ok {
-				tb.Cleanup(func() { _ = c.Close() })
-			}
-		}
+	tb.Cleanup(func() { server.CloseBackends(table, nil) })
+	for _, f := range server.OpenBackends(context.Background(), table) {
+		tb.Fatal(f)
 	}
 	plain, err := sql.Open("sqlite", "file:"+db+"?_pragma=query_only(1)")
 	if err != nil {
