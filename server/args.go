@@ -48,13 +48,13 @@ func decodeArgs(a *dispatch.Args, static *eval.Static, raw json.RawMessage) (*ca
 	obj, _ := instance.(map[string]any)
 	out := &callArgs{JSON: applyDefaults(a, obj)}
 	var problems []string
-	var lines []string
+	var found []violation
 	if err := validator.Validate(instance); err != nil {
-		lines = append(lines, violationLines(err, "arguments", "argument")...)
+		found = append(found, schemaViolations(err)...)
 	}
-	lines = append(lines, outOfRange(a.Schema, instance)...)
-	if len(lines) > 0 {
-		problems = append(problems, "The arguments are not valid; fix these and call again:\n"+strings.Join(lines, "\n"))
+	found = append(found, outOfRange(a.Schema, instance)...)
+	if len(found) > 0 {
+		problems = append(problems, notValid+renderViolations(found, "arguments", "argument"))
 	}
 	// The validation blocks run even when the schema found problems, as
 	// long as the values convert, so the model learns everything at once.
@@ -70,6 +70,11 @@ func decodeArgs(a *dispatch.Args, static *eval.Static, raw json.RawMessage) (*ca
 	return out, nil
 }
 
+// notValid heads the list of an invalid call's problems.
+const notValid = "The arguments are not valid; fix these and call again:\n"
+
+// parseArgs decodes the arguments, numbers as json.Number, and refuses
+// numbers of absurd size before any schema work sees them.
 func parseArgs(raw json.RawMessage) (any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return map[string]any{}, nil
@@ -81,32 +86,118 @@ func parseArgs(raw json.RawMessage) (any, error) {
 	if _, ok := v.(map[string]any); !ok {
 		return nil, &argProblem{"the arguments must be a JSON object of named values"}
 	}
+	if absurd := absurdNumbers(v); len(absurd) > 0 {
+		return nil, &argProblem{notValid + renderViolations(absurd, "arguments", "argument")}
+	}
 	return v, nil
 }
 
 var printer = message.NewPrinter(language.English)
 
 // violations lists a validation error's leaves, one "- where: what" line
-// each, sorted; whole names the root and part a location inside it.
+// each, in the order of the value's locations and at most maxViolations
+// of them; whole names the root and part a location inside it.
 func violations(err error, whole, part string) string {
-	return strings.Join(violationLines(err, whole, part), "\n")
+	return renderViolations(schemaViolations(err), whole, part)
 }
 
-func violationLines(err error, whole, part string) []string {
+// maxViolations is how many problems a message lists before it counts the
+// rest: enough for the model to fix a call, short for 100,000 wrong items.
+const maxViolations = 20
+
+// violation is one problem at a location of a value; its text is written
+// only when it is shown.
+type violation struct {
+	loc  []string
+	leaf *jsonschema.ValidationError // the schema's, or nil for text
+	text string
+}
+
+func (v violation) what() string {
+	if v.leaf != nil {
+		return v.leaf.ErrorKind.LocalizedString(printer)
+	}
+	return v.text
+}
+
+func schemaViolations(err error) []violation {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []string{"- " + whole + ": " + err.Error()}
+		return []violation{{text: err.Error()}}
 	}
-	var lines []string
+	var out []violation
 	for _, leaf := range leaves(ve) {
-		where := whole
-		if len(leaf.InstanceLocation) > 0 {
-			where = part + " " + strings.Join(leaf.InstanceLocation, ".")
-		}
-		lines = append(lines, fmt.Sprintf("- %s: %s", where, leaf.ErrorKind.LocalizedString(printer)))
+		out = append(out, violation{loc: leaf.InstanceLocation, leaf: leaf})
 	}
-	sort.Strings(lines)
-	return dedupe(lines)
+	return out
+}
+
+// renderViolations writes the first maxViolations distinct problems, by
+// location (list indexes in numeric order), and counts the others. Only
+// the lines shown are formatted, so a flood of problems costs a sort.
+func renderViolations(found []violation, whole, part string) string {
+	sort.SliceStable(found, func(i, j int) bool { return locationLess(found[i].loc, found[j].loc) })
+	type line struct {
+		loc  []string
+		text string
+	}
+	var shown []line
+	seen := map[string]bool{}
+	used := 0
+	for _, v := range found {
+		if len(shown) == maxViolations {
+			break
+		}
+		used++
+		where := whole
+		if len(v.loc) > 0 {
+			where = part + " " + strings.Join(v.loc, ".")
+		}
+		text := "- " + where + ": " + v.what()
+		if !seen[text] {
+			seen[text] = true
+			shown = append(shown, line{v.loc, text})
+		}
+	}
+	// Problems at one location come in the validator's order; sort them.
+	sort.SliceStable(shown, func(i, j int) bool {
+		if locationLess(shown[i].loc, shown[j].loc) || locationLess(shown[j].loc, shown[i].loc) {
+			return locationLess(shown[i].loc, shown[j].loc)
+		}
+		return shown[i].text < shown[j].text
+	})
+	lines := make([]string, 0, len(shown)+1)
+	for _, l := range shown {
+		lines = append(lines, l.text)
+	}
+	if rest := len(found) - used; rest > 0 {
+		lines = append(lines, fmt.Sprintf("- and %d more", rest))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// locationLess orders locations segment by segment, list indexes as
+// numbers (2 before 10), a location before those inside it.
+func locationLess(a, b []string) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] == b[i] {
+			continue
+		}
+		if isIndex(a[i]) && isIndex(b[i]) && len(a[i]) != len(b[i]) {
+			return len(a[i]) < len(b[i])
+		}
+		return a[i] < b[i]
+	}
+	return len(a) < len(b)
+}
+
+func isIndex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
@@ -116,16 +207,6 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	var out []*jsonschema.ValidationError
 	for _, c := range ve.Causes {
 		out = append(out, leaves(c)...)
-	}
-	return out
-}
-
-func dedupe(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
 	}
 	return out
 }

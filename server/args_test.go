@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,6 +64,79 @@ tool "get" {
 		res := callTool(t, s, "get", args)
 		if res.IsError || res.Content[0].Text != want {
 			t.Errorf("%s: got %+v, want %q", args, res, want)
+		}
+	}
+}
+
+// TestAbsurdNumbersRefusedFirst: a number with an absurd exponent or digit
+// count (1e999999 costs the schema validator's exact arithmetic tens of
+// milliseconds) is refused before any schema work, naming the argument,
+// wherever it is nested and whatever type the argument has.
+func TestAbsurdNumbersRefusedFirst(t *testing.T) {
+	s := staticServer(t, `
+tool "sum" {
+  description = "Sums."
+  arg "nums" {
+    type = list(integer)
+  }
+  arg "extra" {
+    type     = any
+    required = false
+  }
+  result {
+    text = "'ok'"
+  }
+}`)
+	long := strings.Repeat("7", 101)
+	for args, want := range map[string]string{
+		`{"nums":[1e999999]}`:                         "argument nums.0: 1e999999 has an exponent beyond ±400",
+		`{"nums":[1,2,-1E-401]}`:                      "argument nums.2: -1E-401 has an exponent beyond ±400",
+		`{"nums":[` + long + `]}`:                     "argument nums.0: " + long[:37] + "... has more than 100 digits",
+		`{"nums":[1],"extra":{"a":[0.` + long + `]}}`: "argument extra.a.0: 0." + long[:35] + "... has more than 100 digits",
+		`{"nums":[1],"extra":1e99999999999999999999}`: "argument extra: 1e99999999999999999999 has an exponent beyond ±400",
+	} {
+		res := callTool(t, s, "sum", args)
+		if !res.IsError || !strings.Contains(res.Content[0].Text, want) {
+			t.Errorf("%s: got %+v, want an error saying %q", args, res, want)
+		}
+		if strings.Contains(res.Content[0].Text, "too large") {
+			t.Errorf("%s: the schema ran on an absurd number: %s", args, res.Content[0].Text)
+		}
+	}
+	for _, ok := range []string{`{"nums":[1e3, 1E+18]}`, `{"nums":[1],"extra":[1e-400, 1e400, 0.` + long[:99] + `]}`} {
+		if res := callTool(t, s, "sum", ok); res.IsError {
+			t.Errorf("%s: got %+v, want it accepted", ok, res)
+		}
+	}
+	many := `{"nums":[` + strings.Repeat("1e999999,", 99) + `1e999999]}`
+	text := callTool(t, s, "sum", many).Content[0].Text
+	if n := strings.Count(text, "\n"); n > 22 || !strings.Contains(text, "and 80 more") {
+		t.Errorf("100 absurd numbers: %d lines, want 20 and a count of the rest:\n%s", n, text)
+	}
+}
+
+// TestViolationListCapped: an invalid call lists the first problems in
+// the order of the arguments (nums.2 before nums.10) and counts the rest,
+// instead of a line for each of 100,000 wrong items.
+func TestViolationListCapped(t *testing.T) {
+	s := staticServer(t, `
+tool "sum" {
+  description = "Sums."
+  arg "nums" {
+    type = list(integer)
+  }
+  result {
+    text = "'ok'"
+  }
+}`)
+	text := callTool(t, s, "sum", `{"nums":[`+strings.Repeat(`"x",`, 99999)+`"x"]}`).Content[0].Text
+	lines := strings.Split(text, "\n")
+	if len(lines) != 22 || lines[len(lines)-1] != "- and 99980 more" {
+		t.Fatalf("got %d lines ending %q, want a heading, 20 problems and \"- and 99980 more\"", len(lines), lines[len(lines)-1])
+	}
+	for i, line := range lines[1:21] {
+		if want := fmt.Sprintf("- argument nums.%d: got string, want integer", i); line != want {
+			t.Errorf("line %d = %q, want %q", i+1, line, want)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -15,21 +14,74 @@ import (
 // numbers have no bounds, but the expression languages and the database
 // drivers hold integers in an int64 and numbers in a float64, where a
 // larger value would wrap around, become infinite or be sent as text.
-func outOfRange(schema map[string]any, instance any) []string {
-	var out []string
+func outOfRange(schema map[string]any, instance any) []violation {
+	var out []violation
 	walkNumbers(schema, instance, nil, func(path []string, n json.Number, integer bool) {
-		where := "arguments"
-		if len(path) > 0 {
-			where = "argument " + strings.Join(path, ".")
-		}
 		allowed := "give a number between -1.7976931348623157e308 and 1.7976931348623157e308"
 		if integer {
 			allowed = "give a whole number between -9223372036854775808 and 9223372036854775807"
 		}
-		out = append(out, fmt.Sprintf("- %s: %s is too large; %s", where, shorten(string(n)), allowed))
+		out = append(out, violation{loc: path, text: shorten(string(n)) + " is too large; " + allowed})
 	})
-	sort.Strings(out)
 	return out
+}
+
+// Bounds on the numbers a client may send. JSON sets none, but the schema
+// validator checks integers, multiples and ranges in exact rational
+// arithmetic whose cost grows with the digits and the exponent (1e999999
+// costs tens of milliseconds, a few hundred bytes of them seconds). No
+// value an argument can use comes near: float64 ends at 1.8e308, and 100
+// digits hold any decimal a database column keeps in practice.
+const (
+	maxNumberDigits   = 100
+	maxNumberExponent = 400
+)
+
+// absurdNumbers lists the numbers anywhere in a decoded JSON value (any
+// type, declared or not) that are beyond those bounds.
+func absurdNumbers(v any) []violation {
+	var out []violation
+	var walk func(v any, path []string)
+	walk = func(v any, path []string) {
+		switch x := v.(type) {
+		case json.Number:
+			if why := absurdNumber(string(x)); why != "" {
+				out = append(out, violation{loc: append([]string(nil), path...), text: shorten(string(x)) + why})
+			}
+		case map[string]any:
+			for name, e := range x {
+				walk(e, append(path, name))
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, append(path, strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(v, nil)
+	return out
+}
+
+// absurdNumber says what is wrong with a JSON number literal that is
+// beyond the bounds, or "" when it is within them.
+func absurdNumber(n string) string {
+	mantissa, exp, hasExp := strings.Cut(strings.ToLower(n), "e")
+	digits := 0
+	for i := 0; i < len(mantissa); i++ {
+		if mantissa[i] >= '0' && mantissa[i] <= '9' {
+			digits++
+		}
+	}
+	if digits > maxNumberDigits {
+		return fmt.Sprintf(" has more than %d digits; send such a value as a string", maxNumberDigits)
+	}
+	if hasExp {
+		exp = strings.TrimLeft(strings.TrimLeft(exp, "+-"), "0")
+		if e, err := strconv.Atoi("0" + exp); len(exp) > 6 || err != nil || e > maxNumberExponent {
+			return fmt.Sprintf(" has an exponent beyond ±%d; give a number of ordinary size", maxNumberExponent)
+		}
+	}
+	return ""
 }
 
 // walkNumbers calls bad for each value the schema types as an integer
