@@ -56,6 +56,11 @@ func decodeArgs(a *dispatch.Args, static *eval.Static, raw json.RawMessage) (*ca
 	if len(found) > 0 {
 		problems = append(problems, notValid+renderViolations(found, "arguments", "argument"))
 	}
+	if len(found) > maxViolations {
+		// The list is cut short anyway: a flood of wrong items costs no
+		// conversion and no validation blocks on top of the schema.
+		return nil, &argProblem{problems[0]}
+	}
 	// The validation blocks run even when the schema found problems, as
 	// long as the values convert, so the model learns everything at once.
 	var convErr error
@@ -109,13 +114,19 @@ const maxViolations = 20
 // only when it is shown.
 type violation struct {
 	loc  []string
-	leaf *jsonschema.ValidationError // the schema's, or nil for text
-	text string
+	leaf *jsonschema.ValidationError // the schema's
+	big  json.Number                 // or a number too large for its type
+	// integer says big is an integer's
+	integer bool
+	text    string // or this
 }
 
 func (v violation) what() string {
-	if v.leaf != nil {
+	switch {
+	case v.leaf != nil:
 		return v.leaf.ErrorKind.LocalizedString(printer)
+	case v.big != "":
+		return tooLarge(v.big, v.integer)
 	}
 	return v.text
 }

@@ -140,3 +140,18 @@ tool "sum" {
 		}
 	}
 }
+
+// TestFitsInt64ByDigits: the digit count decides most values without
+// arithmetic; each side of the boundary, in every notation, is right.
+func TestFitsInt64ByDigits(t *testing.T) {
+	for n, want := range map[string]bool{
+		"9223372036854775807": true, "9223372036854775808": false, "-9223372036854775808": true,
+		"9.2e18": true, "9.3e18": false, "0.92e19": true, "0.93e19": false, "0.00001e23": true,
+		"1e19": false, "1000000000000000000000e-2": false, "100000000000000000000e-2": true,
+		"0e400": true, "0.0": true, "-1E+18": true, "5.0": true, "1e-5": true,
+	} {
+		if got := fitsInt64(json.Number(n)); got != want {
+			t.Errorf("fitsInt64(%s) = %v, want %v", n, got, want)
+		}
+	}
+}

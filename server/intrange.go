@@ -17,13 +17,18 @@ import (
 func outOfRange(schema map[string]any, instance any) []violation {
 	var out []violation
 	walkNumbers(schema, instance, nil, func(path []string, n json.Number, integer bool) {
-		allowed := "give a number between -1.7976931348623157e308 and 1.7976931348623157e308"
-		if integer {
-			allowed = "give a whole number between -9223372036854775808 and 9223372036854775807"
-		}
-		out = append(out, violation{loc: path, text: shorten(string(n)) + " is too large; " + allowed})
+		out = append(out, violation{loc: path, big: n, integer: integer})
 	})
 	return out
+}
+
+// tooLarge is the message for a number outside the range of its type.
+func tooLarge(n json.Number, integer bool) string {
+	allowed := "give a number between -1.7976931348623157e308 and 1.7976931348623157e308"
+	if integer {
+		allowed = "give a whole number between -9223372036854775808 and 9223372036854775807"
+	}
+	return shorten(string(n)) + " is too large; " + allowed
 }
 
 // Bounds on the numbers a client may send. JSON sets none, but the schema
@@ -121,6 +126,14 @@ func fitsInt64(n json.Number) bool {
 	if _, err := n.Int64(); err == nil {
 		return true
 	}
+	// Most values are clearly inside or outside by their count of digits,
+	// which costs no arithmetic; only 19-digit ones need the exact test.
+	switch order := integerDigits(string(n)); {
+	case order < 19:
+		return true
+	case order > 19:
+		return false
+	}
 	// 1e3 or 5.0 are integers too; only their size matters here.
 	f, ok := new(big.Float).SetString(string(n))
 	if !ok {
@@ -129,6 +142,25 @@ func fitsInt64(n json.Number) bool {
 	// Out of range, Int64 gives the nearest bound, inexactly.
 	i, acc := f.Int64()
 	return acc == big.Exact || i != math.MinInt64 && i != math.MaxInt64
+}
+
+// integerDigits is the number of digits before the point of a JSON
+// number literal's value (0 for zero and for values below 1), from its
+// text alone; exponents are within ±maxNumberExponent by then.
+func integerDigits(n string) int {
+	mantissa, exp, _ := strings.Cut(strings.ToLower(strings.TrimLeft(n, "-")), "e")
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	whole = strings.TrimLeft(whole, "0")
+	order := len(whole)
+	if whole == "" {
+		trimmed := strings.TrimLeft(frac, "0")
+		if trimmed == "" {
+			return 0 // zero
+		}
+		order = -(len(frac) - len(trimmed)) // 0.001 is 10^-3 ≤ x < 10^-2
+	}
+	e, _ := strconv.Atoi(strings.TrimPrefix(exp, "+"))
+	return max(order+e, 0)
 }
 
 // shorten keeps a quoted value short enough for a message.
