@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -65,7 +66,7 @@ func decodeArgs(a *dispatch.Args, static *eval.Static, raw json.RawMessage) (*ca
 	// long as the values convert, so the model learns everything at once.
 	var convErr error
 	if out.Cty, convErr = toCty(a, out.JSON); convErr == nil {
-		problems = append(problems, failedValidations(a, static, out.Cty)...)
+		problems = append(problems, failedValidations(a, static, out.Cty, reportedArgs(found))...)
 	} else if len(problems) == 0 {
 		problems = append(problems, "invalid arguments: "+convErr.Error())
 	}
@@ -273,17 +274,79 @@ func toCty(a *dispatch.Args, obj map[string]any) (cty.Value, error) {
 }
 
 // failedValidations evaluates the validation blocks and returns the
-// message of each condition that does not hold.
-func failedValidations(a *dispatch.Args, static *eval.Static, args cty.Value) []string {
+// message of each condition that does not hold. A validation about an
+// argument the schema already reported (missing, of the wrong type) adds
+// nothing to that report.
+func failedValidations(a *dispatch.Args, static *eval.Static, args cty.Value, reported map[string]bool) []string {
 	var msgs []string
 	for _, v := range a.Validations {
+		if usesReported(v, reported) {
+			continue
+		}
 		ok, err := evalBool(v.Condition, static, args)
 		if err != nil || ok {
 			continue // a condition that cannot be evaluated (null args) does not block the call
 		}
-		msgs = append(msgs, evalMessage(v.ErrorMessage, static, args))
+		msg, err := evalMessage(v.ErrorMessage, static, args)
+		if err != nil && usesNull(v, args) {
+			// The message cannot be written about a value that is not
+			// there (an absent optional argument): the condition was
+			// about that value, so it does not apply.
+			continue
+		}
+		msgs = append(msgs, msg)
 	}
 	return msgs
+}
+
+func usesReported(v *dispatch.Validation, reported map[string]bool) bool {
+	if len(reported) > 0 && v.UsesAll {
+		return true
+	}
+	for _, name := range v.Uses {
+		if reported[name] {
+			return true
+		}
+	}
+	return false
+}
+
+func usesNull(v *dispatch.Validation, args cty.Value) bool {
+	for _, name := range v.Uses {
+		if args.Type().HasAttribute(name) && args.GetAttr(name).IsNull() {
+			return true
+		}
+	}
+	return false
+}
+
+// reportedArgs names the arguments the schema's problems are about: where
+// they are, or the missing ones of a "required" at the top.
+func reportedArgs(found []violation) map[string]bool {
+	if len(found) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, v := range found {
+		if len(v.loc) > 0 {
+			out[v.loc[0]] = true
+			continue
+		}
+		if v.leaf == nil {
+			continue
+		}
+		switch k := v.leaf.ErrorKind.(type) {
+		case *kind.Required:
+			for _, name := range k.Missing {
+				out[name] = true
+			}
+		case *kind.DependentRequired:
+			for _, name := range k.Missing {
+				out[name] = true
+			}
+		}
+	}
+	return out
 }
 
 func evalBool(expr hcl.Expression, static *eval.Static, args cty.Value) (bool, error) {
@@ -298,12 +361,17 @@ func evalBool(expr hcl.Expression, static *eval.Static, args cty.Value) (bool, e
 	return v.True(), nil
 }
 
-func evalMessage(expr hcl.Expression, static *eval.Static, args cty.Value) string {
+// evalMessage writes a validation's message; when it cannot, the text
+// is a generic one and err says why.
+func evalMessage(expr hcl.Expression, static *eval.Static, args cty.Value) (string, error) {
 	v, diags := eval.Value(expr, static.WithArgs(expr, args))
-	if diags.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
-		return "The arguments are not valid."
+	if diags.HasErrors() {
+		return "The arguments are not valid.", diags
 	}
-	return v.AsString()
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "The arguments are not valid.", errors.New("the message is not a string")
+	}
+	return v.AsString(), nil
 }
 
 // primitiveCty converts the common case, a string, number or bool

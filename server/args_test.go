@@ -155,3 +155,68 @@ func TestFitsInt64ByDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationOfReportedArgument: a validation block about an argument
+// the schema already reported (missing, wrong type) adds nothing, and one
+// whose message cannot be written because an argument it uses is null
+// adds no generic line; validations of other arguments still run, and one
+// that is about a null value on purpose still speaks.
+func TestValidationOfReportedArgument(t *testing.T) {
+	s := staticServer(t, `
+locals {
+  date_pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+}
+tool "add_event" {
+  description = "Adds an event."
+  arg "date" {
+    type = string
+    validation {
+      condition     = can(regex(local.date_pattern, args.date))
+      error_message = "Date '${args.date}' is not in YYYY-MM-DD form."
+    }
+  }
+  arg "minutes" {
+    type    = integer
+    default = 60
+    validation {
+      condition     = args.minutes % 5 == 0
+      error_message = "minutes must be a multiple of 5, not ${args.minutes}."
+    }
+  }
+  arg "room" {
+    type     = string
+    required = false
+    validation {
+      condition     = can(regex("^[A-Z]", args.room))
+      error_message = "Room '${args.room}' must start with a capital letter."
+    }
+  }
+  arg "mode" {
+    type     = string
+    required = false
+  }
+  validation {
+    condition     = args.mode != "online" || args.room == null
+    error_message = "An online event has no room."
+  }
+  result {
+    text = "'ok'"
+  }
+}`)
+	for args, want := range map[string]string{
+		`{}`:                               "The arguments are not valid; fix these and call again:\n- arguments: missing property 'date'",
+		`{"date":5}`:                       "The arguments are not valid; fix these and call again:\n- argument date: got number, want string",
+		`{"minutes":7}`:                    "The arguments are not valid; fix these and call again:\n- arguments: missing property 'date'\nminutes must be a multiple of 5, not 7.",
+		`{"date":"3 May"}`:                 "Date '3 May' is not in YYYY-MM-DD form.",
+		`{"date":"2026-05-03","room":"b"}`: "Room 'b' must start with a capital letter.",
+		`{"date":"2026-05-03","room":"B","mode":"online"}`: "An online event has no room.",
+	} {
+		res := callTool(t, s, "add_event", args)
+		if !res.IsError || res.Content[0].Text != want {
+			t.Errorf("%s: got %+v, want the error %q", args, res, want)
+		}
+	}
+	if res := callTool(t, s, "add_event", `{"date":"2026-05-03"}`); res.IsError {
+		t.Errorf("an absent optional argument blocked the call: %+v", res)
+	}
+}
