@@ -12,7 +12,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -244,27 +243,7 @@ func applyDefaults(a *dispatch.Args, obj map[string]any) map[string]any {
 func toCty(a *dispatch.Args, obj map[string]any) (cty.Value, error) {
 	attrs := make(map[string]cty.Value, len(a.List))
 	for _, arg := range a.List {
-		v, ok := obj[arg.Name]
-		if !ok || v == nil {
-			attrs[arg.Name] = cty.NullVal(arg.Type)
-			continue
-		}
-		if pv, ok := primitiveCty(v, arg.Type); ok {
-			attrs[arg.Name] = pv
-			continue
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return cty.NilVal, err
-		}
-		ty := arg.Type
-		if ty == cty.DynamicPseudoType {
-			// A value of any type takes the type its JSON implies.
-			if ty, err = ctyjson.ImpliedType(b); err != nil {
-				return cty.NilVal, fmt.Errorf("%s: %w", arg.Name, err)
-			}
-		}
-		val, err := eval.FromJSON(b, ty)
+		val, err := eval.FromGoJSON(obj[arg.Name], arg.Type)
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("%s: %w", arg.Name, err)
 		}
@@ -372,31 +351,4 @@ func evalMessage(expr hcl.Expression, static *eval.Static, args cty.Value) (stri
 		return "The arguments are not valid.", errors.New("the message is not a string")
 	}
 	return v.AsString(), nil
-}
-
-// primitiveCty converts the common case, a string, number or bool
-// argument, without a round trip through JSON.
-func primitiveCty(v any, ty cty.Type) (cty.Value, bool) {
-	switch {
-	case ty == cty.String:
-		if s, ok := v.(string); ok {
-			return cty.StringVal(s), true
-		}
-	case ty == cty.Bool:
-		if b, ok := v.(bool); ok {
-			return cty.BoolVal(b), true
-		}
-	case ty == cty.Number:
-		switch n := v.(type) {
-		case json.Number:
-			if val, err := cty.ParseNumberVal(string(n)); err == nil {
-				return val, true
-			}
-		case int64:
-			return cty.NumberIntVal(n), true
-		case float64:
-			return cty.NumberFloatVal(n), true
-		}
-	}
-	return cty.NilVal, false
 }

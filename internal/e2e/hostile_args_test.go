@@ -2,6 +2,10 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -60,4 +64,78 @@ func TestMissingArgumentReportedOnce(t *testing.T) {
 	}
 	checkRequests(t, "add_event without date", api)
 	srv.wire.verify(t)
+}
+
+// argShape is one shape of argument docs/language.md allows, declared as
+// the body of an arg block, with a value a client sends for it.
+type argShape struct {
+	name, decl, value string
+}
+
+var argShapes = []argShape{
+	{"string", `type = string`, `"plain"`},
+	{"number", `type = number`, `2.5`},
+	{"integer", `type = integer`, `42`},
+	{"bool", `type = bool`, `true`},
+	{"list_string", `type = list(string)`, `["b","a","b"]`},
+	{"set_string", `type = set(string)`, `["a","b"]`},
+	{"map_number", `type = map(number)`, `{"x":1,"y":2.5}`},
+	{"object_all", `type = object({ a = string, b = optional(number) })`, `{"a":"x","b":3}`},
+	{"object_absent", `type = object({ a = string, b = optional(number) })`, `{"a":"x"}`},
+	{"object_props", "type = object\n property \"qty\" {\n type = number\n }\n property \"note\" {\n type = string\n required = false\n }", `{"qty":2}`},
+	{"list_object_items", "type = list(object)\n items {\n property \"qty\" {\n type = number\n }\n property \"sku\" {\n type = string\n required = false\n }\n }", `[{"qty":1},{"qty":2,"sku":"A-1"}]`},
+	{"list_object_optional", `type = list(object({ sku = string, note = optional(string) }))`, `[{"sku":"A"},{"sku":"B","note":"gift"}]`},
+	{"nested", `type = list(object({ name = string, parts = list(object({ id = integer, tags = optional(list(string)) })) }))`,
+		`[{"name":"n","parts":[{"id":1},{"id":2,"tags":["t"]}]},{"name":"m","parts":[]}]`},
+	{"map_list_object", `type = map(list(object({ q = number, r = optional(bool) })))`, `{"k":[{"q":1},{"q":2,"r":false}]}`},
+	{"any", `type = any`, `[1,"a",{"x":null,"y":[true]}]`},
+	{"bare_object", `type = object`, `{"free":[1,{"form":"x"}]}`},
+	{"bare_list", `type = list`, `[{"a":1},{"b":"two"}]`},
+	{"bare_map", `type = map`, `{"a":{"b":[1,2]},"c":"d"}`},
+}
+
+// TestArgumentShapesReachTheBody: every argument shape the language
+// allows reaches an HTTP API's JSON body exactly as the client sent it,
+// absent optional attributes left out (not sent as null), both as a field
+// of a body object and as the whole body.
+func TestArgumentShapesReachTheBody(t *testing.T) {
+	requireSchemas(t)
+	var cfg strings.Builder
+	cfg.WriteString("variable \"base_url\" {\n  type = string\n}\nbackend \"http\" \"api\" {\n  base_url = var.base_url\n}\n")
+	for _, s := range argShapes {
+		fmt.Fprintf(&cfg, "tool %q {\n description = \"Sends a %s.\"\n arg \"v\" {\n %s\n }\n http \"api\" {\n method = \"POST\"\n path = \"/field\"\n body = { v = args.v }\n }\n}\n", s.name, s.name, s.decl)
+		fmt.Fprintf(&cfg, "tool %q {\n description = \"Sends a %s.\"\n arg \"v\" {\n %s\n }\n http \"api\" {\n method = \"POST\"\n path = \"/whole\"\n body = args.v\n }\n}\n", s.name+"_whole", s.name, s.decl)
+	}
+	path := filepath.Join(t.TempDir(), "shapes.hcl")
+	if err := os.WriteFile(path, []byte(cfg.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	api := echoAPI(t)
+	srv := setups[1].connect(t, path, map[string]string{"base_url": api.URL}, nil)
+	defer srv.c.close()
+	ctx := testCtx(t)
+	for _, s := range argShapes {
+		var sent any
+		if err := json.Unmarshal([]byte(s.value), &sent); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		for tool, want := range map[string]any{s.name: map[string]any{"v": sent}, s.name + "_whole": sent} {
+			res, err := srv.c.callTool(ctx, tool, map[string]any{"v": sent})
+			reqs := api.take()
+			if err != nil || res.IsError || len(reqs) != 1 {
+				t.Errorf("%s %s: %+v, %v, %d requests; want one request", tool, s.value, res, err, len(reqs))
+				continue
+			}
+			var got any
+			if err := json.Unmarshal([]byte(reqs[0].Body), &got); err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s: the API received %s, want %s", tool, s.value, reqs[0].Body, mustMarshal(want))
+			}
+		}
+	}
+	srv.wire.verify(t)
+}
+
+func mustMarshal(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
