@@ -99,7 +99,7 @@ func primitiveValue(v any, ty cty.Type) (cty.Value, error) {
 	case string:
 		text = x
 		if ty == cty.String {
-			return cty.StringVal(x), nil
+			return RawString(x), nil // the client's bytes, not normalised
 		}
 	case json.Number:
 		text = string(x)
@@ -211,7 +211,7 @@ func objectValue(v any, ty cty.Type) (cty.Value, error) {
 func impliedValue(v any) (cty.Value, error) {
 	switch x := v.(type) {
 	case string:
-		return cty.StringVal(x), nil
+		return RawString(x), nil
 	case json.Number, int64, float64:
 		return primitiveValue(x, cty.Number)
 	case bool:

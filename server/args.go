@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -124,7 +127,7 @@ type violation struct {
 func (v violation) what() string {
 	switch {
 	case v.leaf != nil:
-		return v.leaf.ErrorKind.LocalizedString(printer)
+		return readable(v.leaf.ErrorKind.LocalizedString(printer))
 	case v.big != "":
 		return tooLarge(v.big, v.integer)
 	}
@@ -351,4 +354,41 @@ func evalMessage(expr hcl.Expression, static *eval.Static, args cty.Value) (stri
 		return "The arguments are not valid.", errors.New("the message is not a string")
 	}
 	return v.AsString(), nil
+}
+
+// readable undoes the \u escapes the schema validator's Go-style quoting
+// writes for characters it deems unprintable (the joiner inside an emoji
+// sequence, a combining accent), so the message shows the client's and the
+// config's text as written. Escaped control characters, quotes and
+// backslashes stay escaped: a line break is still shown as \n.
+func readable(msg string) string {
+	if !strings.Contains(msg, `\u`) && !strings.Contains(msg, `\U`) {
+		return msg
+	}
+	var sb strings.Builder
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c != '\\' || i+1 >= len(msg) {
+			sb.WriteByte(c)
+			continue
+		}
+		width := 0
+		switch msg[i+1] {
+		case 'u':
+			width = 4
+		case 'U':
+			width = 8
+		}
+		if width > 0 && i+2+width <= len(msg) {
+			if r, err := strconv.ParseUint(msg[i+2:i+2+width], 16, 32); err == nil && utf8.ValidRune(rune(r)) && !unicode.IsControl(rune(r)) {
+				sb.WriteRune(rune(r))
+				i += 1 + width
+				continue
+			}
+		}
+		sb.WriteByte(c) // an escape kept as it is, with what follows
+		sb.WriteByte(msg[i+1])
+		i++
+	}
+	return sb.String()
 }

@@ -220,3 +220,19 @@ tool "add_event" {
 		t.Errorf("an absent optional argument blocked the call: %+v", res)
 	}
 }
+
+// TestReadableMessages: the validator's \u escapes of printable text
+// (an emoji's joiner, a combining accent) are undone; control characters
+// and a backslash the text itself holds stay escaped.
+func TestReadableMessages(t *testing.T) {
+	for in, want := range map[string]string{
+		`value must be one of '👩\u200d💻', 'x'`: "value must be one of '👩\u200d💻', 'x'",
+		`'e\u0301' does not match`:              "'e\u0301' does not match",
+		`'a\nb' and '\\u200d' and '\x00'`:       `'a\nb' and '\\u200d' and '\x00'`,
+		`'\u0007' '\U0001F600' '\u12'`:          "'\\u0007' '\U0001F600' '\\u12'",
+	} {
+		if got := readable(in); got != want {
+			t.Errorf("readable(%s) = %+q, want %+q", in, got, want)
+		}
+	}
+}

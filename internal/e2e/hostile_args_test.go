@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -138,4 +140,150 @@ func TestArgumentShapesReachTheBody(t *testing.T) {
 func mustMarshal(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// unnormalised are strings that Unicode normalisation (NFC) would change:
+// a decomposed é, the ohm sign, a compatibility ideograph, Hangul jamo.
+var unnormalised = []string{"e\u0301", "\u2126", "\uF900", "\u1100\u1161\u11A8"}
+
+const exactCfg = `
+variable "base_url" {
+  type = string
+}
+backend "http" "api" {
+  base_url = var.base_url
+}
+backend "sql" "db" {
+  driver = "sqlite"
+  dsn    = "file::memory:"
+}
+backend "shell" "sh" {
+}
+tool "http_exact" {
+  description = "Sends x everywhere."
+  arg "x" {
+    type       = string
+    max_length = 3
+  }
+  http "api" {
+    method = "POST"
+    path   = "/items/${args.x}"
+    query  = { q = args.x, t = "a/${args.x}" }
+    body   = { x = args.x, t = "a/${args.x}" }
+  }
+}
+tool "sql_exact" {
+  description = "Echoes x's bytes."
+  arg "x" {
+    type = string
+  }
+  sql "db" {
+    query = "SELECT hex(${args.x}) AS h, hex(${"a/${args.x}"}) AS t"
+  }
+  result {
+    text = "{{ rows[0].h }} {{ rows[0].t }}"
+  }
+}
+tool "shell_exact" {
+  description = "Echoes x's bytes."
+  arg "x" {
+    type = string
+  }
+  shell {
+    backend = "sh"
+    command = ["od", "-An", "-tx1", "-v"]
+    stdin   = "a/${args.x}"
+  }
+}
+tool "argv_exact" {
+  description = "Prints x."
+  arg "x" {
+    type = string
+  }
+  shell {
+    backend = "sh"
+    command = ["printf", "%s", "a/${args.x}"]
+  }
+}
+resource_template "echo" {
+  uri_template = "echo://{x}"
+  name         = "echo"
+  mime_type    = "text/plain"
+  text         = "a/${args.x}"
+}
+tool "pick" {
+  description = "Picks."
+  arg "who" {
+    type = string
+    enum = ["👩‍💻", "🏳️‍🌈"]
+  }
+  result {
+    text = "args.who"
+  }
+}
+`
+
+// TestArgumentsArriveByteForByte: a string argument reaches every kind of
+// backend with the bytes the client sent, not normalised (NFC): HTTP path,
+// query and body, an SQL parameter (SQLite's hex() of it), a command's
+// stdin and argv, a template resource; directly and inside a string
+// template. max_length counts what the backend gets.
+func TestArgumentsArriveByteForByte(t *testing.T) {
+	requireSchemas(t)
+	path := filepath.Join(t.TempDir(), "exact.hcl")
+	if err := os.WriteFile(path, []byte(exactCfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	api := echoAPI(t)
+	srv := setups[1].connect(t, path, map[string]string{"base_url": api.URL}, nil)
+	defer srv.c.close()
+	ctx := testCtx(t)
+	for _, x := range unnormalised {
+		if res, err := srv.c.callTool(ctx, "http_exact", map[string]any{"x": x}); err != nil || res.IsError {
+			t.Fatalf("http_exact %+q: %+v, %v", x, res, err)
+		}
+		reqs := api.take()
+		if len(reqs) != 1 {
+			t.Fatalf("http_exact %+q: %d requests", x, len(reqs))
+		}
+		r := reqs[0]
+		if p, _ := url.PathUnescape(strings.TrimPrefix(r.Path, "/items/")); p != x {
+			t.Errorf("path for %+q: %+q (%s)", x, p, r.Path)
+		}
+		q, _ := url.ParseQuery(r.RawQuery)
+		if q.Get("q") != x || q.Get("t") != "a/"+x {
+			t.Errorf("query for %+q: %+q, %+q", x, q.Get("q"), q.Get("t"))
+		}
+		var body map[string]string
+		if err := json.Unmarshal([]byte(r.Body), &body); err != nil || body["x"] != x || body["t"] != "a/"+x {
+			t.Errorf("body for %+q: %+q", x, body)
+		}
+		wantHex := strings.ToUpper(hex.EncodeToString([]byte(x)) + " " + hex.EncodeToString([]byte("a/"+x)))
+		if res, err := srv.c.callTool(ctx, "sql_exact", map[string]any{"x": x}); err != nil || res.Text != wantHex {
+			t.Errorf("sql_exact %+q: %+v, %v; want %s", x, res, err, wantHex)
+		}
+		res, err := srv.c.callTool(ctx, "shell_exact", map[string]any{"x": x})
+		if got := strings.Join(strings.Fields(res.Text), ""); err != nil || got != hex.EncodeToString([]byte("a/"+x)) {
+			t.Errorf("shell_exact %+q: %+v, %v; want the bytes %x", x, res, err, "a/"+x)
+		}
+		if res, err := srv.c.callTool(ctx, "argv_exact", map[string]any{"x": x}); err != nil || res.Text != "a/"+x {
+			t.Errorf("argv_exact %+q: %+q, %v", x, res.Text, err)
+		}
+		if text, _, err := srv.c.readResource(ctx, "echo://"+url.PathEscape(x)); err != nil || text != "a/"+x {
+			t.Errorf("echo://%+q: %+q, %v", x, text, err)
+		}
+	}
+	// max_length = 3 counts the four code points the backend would get.
+	if res, err := srv.c.callTool(ctx, "http_exact", map[string]any{"x": "e\u0301e\u0301"}); err != nil || !res.IsError {
+		t.Errorf("4 code points under max_length 3: %+v, %v; want refused", res, err)
+	}
+	// An enum error shows emoji sequences as they are, not \u200d.
+	res, err := srv.c.callTool(ctx, "pick", map[string]any{"who": "x"})
+	if err != nil || !res.IsError || !strings.Contains(res.Text, "'👩‍💻', '🏳️‍🌈'") || strings.Contains(res.Text, `\u`) {
+		t.Errorf("pick x: %+v, %v; want the allowed values written as they are", res, err)
+	}
+	if res, err := srv.c.callTool(ctx, "pick", map[string]any{"who": "👩‍💻"}); err != nil || res.Text != "👩‍💻" {
+		t.Errorf("pick 👩‍💻: %+v, %v", res, err)
+	}
+	srv.wire.verify(t)
 }
