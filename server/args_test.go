@@ -227,9 +227,9 @@ tool "add_event" {
 func TestReadableMessages(t *testing.T) {
 	for in, want := range map[string]string{
 		`value must be one of '👩\u200d💻', 'x'`: "value must be one of '👩\u200d💻', 'x'",
-		`'e\u0301' does not match`:              "'e\u0301' does not match",
-		`'a\nb' and '\\u200d' and '\x00'`:       `'a\nb' and '\\u200d' and '\x00'`,
-		`'\u0007' '\U0001F600' '\u12'`:          "'\\u0007' '\U0001F600' '\\u12'",
+		`'e\u0301' does not match`:             "'e\u0301' does not match",
+		`'a\nb' and '\\u200d' and '\x00'`:      `'a\nb' and '\\u200d' and '\x00'`,
+		`'\u0007' '\U0001F600' '\u12'`:         "'\\u0007' '\U0001F600' '\\u12'",
 	} {
 		if got := readable(in); got != want {
 			t.Errorf("readable(%s) = %+q, want %+q", in, got, want)
