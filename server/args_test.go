@@ -236,3 +236,26 @@ func TestReadableMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptTextKeepsBytes: a prompt's arguments and the answers it asks
+// for reach its messages with the bytes the client sent, not normalised.
+func TestPromptTextKeepsBytes(t *testing.T) {
+	s := staticServer(t, `
+prompt "note" {
+  description = "Writes a note."
+  arg "name" {}
+  elicit {
+    message          = "Which title?"
+    requested_schema = { type = "object", properties = { title = { type = "string" } } }
+  }
+  message "user" {
+    text = "${args.name}/${answers.elicit.content.title}"
+  }
+}`)
+	n := &answeringNotifier{answer: `{"action":"accept","content":{"title":"\uF900e\u0301"}}`}
+	req := &mcp.Request{Method: "prompts/get", Era: mcp.EraLegacy, Notifier: n}
+	res, err := s.GetPrompt(context.Background(), req, &mcp.GetPromptParams{Name: "note", Arguments: map[string]string{"name": "\u2126"}})
+	if err != nil || len(res.Messages) != 1 || res.Messages[0].Content.Text != "\u2126/\uF900e\u0301" {
+		t.Fatalf("got %+v, %v; want the text %+q", res, err, "\u2126/\uF900e\u0301")
+	}
+}
