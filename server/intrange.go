@@ -45,6 +45,9 @@ const (
 // absurdNumbers lists the numbers anywhere in a decoded JSON value (any
 // type, declared or not) that are beyond those bounds.
 func absurdNumbers(v any) []violation {
+	if !hasAbsurdNumber(v) {
+		return nil // the common case, without building locations
+	}
 	var out []violation
 	var walk func(v any, path []string)
 	walk = func(v any, path []string) {
@@ -67,10 +70,33 @@ func absurdNumbers(v any) []violation {
 	return out
 }
 
+func hasAbsurdNumber(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return absurdNumber(string(x)) != ""
+	case map[string]any:
+		for _, e := range x {
+			if hasAbsurdNumber(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasAbsurdNumber(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // absurdNumber says what is wrong with a JSON number literal that is
 // beyond the bounds, or "" when it is within them.
 func absurdNumber(n string) string {
-	mantissa, exp, hasExp := strings.Cut(strings.ToLower(n), "e")
+	mantissa, exp := n, ""
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		mantissa, exp = n[:i], strings.TrimLeft(n[i+1:], "+-")
+	}
 	digits := 0
 	for i := 0; i < len(mantissa); i++ {
 		if mantissa[i] >= '0' && mantissa[i] <= '9' {
@@ -80,9 +106,9 @@ func absurdNumber(n string) string {
 	if digits > maxNumberDigits {
 		return fmt.Sprintf(" has more than %d digits; send such a value as a string", maxNumberDigits)
 	}
-	if hasExp {
-		exp = strings.TrimLeft(strings.TrimLeft(exp, "+-"), "0")
-		if e, err := strconv.Atoi("0" + exp); len(exp) > 6 || err != nil || e > maxNumberExponent {
+	e := 0
+	for i := 0; i < len(exp); i++ {
+		if e = e*10 + int(exp[i]-'0'); e > maxNumberExponent {
 			return fmt.Sprintf(" has an exponent beyond ±%d; give a number of ordinary size", maxNumberExponent)
 		}
 	}
