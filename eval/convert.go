@@ -103,6 +103,11 @@ func primitiveValue(v any, ty cty.Type) (cty.Value, error) {
 		}
 	case json.Number:
 		text = string(x)
+		if ty == cty.Number {
+			if n, err := cty.ParseNumberVal(text); err == nil {
+				return n, nil
+			}
+		}
 	case int64:
 		if ty == cty.Number {
 			return cty.NumberIntVal(x), nil
