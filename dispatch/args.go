@@ -153,9 +153,38 @@ func (c *compiler) compileValidations(vs []*lang.Validation, scope interface {
 			c.add(hcl.Diagnostics{warnf(v.Condition.Expr.Range(), "Condition does not use the arguments",
 				"This validation condition refers to no argument, so it is always true or always false. Refer to args.<name>.")})
 		}
-		out = append(out, &Validation{Condition: v.Condition.Expr, ErrorMessage: v.ErrorMessage.Expr})
+		val := &Validation{Condition: v.Condition.Expr, ErrorMessage: v.ErrorMessage.Expr}
+		val.Uses, val.UsesAll = argsUsed(v.Condition.Expr, v.ErrorMessage.Expr)
+		out = append(out, val)
 	}
 	return out
+}
+
+// argsUsed lists the arguments the expressions refer to as args.<name>;
+// all is set when one refers to args otherwise (args[k], args itself).
+func argsUsed(exprs ...hcl.Expression) (names []string, all bool) {
+	seen := map[string]bool{}
+	for _, e := range exprs {
+		for _, t := range e.Variables() {
+			if t.RootName() != "args" {
+				continue
+			}
+			var step hcl.TraverseAttr
+			ok := false
+			if len(t) > 1 {
+				step, ok = t[1].(hcl.TraverseAttr)
+			}
+			if !ok {
+				all = true
+				continue
+			}
+			if !seen[step.Name] {
+				seen[step.Name] = true
+				names = append(names, step.Name)
+			}
+		}
+	}
+	return names, all
 }
 
 // goType is the Go type of a value of t inside expr-lang programs.

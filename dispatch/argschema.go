@@ -49,8 +49,10 @@ func (c *compiler) checkUntypedDefault(spec *lang.ArgSpec) {
 // compileArg compiles one argument into its JSON Schema and its Arg.
 func (c *compiler) compileArg(a *lang.Arg) (map[string]any, *Arg) {
 	spec := a.Spec
-	arg := &Arg{Name: a.Name, Type: spec.Type.CtyType().WithoutOptionalAttributesDeep(), DeclRange: a.DeclRange, Default: cty.NilVal}
 	schema := c.specSchema(spec, a.Name)
+	// The type is read after the schema: property blocks (of the argument
+	// or of its items) make a bare object's fields known.
+	arg := &Arg{Name: a.Name, Type: spec.Type.CtyType().WithoutOptionalAttributesDeep(), DeclRange: a.DeclRange, Default: cty.NilVal}
 	arg.Description = c.staticString(spec.Description)
 	arg.Sensitive = schema["writeOnly"] == true
 	if spec.Default != nil {
@@ -205,6 +207,10 @@ func (c *compiler) applyItems(s map[string]any, spec *lang.ArgSpec, name string)
 	}
 	c.refuseNestedValidations(spec.Items, name)
 	s["items"] = c.specSchema(spec.Items, name+"[]")
+	if spec.Type.Elem != nil && spec.Type.Elem.Kind == lang.KindObject && spec.Type.Elem.Attrs == nil {
+		// items { property ... } describes the elements' fields.
+		spec.Type.Elem = spec.Items.Type
+	}
 }
 
 // applyProperties merges `property` blocks into an object schema.

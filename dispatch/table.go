@@ -137,6 +137,10 @@ type CompleteCall struct {
 type Validation struct {
 	Condition    hcl.Expression
 	ErrorMessage hcl.Expression
+	// Uses names the arguments the condition and message refer to;
+	// UsesAll is set when they refer to args as a whole.
+	Uses    []string
+	UsesAll bool
 }
 
 // Tool is a compiled tool.

@@ -189,5 +189,7 @@ func fastTemplate(e *hclsyntax.TemplateExpr, ctx *hcl.EvalContext) (cty.Value, b
 		}
 		buf = append(buf, v.AsString()...)
 	}
-	return cty.StringVal(string(buf)), true
+	// The parts' bytes, joined: cty.StringVal would normalise the result
+	// (and so the arguments in it) to NFC.
+	return RawString(string(buf)), true
 }

@@ -171,7 +171,7 @@ var base64DecodeFunc = function.New(&function.Spec{
 		if !utf8.Valid(b) {
 			return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "the decoded bytes are not UTF-8 text")
 		}
-		return cty.StringVal(string(b)), nil
+		return RawString(string(b)), nil // the bytes encoded, not normalised
 	},
 })
 

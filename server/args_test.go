@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -64,5 +65,197 @@ tool "get" {
 		if res.IsError || res.Content[0].Text != want {
 			t.Errorf("%s: got %+v, want %q", args, res, want)
 		}
+	}
+}
+
+// TestAbsurdNumbersRefusedFirst: a number with an absurd exponent or digit
+// count (1e999999 costs the schema validator's exact arithmetic tens of
+// milliseconds) is refused before any schema work, naming the argument,
+// wherever it is nested and whatever type the argument has.
+func TestAbsurdNumbersRefusedFirst(t *testing.T) {
+	s := staticServer(t, `
+tool "sum" {
+  description = "Sums."
+  arg "nums" {
+    type = list(integer)
+  }
+  arg "extra" {
+    type     = any
+    required = false
+  }
+  result {
+    text = "'ok'"
+  }
+}`)
+	long := strings.Repeat("7", 101)
+	for args, want := range map[string]string{
+		`{"nums":[1e999999]}`:                         "argument nums.0: 1e999999 has an exponent beyond ±400",
+		`{"nums":[1,2,-1E-401]}`:                      "argument nums.2: -1E-401 has an exponent beyond ±400",
+		`{"nums":[` + long + `]}`:                     "argument nums.0: " + long[:37] + "... has more than 100 digits",
+		`{"nums":[1],"extra":{"a":[0.` + long + `]}}`: "argument extra.a.0: 0." + long[:35] + "... has more than 100 digits",
+		`{"nums":[1],"extra":1e99999999999999999999}`: "argument extra: 1e99999999999999999999 has an exponent beyond ±400",
+	} {
+		res := callTool(t, s, "sum", args)
+		if !res.IsError || !strings.Contains(res.Content[0].Text, want) {
+			t.Errorf("%s: got %+v, want an error saying %q", args, res, want)
+		}
+		if strings.Contains(res.Content[0].Text, "too large") {
+			t.Errorf("%s: the schema ran on an absurd number: %s", args, res.Content[0].Text)
+		}
+	}
+	for _, ok := range []string{`{"nums":[1e3, 1E+18]}`, `{"nums":[1],"extra":[1e-400, 1e400, 0.` + long[:99] + `]}`} {
+		if res := callTool(t, s, "sum", ok); res.IsError {
+			t.Errorf("%s: got %+v, want it accepted", ok, res)
+		}
+	}
+	many := `{"nums":[` + strings.Repeat("1e999999,", 99) + `1e999999]}`
+	text := callTool(t, s, "sum", many).Content[0].Text
+	if n := strings.Count(text, "\n"); n > 22 || !strings.Contains(text, "and 80 more") {
+		t.Errorf("100 absurd numbers: %d lines, want 20 and a count of the rest:\n%s", n, text)
+	}
+}
+
+// TestViolationListCapped: an invalid call lists the first problems in
+// the order of the arguments (nums.2 before nums.10) and counts the rest,
+// instead of a line for each of 100,000 wrong items.
+func TestViolationListCapped(t *testing.T) {
+	s := staticServer(t, `
+tool "sum" {
+  description = "Sums."
+  arg "nums" {
+    type = list(integer)
+  }
+  result {
+    text = "'ok'"
+  }
+}`)
+	text := callTool(t, s, "sum", `{"nums":[`+strings.Repeat(`"x",`, 99999)+`"x"]}`).Content[0].Text
+	lines := strings.Split(text, "\n")
+	if len(lines) != 22 || lines[len(lines)-1] != "- and 99980 more" {
+		t.Fatalf("got %d lines ending %q, want a heading, 20 problems and \"- and 99980 more\"", len(lines), lines[len(lines)-1])
+	}
+	for i, line := range lines[1:21] {
+		if want := fmt.Sprintf("- argument nums.%d: got string, want integer", i); line != want {
+			t.Errorf("line %d = %q, want %q", i+1, line, want)
+		}
+	}
+}
+
+// TestFitsInt64ByDigits: the digit count decides most values without
+// arithmetic; each side of the boundary, in every notation, is right.
+func TestFitsInt64ByDigits(t *testing.T) {
+	for n, want := range map[string]bool{
+		"9223372036854775807": true, "9223372036854775808": false, "-9223372036854775808": true,
+		"9.2e18": true, "9.3e18": false, "0.92e19": true, "0.93e19": false, "0.00001e23": true,
+		"1e19": false, "1000000000000000000000e-2": false, "100000000000000000000e-2": true,
+		"0e400": true, "0.0": true, "-1E+18": true, "5.0": true, "1e-5": true,
+	} {
+		if got := fitsInt64(json.Number(n)); got != want {
+			t.Errorf("fitsInt64(%s) = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// TestValidationOfReportedArgument: a validation block about an argument
+// the schema already reported (missing, wrong type) adds nothing, and one
+// whose message cannot be written because an argument it uses is null
+// adds no generic line; validations of other arguments still run, and one
+// that is about a null value on purpose still speaks.
+func TestValidationOfReportedArgument(t *testing.T) {
+	s := staticServer(t, `
+locals {
+  date_pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+}
+tool "add_event" {
+  description = "Adds an event."
+  arg "date" {
+    type = string
+    validation {
+      condition     = can(regex(local.date_pattern, args.date))
+      error_message = "Date '${args.date}' is not in YYYY-MM-DD form."
+    }
+  }
+  arg "minutes" {
+    type    = integer
+    default = 60
+    validation {
+      condition     = args.minutes % 5 == 0
+      error_message = "minutes must be a multiple of 5, not ${args.minutes}."
+    }
+  }
+  arg "room" {
+    type     = string
+    required = false
+    validation {
+      condition     = can(regex("^[A-Z]", args.room))
+      error_message = "Room '${args.room}' must start with a capital letter."
+    }
+  }
+  arg "mode" {
+    type     = string
+    required = false
+  }
+  validation {
+    condition     = args.mode != "online" || args.room == null
+    error_message = "An online event has no room."
+  }
+  result {
+    text = "'ok'"
+  }
+}`)
+	for args, want := range map[string]string{
+		`{}`:                               "The arguments are not valid; fix these and call again:\n- arguments: missing property 'date'",
+		`{"date":5}`:                       "The arguments are not valid; fix these and call again:\n- argument date: got number, want string",
+		`{"minutes":7}`:                    "The arguments are not valid; fix these and call again:\n- arguments: missing property 'date'\nminutes must be a multiple of 5, not 7.",
+		`{"date":"3 May"}`:                 "Date '3 May' is not in YYYY-MM-DD form.",
+		`{"date":"2026-05-03","room":"b"}`: "Room 'b' must start with a capital letter.",
+		`{"date":"2026-05-03","room":"B","mode":"online"}`: "An online event has no room.",
+	} {
+		res := callTool(t, s, "add_event", args)
+		if !res.IsError || res.Content[0].Text != want {
+			t.Errorf("%s: got %+v, want the error %q", args, res, want)
+		}
+	}
+	if res := callTool(t, s, "add_event", `{"date":"2026-05-03"}`); res.IsError {
+		t.Errorf("an absent optional argument blocked the call: %+v", res)
+	}
+}
+
+// TestReadableMessages: the validator's \u escapes of printable text
+// (an emoji's joiner, a combining accent) are undone; control characters
+// and a backslash the text itself holds stay escaped.
+func TestReadableMessages(t *testing.T) {
+	for in, want := range map[string]string{
+		`value must be one of '👩\u200d💻', 'x'`: "value must be one of '👩\u200d💻', 'x'",
+		`'e\u0301' does not match`:             "'e\u0301' does not match",
+		`'a\nb' and '\\u200d' and '\x00'`:      `'a\nb' and '\\u200d' and '\x00'`,
+		`'\u0007' '\U0001F600' '\u12'`:         "'\\u0007' '\U0001F600' '\\u12'",
+	} {
+		if got := readable(in); got != want {
+			t.Errorf("readable(%s) = %+q, want %+q", in, got, want)
+		}
+	}
+}
+
+// TestPromptTextKeepsBytes: a prompt's arguments and the answers it asks
+// for reach its messages with the bytes the client sent, not normalised.
+func TestPromptTextKeepsBytes(t *testing.T) {
+	s := staticServer(t, `
+prompt "note" {
+  description = "Writes a note."
+  arg "name" {}
+  elicit {
+    message          = "Which title?"
+    requested_schema = { type = "object", properties = { title = { type = "string" } } }
+  }
+  message "user" {
+    text = "${args.name}/${answers.elicit.content.title}"
+  }
+}`)
+	n := &answeringNotifier{answer: `{"action":"accept","content":{"title":"\uF900e\u0301"}}`}
+	req := &mcp.Request{Method: "prompts/get", Era: mcp.EraLegacy, Notifier: n}
+	res, err := s.GetPrompt(context.Background(), req, &mcp.GetPromptParams{Name: "note", Arguments: map[string]string{"name": "\u2126"}})
+	if err != nil || len(res.Messages) != 1 || res.Messages[0].Content.Text != "\u2126/\uF900e\u0301" {
+		t.Fatalf("got %+v, %v; want the text %+q", res, err, "\u2126/\uF900e\u0301")
 	}
 }

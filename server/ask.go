@@ -231,6 +231,9 @@ func decodeQuestionAnswer(q *dispatch.Question, raw json.RawMessage) (any, *mcp.
 		if skipped {
 			return map[string]any{"action": "unsupported", "content": map[string]any{}}, nil, nil
 		}
+		if instead := absurdAnswer(q, raw); instead != nil {
+			return nil, instead, nil
+		}
 		a, instead, err := decodeAnswer(raw)
 		if a == nil {
 			return nil, instead, err
@@ -352,6 +355,24 @@ func checkContent(q *dispatch.Question, content map[string]any) (*mcp.CallToolRe
 			violations(err, "answer", "field") + "\nAsk again."), nil
 	}
 	return nil, nil
+}
+
+// absurdAnswer refuses an answer with numbers of absurd size, as
+// arguments are, before anything else reads it.
+func absurdAnswer(q *dispatch.Question, raw json.RawMessage) *mcp.CallToolResult {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil // decodeAnswer says what is wrong
+	}
+	content := v
+	if m, ok := v.(map[string]any); ok {
+		content = m["content"]
+	}
+	if absurd := absurdNumbers(content); len(absurd) > 0 {
+		return errorResult("The answer to the question \"" + q.Key + "\" does not fit what was asked, so nothing was done:\n" +
+			renderViolations(absurd, "answer", "field") + "\nAsk again.")
+	}
+	return nil
 }
 
 func decodeAnswer(raw json.RawMessage) (*elicitAnswer, *mcp.CallToolResult, error) {

@@ -201,7 +201,8 @@ tool "delete" {
 		}
 		return res
 	}
-	for _, bad := range []string{`{"action":"accept","content":{"reason":42}}`, `{"action":"accept","content":{}}`} {
+	for _, bad := range []string{`{"action":"accept","content":{"reason":42}}`, `{"action":"accept","content":{}}`,
+		`{"action":"accept","content":{"reason":"x","n":1e999999}}`} {
 		res := call(bad)
 		if !res.IsError || !strings.Contains(res.Content[0].Text, `does not fit what was asked, so nothing was done`) {
 			t.Errorf("%s: %+v", bad, res)

@@ -422,8 +422,8 @@ func runScenario(t *testing.T, c interopClient, era mcp.Era) {
 		{name: "add", args: map[string]any{"a": 2, "b": 3}, wantText: []string{"2 + 3 = 5"}},
 		// Every violation at once, as one isError result (SEP-1303).
 		{name: "add", args: map[string]any{"a": -1, "b": "x", "colour": "pink", "zzz": 1}, wantError: true,
-			wantText: []string{"argument a: minimum", "argument b: got string, want integer",
-				"argument colour: value must be one of 'red', 'green', 'blue'", "'zzz' not allowed"}},
+			wantText: []string{"'zzz' not allowed", "argument a: minimum", "argument b: got string, want integer",
+				"argument colour: value must be one of 'red', 'green', 'blue'"}},
 		{name: "greet", args: map[string]any{}, wantError: true, wantText: []string{"name"}},
 		// The validation block's own message.
 		{name: "add", args: map[string]any{"a": 60, "b": 50}, wantError: true,

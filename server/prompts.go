@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -253,13 +253,11 @@ func (s *Server) askForPrompt(ctx context.Context, req *mcp.Request, st *state, 
 	if instead != nil {
 		return nil, mcp.InvalidParams("%s", instead.Content[0].Text)
 	}
-	b := mustJSON(fields["answers"]) // json.Number keeps its digits into cty
-	ty, err := ctyjson.ImpliedType(b)
+	// From the decoded answers, not JSON text: strings keep the bytes the
+	// user typed (cty's own decoding normalises them).
+	v, err := eval.FromGoJSON(fields["answers"], cty.DynamicPseudoType)
 	if err == nil {
-		var v cty.Value
-		if v, err = ctyjson.Unmarshal(b, ty); err == nil {
-			args.Extra = map[string]cty.Value{"answers": v}
-		}
+		args.Extra = map[string]cty.Value{"answers": v}
 	}
 	return nil, err
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
@@ -417,17 +416,21 @@ func connectionOption(h http.Header, name string) bool {
 func (a *Action) buildBody(h http.Header, ev *evaluator, out *outgoing) error {
 	switch a.BodyKind {
 	case BodyJSON:
-		v, err := ev.value(a.Body, "the body")
+		// Arguments go into the body as the client sent them: an optional
+		// field left out stays out (not null), strings keep their bytes.
+		body, err := eval.JSONText(a.Body, ev.req.ArgsJSON, func(e hcl.Expression) (cty.Value, error) {
+			return ev.value(e, "the body")
+		})
 		if err != nil {
-			return err
-		}
-		if v.IsNull() {
-			return nil // an absent optional body: send none
-		}
-		out.body, err = ctyjson.Marshal(v, v.Type())
-		if err != nil {
+			if _, ok := err.(*adapter.CallError); ok {
+				return err
+			}
 			return buildError("the body cannot be sent as JSON: %s.", err)
 		}
+		if body == nil {
+			return nil // an absent optional body: send none
+		}
+		out.body = body
 		h.Set("Content-Type", orDefault(a.ContentType, "application/json"))
 	case BodyForm:
 		var sb strings.Builder
