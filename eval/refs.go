@@ -25,13 +25,15 @@ type Names struct {
 }
 
 // CheckRefs checks every reference in expr against names and reports each
-// one that names nothing, with a suggestion when one is close.
+// one that names nothing, with a suggestion when one is close. It also
+// checks the literal arguments of function calls (CheckLiteralArgs), so
+// that every expression checked before evaluation gets both.
 func CheckRefs(expr hcl.Expression, names *Names) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, tr := range expr.Variables() {
 		diags = append(diags, checkTraversal(tr, names)...)
 	}
-	return diags
+	return append(diags, CheckLiteralArgs(expr)...)
 }
 
 func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
