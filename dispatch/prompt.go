@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -28,7 +29,7 @@ func (c *compiler) compilePrompts() {
 		prompt.Questions = c.compileQuestions(p.Elicit, p.Sample, p.Roots, scope)
 		if len(prompt.Questions) > 0 {
 			// The messages may use the answers, answers.<key>.
-			scope.Names.Extra = []string{"answers"}
+			scope.Names.Extra = []eval.Namespace{answersNamespace(prompt.Questions)}
 			scope.Extra = map[string]cty.Value{"answers": cty.DynamicVal}
 		}
 		for _, m := range p.Messages {
@@ -38,6 +39,16 @@ func (c *compiler) compilePrompts() {
 		}
 		c.table.Prompts = append(c.table.Prompts, prompt)
 	}
+}
+
+// answersNamespace is what answers.<key>.<field> may name in a prompt's
+// messages.
+func answersNamespace(qs []*Question) eval.Namespace {
+	ns := eval.Namespace{Root: "answers", What: "question key", Keys: map[string][]string{}}
+	for _, q := range qs {
+		ns.Keys[q.Key] = answerFieldNames(q.Kind)
+	}
+	return ns
 }
 
 func (c *compiler) compileMessage(m *lang.Message, scope *adapter.Scope) *Message {

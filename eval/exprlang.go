@@ -143,6 +143,9 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env r
 			end = src.pos(offset+fe.From+1, r.End)
 		}
 		r = hcl.Range{Filename: r.Filename, Start: start, End: end}
+		if strings.Contains(msg, "has no field ") {
+			msg = noFieldHint(memberPath(src.text, offset+fe.From), env)
+		}
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -157,21 +160,16 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env r
 // what to do.
 func exprHint(msg string, env reflect.Type) string {
 	msg = readableTypes(strings.TrimSpace(msg))
-	out := upperFirst(msg) + "."
+	out := upperFirst(msg)
+	if !strings.HasSuffix(out, "?") && !strings.HasSuffix(out, ".") {
+		out += "."
+	}
 	switch {
 	case strings.HasPrefix(msg, "unknown name"):
 		names := envNames(env)
 		out += fmt.Sprintf(" The names available here are %s.", strings.Join(names, ", "))
 		if s := closestName(strings.TrimPrefix(msg, "unknown name "), names); s != "" {
 			out += fmt.Sprintf(" Did you mean %q?", s)
-		}
-	case strings.Contains(msg, "has no field "):
-		field := strings.Fields(msg[strings.Index(msg, "has no field ")+len("has no field "):])
-		if names := argNames(env); len(field) > 0 && len(names) > 0 {
-			out += fmt.Sprintf(" The arguments are %s.", strings.Join(names, ", "))
-			if s := closestName(field[0], names); s != "" {
-				out += fmt.Sprintf(" Did you mean args.%s?", s)
-			}
 		}
 	case strings.Contains(msg, "literal not terminated"):
 		out += " An expr-lang string cannot hold a raw line break; inside an HCL string write '\\n' as '\\\\n'."
@@ -276,13 +274,95 @@ func closestName(given string, names []string) string {
 	return closest(strings.TrimSpace(given), names)
 }
 
-// argNames lists the argument names of an environment with an args field.
-func argNames(env reflect.Type) []string {
-	for i := range env.NumField() {
-		f := env.Field(i)
-		if f.Tag.Get("expr") == "args" && f.Type.Kind() == reflect.Struct {
-			return envNames(f.Type)
+// memberPath returns the names before the member that starts at rune i of
+// text: for "answers.smaple" and the position of "smaple", ["answers",
+// "smaple"]. It reads back over "name." and "name?." steps.
+func memberPath(text string, i int) []string {
+	runes := []rune(text)
+	if i < 0 || i > len(runes) {
+		return nil
+	}
+	end := i
+	for end < len(runes) && isNameRune(runes[end]) {
+		end++
+	}
+	path := []string{string(runes[i:end])}
+	for j := i; ; {
+		if j > 0 && runes[j-1] == '.' {
+			j--
+		} else {
+			break
+		}
+		if j > 0 && runes[j-1] == '?' {
+			j--
+		}
+		k := j
+		for k > 0 && isNameRune(runes[k-1]) {
+			k--
+		}
+		if k == j {
+			break
+		}
+		path = append([]string{string(runes[k:j])}, path...)
+		j = k
+	}
+	return path
+}
+
+func isNameRune(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// noFieldHint explains a name missing from one of the typed namespaces
+// (args, answers, sample, ...): what is there, and the closest name.
+func noFieldHint(path []string, env reflect.Type) string {
+	if len(path) < 2 {
+		return "unknown field"
+	}
+	ty, missing := env, path[len(path)-1]
+	for _, name := range path[:len(path)-1] {
+		f, ok := fieldByTag(ty, name)
+		if !ok || f.Type.Kind() != reflect.Struct {
+			return fmt.Sprintf("%s has no field %s", strings.Join(path[:len(path)-1], "."), missing)
+		}
+		ty = f.Type
+	}
+	owner := strings.Join(path[:len(path)-1], ".")
+	names := envNames(ty)
+	var out string
+	switch owner {
+	case "args":
+		out = fmt.Sprintf("there is no argument named %s; the arguments are %s", missing, listOrNone(names))
+		if len(names) == 0 {
+			out = fmt.Sprintf("there is no argument named %s; this block has no arguments", missing)
+		}
+	case "answers":
+		out = fmt.Sprintf("there is no question key %s in answers; the keys are %s", missing, listOrNone(names))
+	default:
+		out = fmt.Sprintf("there is no field %s in %s; its fields are %s", missing, owner, listOrNone(names))
+	}
+	if s := closestName(missing, names); s != "" {
+		out += fmt.Sprintf(". Did you mean %s.%s?", owner, s)
+	}
+	return out
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// fieldByTag finds the field of an environment struct named name.
+func fieldByTag(ty reflect.Type, name string) (reflect.StructField, bool) {
+	if ty.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range ty.NumField() {
+		if f := ty.Field(i); f.Tag.Get("expr") == name {
+			return f, true
 		}
 	}
-	return nil
+	return reflect.StructField{}, false
 }

@@ -2,11 +2,13 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Names says which names an expression may refer to.
@@ -19,9 +21,23 @@ type Names struct {
 	ArgsWhere string
 	Vars      []string
 	Locals    []string
-	// Extra are further roots allowed as they are (answers in prompts
-	// that ask the client questions); what is under them is not checked.
-	Extra []string
+	// NoArgsHint says what to do instead when an expression names an
+	// argument and the block declares none; the default advises an arg
+	// block.
+	NoArgsHint string
+	// Extra are further roots (answers, in prompts that ask the client
+	// questions), whose names are checked as those of args are.
+	Extra []Namespace
+}
+
+// Namespace is a further root name and what it holds.
+type Namespace struct {
+	Root string
+	// What names one key, for messages ("question key").
+	What string
+	// Keys maps each name under Root to the names under it in turn; a
+	// nil list leaves those unchecked.
+	Keys map[string][]string
 }
 
 // CheckRefs checks every reference in expr against names and reports each
@@ -39,8 +55,8 @@ func CheckRefs(expr hcl.Expression, names *Names) hcl.Diagnostics {
 func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 	root := tr.RootName()
 	for _, x := range n.Extra {
-		if root == x {
-			return nil
+		if root == x.Root {
+			return checkNamespace(tr, x)
 		}
 	}
 	switch root {
@@ -49,11 +65,15 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 			return refDiag(tr, "Arguments not available here",
 				"args.* is only available inside tools, resource templates and prompts, where it holds the call's arguments. Use var.<name> or local.<name> here.")
 		}
-		return checkAttr(tr, n.Args, "argument", n.ArgsWhere, "arg")
+		hint := n.NoArgsHint
+		if hint == "" {
+			hint = "Declare it with an arg block."
+		}
+		return checkAttr(tr, n.Args, "argument", n.ArgsWhere, hint)
 	case "var":
-		return checkAttr(tr, n.Vars, "variable", "this configuration", "variable")
+		return checkAttr(tr, n.Vars, "variable", "this configuration", "Declare it with a variable block.")
 	case "local":
-		return checkAttr(tr, n.Locals, "local value", "this configuration", "locals")
+		return checkAttr(tr, n.Locals, "local value", "this configuration", "Declare it in a locals block.")
 	}
 	roots := []string{"var", "local"}
 	if n.Args != nil {
@@ -76,21 +96,13 @@ func rootList(n *Names) string {
 	return "args.<name>, var.<name> and local.<name>"
 }
 
-func checkAttr(tr hcl.Traversal, known []string, kind, where, block string) hcl.Diagnostics {
+func checkAttr(tr hcl.Traversal, known []string, kind, where, declare string) hcl.Diagnostics {
 	root := tr.RootName()
 	if len(tr) < 2 {
 		return refDiag(tr, fmt.Sprintf("Incomplete %s reference", kind),
 			fmt.Sprintf("%s on its own is not a value; name one %s, as in %s.<name>.", root, kind, root))
 	}
-	var name string
-	switch step := tr[1].(type) {
-	case hcl.TraverseAttr:
-		name = step.Name
-	case hcl.TraverseIndex:
-		if step.Key.Type().FriendlyName() == "string" && step.Key.IsKnown() {
-			name = step.Key.AsString()
-		}
-	}
+	name := stepName(tr, 1)
 	for _, k := range known {
 		if k == name {
 			return nil
@@ -104,7 +116,7 @@ func checkAttr(tr hcl.Traversal, known []string, kind, where, block string) hcl.
 		sort.Strings(sorted)
 		detail += fmt.Sprintf(" Declared: %s.", strings.Join(sorted, ", "))
 	} else {
-		detail += fmt.Sprintf(" Declare it with a %s block.", block)
+		detail += " " + declare
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -112,6 +124,54 @@ func checkAttr(tr hcl.Traversal, known []string, kind, where, block string) hcl.
 		Detail:   detail,
 		Subject:  tr.SourceRange().Ptr(),
 	}}
+}
+
+// stepName is the name step i of tr selects (an attribute, or a literal
+// string key); "" for anything else.
+func stepName(tr hcl.Traversal, i int) string {
+	if i >= len(tr) {
+		return ""
+	}
+	switch step := tr[i].(type) {
+	case hcl.TraverseAttr:
+		return step.Name
+	case hcl.TraverseIndex:
+		if step.Key.Type() == cty.String && step.Key.IsKnown() && !step.Key.IsNull() {
+			return step.Key.AsString()
+		}
+	}
+	return ""
+}
+
+// checkNamespace checks root.<key>.<name> against what ns holds.
+func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
+	keys := make([]string, 0, len(ns.Keys))
+	for k := range ns.Keys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(tr) < 2 {
+		return refDiag(tr, "Incomplete reference",
+			fmt.Sprintf("%s on its own is not a value; name one %s, as in %s.<%s>.", ns.Root, ns.What, ns.Root, strings.ReplaceAll(ns.What, " ", "_")))
+	}
+	key := stepName(tr, 1)
+	under, ok := ns.Keys[key]
+	if !ok {
+		detail := fmt.Sprintf("There is no %s %q; the %ss here are %s.", ns.What, key, ns.What, strings.Join(keys, ", "))
+		if s := closest(key, keys); s != "" {
+			detail += fmt.Sprintf(" Did you mean %s.%s?", ns.Root, s)
+		}
+		return refDiag(tr, "Reference to unknown "+ns.What, detail)
+	}
+	name := stepName(tr, 2)
+	if under == nil || len(tr) < 3 || name == "" || slices.Contains(under, name) {
+		return nil
+	}
+	detail := fmt.Sprintf("%s.%s holds %s; there is no %q.", ns.Root, key, strings.Join(under, ", "), name)
+	if s := closest(name, under); s != "" {
+		detail += fmt.Sprintf(" Did you mean %s.%s.%s?", ns.Root, key, s)
+	}
+	return refDiag(tr, "Reference to unknown field", detail)
 }
 
 func refDiag(tr hcl.Traversal, summary, detail string) hcl.Diagnostics {

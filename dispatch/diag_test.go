@@ -1,0 +1,107 @@
+package dispatch_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// compileDetails compiles src and returns each diagnostic as
+// "line: summary: detail".
+func compileDetails(t *testing.T, src string) []string {
+	t.Helper()
+	cfg, diags := lang.LoadSource("t.hcl", []byte(src))
+	if !cfg.Incomplete {
+		_, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+		diags = append(diags, d...)
+	}
+	var out []string
+	for _, d := range diags {
+		line := 0
+		if d.Subject != nil {
+			line = d.Subject.Start.Line
+		}
+		out = append(out, fmt.Sprintf("%02d: %s: %s", line, d.Summary, d.Detail))
+	}
+	return out
+}
+
+// wantDetails requires one diagnostic per entry holding every given text.
+func wantDetails(t *testing.T, got []string, want ...[]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("want %d diagnostics, got %d:\n%s", len(want), len(got), strings.Join(got, "\n"))
+	}
+	for i, texts := range want {
+		for _, s := range texts {
+			if !strings.Contains(got[i], s) {
+				t.Errorf("diagnostic %d lacks %q:\n%s", i, s, got[i])
+			}
+		}
+	}
+}
+
+// TestAnswerNamesSuggested: a misspelt answer key or field gets the same
+// "Did you mean" as a misspelt argument, in expr-lang and in HCL.
+func TestAnswerNamesSuggested(t *testing.T) {
+	got := compileDetails(t, `
+tool "summarise" {
+  description = "Summarise."
+  sample {
+    key    = "summary"
+    prompt = "Summarise this."
+  }
+  result {
+    text = "sample.txt"
+  }
+}
+tool "summarise2" {
+  description = "Summarise."
+  sample {
+    key    = "summary"
+    prompt = "Summarise this."
+  }
+  result {
+    text = "answers.sumary.text"
+  }
+}
+prompt "plan" {
+  elicit {
+    key              = "context"
+    message          = "About?"
+    requested_schema = { type = "object", properties = { topic = { type = "string" } } }
+  }
+  message "user" {
+    text = "${answers.contxt.content.topic} ${answers.context.contnt.topic}"
+  }
+}`)
+	wantDetails(t, got,
+		[]string{"09: Invalid expression", "Did you mean sample.text?"},
+		[]string{"19: Invalid expression", "Did you mean answers.summary?"},
+		[]string{"29: Reference to unknown question key", "Did you mean answers.context?"},
+		[]string{"29: Reference to unknown field", "Did you mean answers.context.content?"},
+	)
+}
+
+// TestResourceArgsSayWhatToDo: a resource takes no arguments; the message
+// says to use a resource template, not to declare an arg block.
+func TestResourceArgsSayWhatToDo(t *testing.T) {
+	got := compileDetails(t, `
+backend "http" "api" {
+  base_url = "http://127.0.0.1:1"
+}
+resource "today" {
+  uri = "notes://today"
+  http "api" {
+    path = "/notes/${args.day}"
+  }
+}`)
+	wantDetails(t, got, []string{"08: Reference to undeclared argument", `uri_template = "notes://today/{name}"`})
+	if strings.Contains(got[0], "arg block") {
+		t.Errorf("a resource cannot declare arg blocks: %s", got[0])
+	}
+}
