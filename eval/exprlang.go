@@ -82,10 +82,10 @@ func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, 
 	}
 	prog, err := expr.Compile(text, opts...)
 	if err != nil {
-		return nil, exprDiag(err, offset, src, attr, env)
+		return nil, exprDiag(err, text, offset, src, attr, env)
 	}
 	if err := checkLowerKeys(prog.Node(), env); err != nil {
-		return nil, exprDiag(err, offset, src, attr, env)
+		return nil, exprDiag(err, text, offset, src, attr, env)
 	}
 	return &Program{Program: prog, Source: text, Range: attr.Expr.Range()}, nil
 }
@@ -131,7 +131,7 @@ func (v *lowerKeyVisitor) Visit(node *ast.Node) {
 		id.Value, id.Value, strings.ToLower(key.Value), id.Value, key.Value)}
 }
 
-func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type) hcl.Diagnostics {
+func exprDiag(err error, text string, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type) hcl.Diagnostics {
 	r := attr.Expr.Range()
 	msg := err.Error()
 	var fe *file.Error
@@ -143,6 +143,11 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env r
 			end = src.pos(offset+fe.From+1, r.End)
 		}
 		r = hcl.Range{Filename: r.Filename, Start: start, End: end}
+		if at, ch := unclosedBracket(text); at >= 0 && strings.Contains(msg, "unexpected token") {
+			p := src.pos(offset+at, r.Start)
+			msg = fmt.Sprintf("the %c at line %d, column %d is never closed; add %s where what it encloses ends", ch, p.Line, p.Column, closingOf[ch])
+			r = hcl.Range{Filename: r.Filename, Start: p, End: src.pos(offset+at+1, r.End)}
+		}
 		if strings.Contains(msg, "has no field ") {
 			msg = noFieldHint(memberPath(src.text, offset+fe.From), env)
 		}

@@ -124,6 +124,7 @@ func parseSource(p *hclparse.Parser, name string, src []byte) (*hcl.File, hcl.Di
 		return p.ParseJSON(src, name)
 	}
 	f, diags := parseNative(src, name)
+	diags = refineSyntax(src, name, diags)
 	p.AddFile(name, f)
 	return f, diags
 }
