@@ -105,3 +105,34 @@ resource "today" {
 		t.Errorf("a resource cannot declare arg blocks: %s", got[0])
 	}
 }
+
+// TestMessageGrammar: articles and plurals built from values read right.
+func TestMessageGrammar(t *testing.T) {
+	got := compileDetails(t, `
+backend "sql" "db" {
+  driver = "sqlite"
+  dsn    = "file::memory:"
+}
+tool "t" {
+  description = "d"
+  http "db" {
+    path = "/x"
+  }
+}
+prompt "p" {
+  message {
+    text = "x"
+  }
+}`)
+	joined := strings.Join(got, "\n")
+	for _, want := range []string{"is an sql backend", "so an http call", "A message block takes 1 label (role)"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no %q in:\n%s", want, joined)
+		}
+	}
+	for _, bad := range []string{"a sql", "a http", "1 labels"} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("%q in:\n%s", bad, joined)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -94,7 +95,7 @@ func (c *compiler) mediaType(attr *hcl.Attribute, prefix string) string {
 	mt := c.staticString(attr)
 	if mt != "" && len(mt) <= len(prefix) || mt != "" && mt[:len(prefix)] != prefix {
 		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid MIME type",
-			"%q is not an %s MIME type; write one such as %q.", mt, prefix[:len(prefix)-1], prefix+map[string]string{"image/": "png", "audio/": "wav"}[prefix])})
+			"%q is not %s MIME type; write one such as %q.", mt, english.A(prefix[:len(prefix)-1]), prefix+map[string]string{"image/": "png", "audio/": "wav"}[prefix])})
 	}
 	return mt
 }

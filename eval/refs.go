@@ -9,6 +9,8 @@ import (
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // Names says which names an expression may refer to.
@@ -157,7 +159,7 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 	key := stepName(tr, 1)
 	under, ok := ns.Keys[key]
 	if !ok {
-		detail := fmt.Sprintf("There is no %s %q; the %ss here are %s.", ns.What, key, ns.What, strings.Join(keys, ", "))
+		detail := fmt.Sprintf("There is no %s %q; the %s here are %s.", ns.What, key, english.Plural(ns.What), strings.Join(keys, ", "))
 		if s := closest(key, keys); s != "" {
 			detail += fmt.Sprintf(" Did you mean %s.%s?", ns.Root, s)
 		}

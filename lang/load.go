@@ -48,6 +48,7 @@ func Load(paths ...string) (*Config, hcl.Diagnostics) {
 	}
 	cfg.Files = parser.Files()
 	diags = append(diags, cfg.checkUnique()...)
+	rewordLabels(diags)
 	return cfg, diags
 }
 
@@ -64,6 +65,7 @@ func LoadSource(name string, src []byte) (*Config, hcl.Diagnostics) {
 	}
 	cfg.Files = parser.Files()
 	diags = append(diags, cfg.checkUnique()...)
+	rewordLabels(diags)
 	return cfg, diags
 }
 

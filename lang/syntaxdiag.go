@@ -2,9 +2,14 @@ package lang
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // refineSyntax rewrites the parser's diagnostics for a native-syntax file
@@ -185,4 +190,39 @@ func innermost(open []unclosed, d *hcl.Diagnostic) int {
 		}
 	}
 	return best
+}
+
+// The hcl library's messages about block labels count without grammar
+// ("must have 1 labels") and show no example.
+var (
+	missingLabels = regexp.MustCompile(`^All (\S+) blocks must have (\d+) labels \((.*)\)\.$`)
+	extraLabels   = regexp.MustCompile(`^Only (\d+) labels \((.*)\) are expected for (\S+) blocks\.$`)
+)
+
+// rewordLabels rewrites those messages with the right number and an
+// example of the block's first line.
+func rewordLabels(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		if m := missingLabels.FindStringSubmatch(d.Detail); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			d.Detail = fmt.Sprintf("%s block takes %s (%s), written after its type, as in %s { ... }.",
+				english.CapA(m[1]), english.Count(n, "label"), m[3], blockExample(m[1], m[3]))
+		} else if m := extraLabels.FindStringSubmatch(d.Detail); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			d.Detail = fmt.Sprintf("%s block takes only %s (%s), as in %s { ... }; remove the others.",
+				english.CapA(m[3]), english.Count(n, "label"), m[2], blockExample(m[3], m[2]))
+		}
+	}
+}
+
+// blockExample is the first line of a block with placeholder labels:
+// message "<role>".
+func blockExample(kind, labels string) string {
+	out := kind
+	for _, l := range strings.Split(labels, ", ") {
+		if l != "" {
+			out += fmt.Sprintf(" \"<%s>\"", l)
+		}
+	}
+	return out
 }

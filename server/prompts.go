@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -30,7 +31,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 
 func (s *Server) getPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams, st *state, prompt *dispatch.Prompt) (*mcp.GetPromptResult, error) {
 	if missing := missingArgs(prompt.Args, p.Arguments); len(missing) > 0 {
-		return nil, mcp.InvalidParams("prompt %q needs the argument(s) %s", p.Name, strings.Join(missing, ", "))
+		return nil, mcp.InvalidParams("prompt %q needs the %s %s", p.Name, english.Noun(len(missing), "argument"), strings.Join(missing, ", "))
 	}
 	raw, _ := json.Marshal(p.Arguments)
 	args, err := decodeArgs(prompt.Args, st.table.Static, raw)
