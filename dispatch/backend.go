@@ -61,7 +61,7 @@ func (c *compiler) lookupBackend(call *lang.Call) (adapter.Backend, bool) {
 	if !ok {
 		var same []string
 		for _, b := range c.cfg.Backends {
-			if b.Kind == call.Kind {
+			if b.Kind == call.Kind && hclsyntax.ValidIdentifier(b.Name) { // never offer a name refused where it is declared
 				same = append(same, b.Name)
 			}
 		}

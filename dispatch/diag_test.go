@@ -136,3 +136,45 @@ prompt "p" {
 		}
 	}
 }
+
+// TestSuggestionsAreValidNames: "Did you mean" never offers a name the
+// file refuses where it is declared.
+func TestSuggestionsAreValidNames(t *testing.T) {
+	got := compileDetails(t, `
+variable "9lives" {
+  type = string
+}
+backend "http" "my api" {
+  base_url = "http://127.0.0.1:1"
+}
+locals {
+  x = var["9live"]
+}
+tool "t" {
+  description = "d"
+  arg "start-date" {
+    type = string
+  }
+  http "my apj" {
+    path = "/x/${args.start_date}"
+  }
+}
+tool "u" {
+  description = "d"
+  arg "start-date" {
+    type = string
+  }
+  result {
+    text = "args.start_dat"
+  }
+}`)
+	joined := strings.Join(got, "\n")
+	for _, bad := range []string{"9lives?", "\"my api\"?", "args.start-date", "Declared: 9lives"} {
+		if strings.Contains(joined, bad) {
+			t.Errorf("suggests a refused name (%s):\n%s", bad, joined)
+		}
+	}
+	if !strings.Contains(joined, "Invalid argument name") || !strings.Contains(joined, "Invalid variable name") {
+		t.Errorf("the refused names are not reported:\n%s", joined)
+	}
+}

@@ -31,7 +31,7 @@ func (c *compiler) compileStatic() {
 			c.add(hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Value for undeclared variable",
-				Detail:   fmt.Sprintf("A value was given for the variable %q, which the configuration does not declare.%s", name, suggestion(name, c.names.Vars)),
+				Detail:   fmt.Sprintf("A value was given for the variable %q, which the configuration does not declare.%s", name, suggestion(name, validIdentifiers(c.names.Vars))),
 			}})
 		}
 	}
@@ -44,6 +44,18 @@ func (c *compiler) compileStatic() {
 	}
 	c.compileLocals()
 	c.static.Seal()
+}
+
+// validIdentifiers keeps the names a configuration accepts for variables,
+// so that a suggestion never offers one refused where it is declared.
+func validIdentifiers(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if hclsyntax.ValidIdentifier(n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // MinSecretLen is the shortest sensitive value mcpdecl redacts: a shorter

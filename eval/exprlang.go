@@ -276,7 +276,7 @@ func envNames(env reflect.Type) []string {
 }
 
 func closestName(given string, names []string) string {
-	return closest(strings.TrimSpace(given), names)
+	return closest(strings.TrimSpace(given), plainNames(names))
 }
 
 // memberPath returns the names before the member that starts at rune i of
@@ -333,7 +333,7 @@ func noFieldHint(path []string, env reflect.Type) string {
 		ty = f.Type
 	}
 	owner := strings.Join(path[:len(path)-1], ".")
-	names := envNames(ty)
+	names := plainNames(envNames(ty))
 	var out string
 	switch owner {
 	case "args":

@@ -2,12 +2,14 @@ package eval
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
@@ -82,7 +84,7 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 		roots = append(roots, "args")
 	}
 	detail := fmt.Sprintf("There is nothing named %q here. Expressions can refer to %s.", root, rootList(n))
-	if s := closest(root, append(roots, n.Args...)); s != "" {
+	if s := closest(root, append(roots, plainNames(n.Args)...)); s != "" {
 		if s != "args" && s != "var" && s != "local" {
 			s = "args." + s
 		}
@@ -111,6 +113,11 @@ func checkAttr(tr hcl.Traversal, known []string, kind, where, declare string) hc
 		}
 	}
 	detail := fmt.Sprintf("%s declares no %s named %q.", upperFirst(where), kind, name)
+	if kind == "argument" {
+		known = plainNames(known)
+	} else {
+		known = slices.DeleteFunc(slices.Clone(known), func(k string) bool { return !hclsyntax.ValidIdentifier(k) })
+	}
 	if s := closest(name, known); s != "" {
 		detail += fmt.Sprintf(" Did you mean %s.%s?", root, s)
 	} else if len(known) > 0 {
@@ -176,13 +183,35 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 	return refDiag(tr, "Reference to unknown field", detail)
 }
 
+// plainName is the rule for argument names (lang checks it where they are
+// declared): both expression languages read them as args.<name>, and
+// expr-lang would read a '-' as a minus.
+var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// plainNames keeps the names that follow plainName.
+func plainNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if plainName.MatchString(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func refDiag(tr hcl.Traversal, summary, detail string) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: tr.SourceRange().Ptr()}}
 }
 
+// closest is the candidate nearest to given, among those a configuration
+// may use: a name the file itself refuses (an argument "my-date", a
+// variable "9lives", each reported where it is declared) is never offered.
 func closest(given string, candidates []string) string {
 	best, bestDist := "", 3
 	for _, c := range candidates {
+		if !hclsyntax.ValidIdentifier(c) {
+			continue
+		}
 		if d := levenshtein.Distance(given, c, nil); d < bestDist {
 			best, bestDist = c, d
 		}
