@@ -178,3 +178,24 @@ tool "u" {
 		t.Errorf("the refused names are not reported:\n%s", joined)
 	}
 }
+
+// TestDefaultFormatSaysTheShape: a default that does not match its date
+// format says how a date is written, not Go's layout.
+func TestDefaultFormatSaysTheShape(t *testing.T) {
+	got := compileDetails(t, `
+tool "t" {
+  description = "d"
+  arg "day" {
+    type    = string
+    format  = "date"
+    default = "3 Nov 2026"
+  }
+  result {
+    text = "'ok'"
+  }
+}`)
+	wantDetails(t, got, []string{"07: Invalid default value", "'3 Nov 2026' is not a valid date; write it as YYYY-MM-DD"})
+	if strings.Contains(got[0], "2006") || strings.Contains(got[0], "parsing time") {
+		t.Errorf("Go's time layout leaks: %s", got[0])
+	}
+}
