@@ -26,35 +26,44 @@ func refineSyntax(src []byte, filename string, diags hcl.Diagnostics) hcl.Diagno
 	if out, ok := oneUnterminatedString(tokens, diags); ok {
 		return out // past an open string, the brackets mean nothing
 	}
+	nameUnclosedHeredoc(tokens, diags)
 	return nameUnclosed(unclosedBrackets(tokens), diags)
 }
 
 // oneUnterminatedString keeps the diagnostics before the first string left
-// open on its line and replaces it and everything after with one.
+// open on its line and replaces it and everything after with one. The
+// string is the innermost one open at the first line break inside quotes,
+// when that line break is on the line the string opens (else the cause is
+// elsewhere, such as a ${ never closed, and the parser's own messages
+// stay).
 func oneUnterminatedString(tokens hclsyntax.Tokens, diags hcl.Diagnostics) (hcl.Diagnostics, bool) {
-	first := -1
-	for i, d := range diags {
-		if d.Subject != nil && (d.Summary == "Invalid multi-line string" || d.Summary == "Unterminated template string") {
-			if first < 0 || d.Subject.Start.Byte < diags[first].Subject.Start.Byte {
-				first = i
+	var open []hcl.Range
+	for _, t := range tokens {
+		switch t.Type {
+		case hclsyntax.TokenOQuote:
+			open = append(open, t.Range)
+		case hclsyntax.TokenCQuote:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
 			}
+		case hclsyntax.TokenQuotedNewline:
+			if len(open) == 0 || open[len(open)-1].Start.Line != t.Range.Start.Line {
+				return diags, false
+			}
+			return unterminated(open[len(open)-1], t.Range.Start, diags), true
 		}
 	}
-	if first < 0 {
-		return diags, false
-	}
-	at := diags[first].Subject.Start.Byte
-	open := openingQuoteBefore(tokens, at)
-	if open == nil {
-		return diags, false
-	}
+	return diags, false
+}
+
+func unterminated(open hcl.Range, lineEnd hcl.Pos, diags hcl.Diagnostics) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, d := range diags {
 		if d.Subject != nil && d.Subject.Filename == open.Filename && d.Subject.Start.Byte < open.Start.Byte {
 			out = append(out, d)
 		}
 	}
-	subject := hcl.Range{Filename: open.Filename, Start: open.Start, End: diags[first].Subject.Start}
+	subject := hcl.Range{Filename: open.Filename, Start: open.Start, End: lineEnd}
 	return append(out, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Unterminated string",
@@ -62,23 +71,33 @@ func oneUnterminatedString(tokens hclsyntax.Tokens, diags hcl.Diagnostics) (hcl.
 			"cannot be read. Close it on the same line; write a line break as \\n, or use a heredoc (<<-EOT ... EOT) for text over several lines.",
 			open.Start.Line, open.Start.Column),
 		Subject: &subject,
-	}), true
+	})
 }
 
-// openingQuoteBefore is the range of the last opening quote before byte
-// offset at.
-func openingQuoteBefore(tokens hclsyntax.Tokens, at int) *hcl.Range {
-	var found *hcl.Range
-	for i := range tokens {
-		t := &tokens[i]
-		if t.Range.Start.Byte > at {
-			break
-		}
-		if t.Type == hclsyntax.TokenOQuote {
-			found = &t.Range
+// nameUnclosedHeredoc says which heredoc lacks its closing line, where
+// the parser says only that the file ended inside a string.
+func nameUnclosedHeredoc(tokens hclsyntax.Tokens, diags hcl.Diagnostics) {
+	var open *hclsyntax.Token
+	for i, t := range tokens {
+		switch t.Type {
+		case hclsyntax.TokenOHeredoc:
+			open = &tokens[i]
+		case hclsyntax.TokenCHeredoc:
+			open = nil
 		}
 	}
-	return found
+	if open == nil {
+		return
+	}
+	marker := strings.TrimSpace(strings.TrimLeft(string(open.Bytes), "<-"))
+	for _, d := range diags {
+		if d.Summary == "Unterminated template string" {
+			d.Summary = "Unterminated heredoc"
+			d.Detail = fmt.Sprintf("The heredoc that starts at line %d (%s) is never closed: end it with a line holding only %s.",
+				open.Range.Start.Line, strings.TrimSpace(string(open.Bytes)), marker)
+			d.Subject = open.Range.Ptr()
+		}
+	}
 }
 
 // unclosed is an opening parenthesis or bracket that the file never
