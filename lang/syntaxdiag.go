@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,7 @@ func refineSyntax(src []byte, filename string, diags hcl.Diagnostics) hcl.Diagno
 		return out // past an open string, the brackets mean nothing
 	}
 	nameUnclosedHeredoc(tokens, diags)
+	diags = nameUnclosedInterp(tokens, diags)
 	return nameUnclosed(unclosedBrackets(tokens), diags)
 }
 
@@ -98,6 +100,39 @@ func nameUnclosedHeredoc(tokens hclsyntax.Tokens, diags hcl.Diagnostics) {
 			d.Subject = open.Range.Ptr()
 		}
 	}
+}
+
+// nameUnclosedInterp points at the ${ left open when the parser stops at
+// "extra characters" on a later line: its own advice (escape the $ for
+// another language's syntax) does not fit a forgotten }.
+func nameUnclosedInterp(tokens hclsyntax.Tokens, diags hcl.Diagnostics) hcl.Diagnostics {
+	after := -1 // where the named ${ was given up; the quote errors past it follow from it
+	for _, d := range diags {
+		if d.Summary != "Extra characters after interpolation expression" || d.Subject == nil {
+			continue
+		}
+		var open *hcl.Range
+		for i, t := range tokens {
+			if t.Range.Start.Byte >= d.Subject.Start.Byte {
+				break
+			}
+			if t.Type == hclsyntax.TokenTemplateInterp {
+				open = &tokens[i].Range
+			}
+		}
+		if open != nil && open.Start.Line < d.Subject.Start.Line {
+			d.Detail = fmt.Sprintf("The ${ at line %d, column %d is not closed on its line: add } where its expression ends. ",
+				open.Start.Line, open.Start.Column) + d.Detail
+			after = d.Subject.Start.Byte
+			d.Subject = open.Ptr()
+		}
+	}
+	if after < 0 {
+		return diags
+	}
+	return slices.DeleteFunc(diags, func(d *hcl.Diagnostic) bool {
+		return d.Summary == "Invalid multi-line string" && d.Subject != nil && d.Subject.Start.Byte > after
+	})
 }
 
 // unclosed is an opening parenthesis or bracket that the file never

@@ -28,6 +28,8 @@ func TestSyntaxDiagnostics(t *testing.T) {
 			"Unclosed parenthesis", 2, 12, "is never closed"},
 		{"bracket", "locals {\n  x = [1, 2\n}\n",
 			"Unclosed bracket", 2, 7, "Add ] where"},
+		{"interpolation", "tool \"t\" {\n  description = \"a ${upper(\"b\")\n  x = 1\n}\n",
+			"Extra characters after interpolation expression", 2, 20, "The ${ at line 2, column 20 is not closed on its line"},
 		{"labels", "prompt \"p\" {\n  message {\n    text = \"x\"\n  }\n}\n",
 			"Missing role for message", 2, 11, `A message block takes 1 label (role), written after its type, as in message "<role>" { ... }.`},
 	}
