@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -67,7 +68,55 @@ func checkCall(call *hclsyntax.FunctionCallExpr, guarded bool) hcl.Diagnostics {
 			return hcl.Diagnostics{d}
 		}
 	}
+	if call.Name == "format" && !guarded {
+		return checkFormatString(call)
+	}
 	return probeCall(call, guarded)
+}
+
+// formatProblems are the errors of format() that come from the format
+// string itself, whatever the values are.
+var formatProblems = []string{"unrecognized format character", "invalid format string", "extraneous characters",
+	"not enough arguments", "unsupported format verb", "too many arguments"}
+
+// checkFormatString runs format() with its literal format string and a
+// number for each value known only per call, and reports the errors that
+// the format string alone causes (an unknown verb, too few values).
+func checkFormatString(call *hclsyntax.FunctionCallExpr) hcl.Diagnostics {
+	if len(call.Args) == 0 || call.ExpandFinal {
+		return nil
+	}
+	format, ok := literalValue(call.Args[0])
+	if !ok || format.IsNull() || format.Type() != cty.String {
+		return nil
+	}
+	args := []cty.Value{format}
+	for _, a := range call.Args[1:] {
+		v, ok := literalValue(a)
+		if !ok {
+			v = cty.NumberIntVal(1)
+		}
+		args = append(args, v)
+	}
+	_, err := probeFunctions["format"].Call(args)
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if !slices.ContainsFunc(formatProblems, func(p string) bool { return strings.HasPrefix(msg, p) }) {
+		return nil // a value of the wrong kind for its verb: only the call can tell
+	}
+	subject := call.Args[0].Range()
+	if ae, ok := err.(function.ArgError); ok && ae.Index > 0 && ae.Index < len(call.Args) {
+		subject = call.Args[ae.Index].Range()
+	}
+	return hcl.Diagnostics{{
+		Severity:   hcl.DiagError,
+		Summary:    "Invalid format string",
+		Detail:     fmt.Sprintf("format() would fail on every call: %s. Verbs are %%s, %%d, %%f, %%q, %%v and %%%% for a literal %%, one per value after the format.", msg),
+		Subject:    subject.Ptr(),
+		Expression: call,
+	}}
 }
 
 // checkEnvName refuses env(var.x): the name decides what the configuration

@@ -25,6 +25,11 @@ func TestCheckLiteralArgs(t *testing.T) {
 		{`can(jsondecode("{"))`, "Invalid function argument"},
 		{`jsondecode("{")`, ""}, // no can(): the normal type check reports it
 		{`try(tonumber(args.x), 0)`, ""},
+		{`format("%s has %d items", args.name, args.n)`, ""},
+		{`format("%s has %d items", args.name)`, "Invalid format string"},
+		{`format("100%", args.name)`, "Invalid format string"},
+		{`format("%y", args.name)`, "Invalid format string"},
+		{`format("%t", args.flag)`, ""}, // the value decides
 		{`env("API_TOKEN")`, ""},
 		{`env("API_${var.x}")`, "Computed environment variable name"},
 		{`env(var.name)`, "Computed environment variable name"},
