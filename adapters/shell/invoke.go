@@ -411,7 +411,7 @@ func (a *Action) result(ps *os.ProcessState, stdout, stderr *capture) *adapter.R
 	case a.MimeType != "":
 		if stdout.dropped > 0 {
 			if res.Failure == "" {
-				res.Failure = fmt.Sprintf("The command printed more than %d bytes (max_output_bytes), so its %s output was cut and cannot be returned.", stdout.limit, a.MimeType)
+				res.Failure = fmt.Sprintf("The command printed more than %s (max_output_bytes), so its %s output was cut and cannot be returned.", english.Count(int(stdout.limit), "byte"), a.MimeType)
 			}
 			return res
 		}
@@ -427,7 +427,7 @@ func (a *Action) result(ps *os.ProcessState, stdout, stderr *capture) *adapter.R
 			}
 		case res.Failure != "":
 		case stdout.dropped > 0:
-			res.Failure = fmt.Sprintf("The command printed more than %d bytes (max_output_bytes), so its JSON output was cut and cannot be read.", stdout.limit)
+			res.Failure = fmt.Sprintf("The command printed more than %s (max_output_bytes), so its JSON output was cut and cannot be read.", english.Count(int(stdout.limit), "byte"))
 		case len(bytes.TrimSpace(stdout.buf)) == 0:
 			res.Failure = "The command did not print JSON: its output was empty."
 		default:
