@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/yosida95/uritemplate/v3"
@@ -90,7 +89,10 @@ func exampleURI(uri string) string {
 	if uri == "" {
 		return "notes://items"
 	}
-	return strings.TrimRight(uri, "/")
+	for len(uri) > 1 && uri[len(uri)-1] == '/' {
+		uri = uri[:len(uri)-1]
+	}
+	return uri
 }
 
 // resourceFile resolves a file path relative to the config file and checks

@@ -103,7 +103,7 @@ func violationLines(err error, whole, part string) []string {
 		if len(leaf.InstanceLocation) > 0 {
 			where = part + " " + strings.Join(leaf.InstanceLocation, ".")
 		}
-		lines = append(lines, fmt.Sprintf("- %s: %s", where, dispatch.SchemaErrorText(leaf.ErrorKind)))
+		lines = append(lines, fmt.Sprintf("- %s: %s", where, leaf.ErrorKind.LocalizedString(printer)))
 	}
 	sort.Strings(lines)
 	return dedupe(lines)

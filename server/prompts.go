@@ -11,9 +11,11 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
+
+// english makes "the argument x" and "the arguments x, y" read right.
+import "github.com/mcpdecl/mcpdecl/internal/english"
 
 // GetPrompt implements mcp.Handler. Missing required arguments are a
 // protocol error (-32602), as the spec says.
