@@ -1,9 +1,12 @@
 package dispatch_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -197,5 +200,57 @@ tool "t" {
 	wantDetails(t, got, []string{"07: Invalid default value", "'3 Nov 2026' is not a valid date; write it as YYYY-MM-DD"})
 	if strings.Contains(got[0], "2006") || strings.Contains(got[0], "parsing time") {
 		t.Errorf("Go's time layout leaks: %s", got[0])
+	}
+}
+
+// TestSchemaErrorTextOfArguments: the text of a format violation found
+// when a call's arguments are validated says how the value is written.
+func TestSchemaErrorTextOfArguments(t *testing.T) {
+	cfg, diags := lang.LoadSource("t.hcl", []byte(`
+tool "book" {
+  description = "Books a day."
+  arg "day" {
+    type   = string
+    format = "date"
+  }
+  arg "at" {
+    type     = string
+    format   = "date-time"
+    required = false
+  }
+  result {
+    text = "'ok'"
+  }
+}`))
+	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if diags = append(diags, d...); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	v, err := table.Tools[0].Args.Validator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for value, want := range map[string]string{
+		`{"day":"2026-13-01"}`:                        "'2026-13-01' is not a valid date; write it as YYYY-MM-DD, for example 2026-11-03 (month out of range)",
+		`{"day":"03/11/2026"}`:                        "'03/11/2026' is not a valid date; write it as YYYY-MM-DD",
+		`{"day":"2026-11-03","at":"2026-11-03 9:30"}`: "is not a valid date-time; write it as YYYY-MM-DDThh:mm:ss",
+	} {
+		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(value))
+		err := v.Validate(inst)
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			t.Fatalf("%s: no validation error: %v", value, err)
+		}
+		var texts []string
+		for leaves := []*jsonschema.ValidationError{ve}; len(leaves) > 0; leaves = leaves[1:] {
+			if len(leaves[0].Causes) == 0 {
+				texts = append(texts, dispatch.SchemaErrorText(leaves[0].ErrorKind))
+			}
+			leaves = append(leaves, leaves[0].Causes...)
+		}
+		got := strings.Join(texts, "\n")
+		if !strings.Contains(got, want) || strings.Contains(got, "2006") || strings.Contains(got, "parsing time") {
+			t.Errorf("%s: got %q, want it to say %q and not Go's layout", value, got, want)
+		}
 	}
 }
