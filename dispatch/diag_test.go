@@ -254,3 +254,20 @@ tool "book" {
 		}
 	}
 }
+
+// TestAnswersAreAmongTheRoots: a prompt that asks questions lists
+// answers among what its messages can refer to, and suggests it.
+func TestAnswersAreAmongTheRoots(t *testing.T) {
+	got := compileDetails(t, `
+prompt "plan" {
+  elicit {
+    key              = "context"
+    message          = "About?"
+    requested_schema = { type = "object", properties = { topic = { type = "string" } } }
+  }
+  message "user" {
+    text = "${answer.context.content.topic}"
+  }
+}`)
+	wantDetails(t, got, []string{"09: Unknown reference", "answers.<question_key>", `Did you mean "answers"?`})
+}

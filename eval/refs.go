@@ -83,9 +83,12 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 	if n.Args != nil {
 		roots = append(roots, "args")
 	}
+	for _, x := range n.Extra {
+		roots = append(roots, x.Root)
+	}
 	detail := fmt.Sprintf("There is nothing named %q here. Expressions can refer to %s.", root, rootList(n))
 	if s := closest(root, append(roots, plainNames(n.Args)...)); s != "" {
-		if s != "args" && s != "var" && s != "local" {
+		if !slices.Contains(roots, s) {
 			s = "args." + s
 		}
 		detail += fmt.Sprintf(" Did you mean %q?", s)
@@ -93,11 +96,17 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 	return refDiag(tr, "Unknown reference", detail)
 }
 
+// rootList names what expressions can refer to here, for messages.
 func rootList(n *Names) string {
-	if n.Args == nil {
-		return "var.<name> and local.<name>"
+	var list []string
+	if n.Args != nil {
+		list = append(list, "args.<name>")
 	}
-	return "args.<name>, var.<name> and local.<name>"
+	list = append(list, "var.<name>")
+	for _, x := range n.Extra {
+		list = append(list, fmt.Sprintf("%s.<%s>", x.Root, strings.ReplaceAll(x.What, " ", "_")))
+	}
+	return strings.Join(list, ", ") + " and local.<name>"
 }
 
 func checkAttr(tr hcl.Traversal, known []string, kind, where, declare string) hcl.Diagnostics {
