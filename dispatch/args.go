@@ -2,11 +2,13 @@ package dispatch
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/zclconf/go-cty/cty"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -117,13 +119,27 @@ func schemaErrorText(err error) string {
 	if ve, ok := err.(*jsonschema.ValidationError); ok {
 		var parts []string
 		for _, cause := range leafErrors(ve) {
-			parts = append(parts, cause.ErrorKind.LocalizedString(englishPrinter))
+			parts = append(parts, SchemaErrorText(cause.ErrorKind))
 		}
 		if len(parts) > 0 {
 			return strings.Join(parts, "; ")
 		}
 	}
 	return err.Error()
+}
+
+// SchemaErrorText is the text of one schema violation. A format
+// violation says how such a value is written (YYYY-MM-DD) instead of the
+// validator's text, which shows Go's reference layout ("2006-01-02").
+func SchemaErrorText(k jsonschema.ErrorKind) string {
+	if f, ok := k.(*kind.Format); ok {
+		cause := ""
+		if f.Err != nil {
+			cause = f.Err.Error()
+		}
+		return eval.FormatProblem(f.Want, fmt.Sprint(f.Got), cause)
+	}
+	return k.LocalizedString(englishPrinter)
 }
 
 // englishPrinter renders validation messages; the validator needs one.

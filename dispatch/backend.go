@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -67,7 +68,7 @@ func (c *compiler) lookupBackend(call *lang.Call) (adapter.Backend, bool) {
 	if !ok {
 		var same []string
 		for _, b := range c.cfg.Backends {
-			if b.Kind == call.Kind {
+			if b.Kind == call.Kind && hclsyntax.ValidIdentifier(b.Name) { // never offer a name refused where it is declared
 				same = append(same, b.Name)
 			}
 		}
@@ -84,7 +85,7 @@ func (c *compiler) lookupBackend(call *lang.Call) (adapter.Backend, bool) {
 	}
 	if decl.Kind != call.Kind {
 		c.add(hcl.Diagnostics{errorf(call.BackendRange, "Wrong backend kind",
-			"The backend %q is a %s backend (declared at %s), so a %s call cannot use it.", call.Backend, decl.Kind, decl.DeclRange, call.Kind)})
+			"The backend %q is %s backend (declared at %s), so %s call cannot use it.", call.Backend, english.A(decl.Kind), decl.DeclRange, english.A(call.Kind))})
 		return nil, false
 	}
 	b, ok := c.table.Backends[call.Backend]
@@ -150,7 +151,7 @@ func (c *compiler) namedBackend(call *lang.Call) *lang.Call {
 	}
 	v, d := attr.Expr.Value(nil)
 	if d.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid backend name", "backend names a %s backend block with a literal string, as in backend = \"tools\".", call.Kind)})
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid backend name", "backend names %s backend block with a literal string, as in backend = \"tools\".", english.A(call.Kind))})
 		return call
 	}
 	named := *call

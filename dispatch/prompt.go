@@ -8,6 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -28,7 +30,7 @@ func (c *compiler) compilePrompts() {
 		prompt.Questions = c.compileQuestions(p.Elicit, p.Sample, p.Roots, scope)
 		if len(prompt.Questions) > 0 {
 			// The messages may use the answers, answers.<key>.
-			scope.Names.Extra = []string{"answers"}
+			scope.Names.Extra = []eval.Namespace{answersNamespace(prompt.Questions)}
 			scope.Extra = map[string]cty.Value{"answers": cty.DynamicVal}
 		}
 		for _, m := range p.Messages {
@@ -38,6 +40,16 @@ func (c *compiler) compilePrompts() {
 		}
 		c.table.Prompts = append(c.table.Prompts, prompt)
 	}
+}
+
+// answersNamespace is what answers.<key>.<field> may name in a prompt's
+// messages.
+func answersNamespace(qs []*Question) eval.Namespace {
+	ns := eval.Namespace{Root: "answers", What: "question key", Keys: map[string][]string{}}
+	for _, q := range qs {
+		ns.Keys[q.Key] = answerFieldNames(q.Kind)
+	}
+	return ns
 }
 
 func (c *compiler) compileMessage(m *lang.Message, scope *adapter.Scope) *Message {
@@ -83,7 +95,7 @@ func (c *compiler) mediaType(attr *hcl.Attribute, prefix string) string {
 	mt := c.staticString(attr)
 	if mt != "" && len(mt) <= len(prefix) || mt != "" && mt[:len(prefix)] != prefix {
 		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid MIME type",
-			"%q is not an %s MIME type; write one such as %q.", mt, prefix[:len(prefix)-1], prefix+map[string]string{"image/": "png", "audio/": "wav"}[prefix])})
+			"%q is not %s MIME type; write one such as %q.", mt, english.A(prefix[:len(prefix)-1]), prefix+map[string]string{"image/": "png", "audio/": "wav"}[prefix])})
 	}
 	return mt
 }

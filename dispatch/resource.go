@@ -70,6 +70,8 @@ func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
 	}
 	where := fmt.Sprintf("the resource %q", r.Name)
 	scope := c.scope(&Args{Type: cty.EmptyObject, Env: eval.EnvType(nil)}, where)
+	scope.Names.NoArgsHint = fmt.Sprintf("A resource has a fixed URI and takes no arguments. To read a value from the URI, "+
+		"make it a resource_template with a variable, as in uri_template = \"%s/{name}\", and use args.name.", exampleURI(res.URI))
 	var env []eval.EnvField
 	if r.Call != nil {
 		res.Kind = r.Call.Kind
@@ -81,6 +83,18 @@ func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
 		c.add(hcl.Diagnostics{errorf(r.Result[0].DeclRange, "Result without a call",
 			"A result block maps the answer of a call; this resource has static content. Remove the result block.")})
 	}
+}
+
+// exampleURI is the resource's URI without a trailing slash, or an
+// example when it has none.
+func exampleURI(uri string) string {
+	if uri == "" {
+		return "notes://items"
+	}
+	for len(uri) > 1 && uri[len(uri)-1] == '/' {
+		uri = uri[:len(uri)-1]
+	}
+	return uri
 }
 
 // resourceFile resolves a file path relative to the config file and checks

@@ -31,7 +31,7 @@ func (c *compiler) compileStatic() {
 			c.add(hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Value for undeclared variable",
-				Detail:   fmt.Sprintf("A value was given for the variable %q, which the configuration does not declare.%s", name, suggestion(name, c.names.Vars)),
+				Detail:   fmt.Sprintf("A value was given for the variable %q, which the configuration does not declare.%s", name, suggestion(name, validIdentifiers(c.names.Vars))),
 			}})
 		}
 	}
@@ -44,6 +44,18 @@ func (c *compiler) compileStatic() {
 	}
 	c.compileLocals()
 	c.static.Seal()
+}
+
+// validIdentifiers keeps the names a configuration accepts for variables,
+// so that a suggestion never offers one refused where it is declared.
+func validIdentifiers(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if hclsyntax.ValidIdentifier(n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // MinSecretLen is the shortest sensitive value mcpdecl redacts: a shorter
@@ -218,32 +230,72 @@ func (c *compiler) compileLocals() {
 }
 
 func (c *compiler) localReady(l *hcl.Attribute, pending map[string]*hcl.Attribute) bool {
+	return len(pendingRefs(l, pending)) == 0
+}
+
+// pendingRefs lists the local values not yet evaluated that l refers to.
+func pendingRefs(l *hcl.Attribute, pending map[string]*hcl.Attribute) []string {
+	var out []string
 	for _, tr := range l.Expr.Variables() {
 		if tr.RootName() != "local" || len(tr) < 2 {
 			continue
 		}
 		if step, ok := tr[1].(hcl.TraverseAttr); ok && pending[step.Name] != nil {
-			return false
+			out = append(out, step.Name)
 		}
 	}
-	return true
+	return out
 }
 
+// reportCycle reports each loop among the pending local values once, at
+// its first member in file order. A local that only uses a loop is not
+// part of it and gets no message of its own.
 func (c *compiler) reportCycle(pending map[string]*hcl.Attribute) {
-	var names []string
+	edges := map[string][]string{}
+	for name, l := range pending {
+		edges[name] = pendingRefs(l, pending)
+	}
+	reported := map[string]bool{}
 	for _, l := range c.cfg.Locals {
-		if pending[l.Name] != nil {
-			names = append(names, "local."+l.Name)
-			c.static.Locals[l.Name] = cty.DynamicVal
+		if pending[l.Name] == nil {
+			continue
+		}
+		c.static.Locals[l.Name] = cty.DynamicVal
+		if reported[l.Name] || !reaches(edges, l.Name, l.Name) {
+			continue
+		}
+		var members []string
+		for _, m := range c.cfg.Locals {
+			if pending[m.Name] != nil && reaches(edges, l.Name, m.Name) && reaches(edges, m.Name, l.Name) {
+				members = append(members, "local."+m.Name)
+				reported[m.Name] = true
+			}
+		}
+		detail := fmt.Sprintf("These local values refer to each other in a loop: %s. Break the loop by computing one of them without the others.", strings.Join(members, ", "))
+		if len(members) == 1 {
+			detail = fmt.Sprintf("%s refers to itself. Compute it from other values.", members[0])
+		}
+		c.add(hcl.Diagnostics{errorf(l.NameRange, "Cycle in local values", "%s", detail)})
+	}
+}
+
+// reaches reports whether a path of one step or more leads from one local
+// to another.
+func reaches(edges map[string][]string, from, to string) bool {
+	seen := map[string]bool{}
+	stack := append([]string(nil), edges[from]...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n == to {
+			return true
+		}
+		if !seen[n] {
+			seen[n] = true
+			stack = append(stack, edges[n]...)
 		}
 	}
-	for _, l := range c.cfg.Locals {
-		if pending[l.Name] != nil {
-			c.add(hcl.Diagnostics{errorf(l.NameRange, "Cycle in local values",
-				"These local values refer to each other in a loop: %s. Break the loop by computing one of them without the others.", strings.Join(names, ", "))})
-			return
-		}
-	}
+	return false
 }
 
 func (c *compiler) compileServer() {

@@ -343,25 +343,49 @@ func (c *compiler) round(attr *hcl.Attribute) int {
 
 // questionEnv adds what result and error programs see of the answers:
 // elicit, sample and roots (the first question of each kind) and answers
-// (every answer by key).
+// (every answer by key). Each is typed with the names it holds, so that a
+// misspelt key (answers.smaple) or field (sample.txt) is a load-time
+// error, as a misspelt argument is.
 func questionEnv(qs []*Question) []eval.EnvField {
 	if len(qs) == 0 {
 		return nil
 	}
-	mapType := reflect.TypeOf(map[string]any{})
-	fields := []eval.EnvField{{Name: "answers", Type: mapType}}
-	kinds := map[string]bool{}
+	var byKey, kinds []eval.EnvField
+	seen := map[string]bool{}
 	for _, q := range qs {
-		if !kinds[q.Kind] {
-			kinds[q.Kind] = true
-			ty := mapType
-			if q.Kind == "roots" {
-				ty = reflect.TypeOf([]any{})
-			}
-			fields = append(fields, eval.EnvField{Name: q.Kind, Type: ty})
+		ty := answerType(q.Kind)
+		byKey = append(byKey, eval.EnvField{Name: q.Key, Type: ty})
+		if !seen[q.Kind] {
+			seen[q.Kind] = true
+			kinds = append(kinds, eval.EnvField{Name: q.Kind, Type: ty})
 		}
 	}
-	return fields
+	return append([]eval.EnvField{{Name: "answers", Type: eval.EnvType(byKey)}}, kinds...)
+}
+
+// answerFields are the names of an answer of each kind of question (the
+// server builds answers with exactly these; roots answer a list).
+var answerFields = map[string][]eval.EnvField{
+	"elicit": {{Name: "action", Type: reflect.TypeOf("")}, {Name: "content", Type: reflect.TypeOf(map[string]any{})}},
+	"sample": {{Name: "text", Type: reflect.TypeOf("")}, {Name: "model", Type: reflect.TypeOf("")},
+		{Name: "role", Type: reflect.TypeOf("")}, {Name: "stop_reason", Type: reflect.TypeOf("")}},
+}
+
+// answerFieldNames lists the names under an answer of the given kind; nil
+// for roots, whose answer is a list.
+func answerFieldNames(kind string) []string {
+	var out []string
+	for _, f := range answerFields[kind] {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func answerType(kind string) reflect.Type {
+	if f, ok := answerFields[kind]; ok {
+		return eval.EnvType(f)
+	}
+	return reflect.TypeOf([]any{})
 }
 
 // compileElicit checks the message over the arguments and the requested

@@ -83,10 +83,10 @@ func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, 
 	}
 	prog, err := expr.Compile(text, opts...)
 	if err != nil {
-		return nil, exprDiag(err, offset, src, attr, env)
+		return nil, exprDiag(err, text, offset, src, attr, env)
 	}
 	if err := checkLowerKeys(prog.Node(), env); err != nil {
-		return nil, exprDiag(err, offset, src, attr, env)
+		return nil, exprDiag(err, text, offset, src, attr, env)
 	}
 	return &Program{Program: prog, Source: text, Range: attr.Expr.Range()}, nil
 }
@@ -132,7 +132,7 @@ func (v *lowerKeyVisitor) Visit(node *ast.Node) {
 		id.Value, id.Value, strings.ToLower(key.Value), id.Value, key.Value)}
 }
 
-func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type) hcl.Diagnostics {
+func exprDiag(err error, text string, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type) hcl.Diagnostics {
 	r := attr.Expr.Range()
 	msg := err.Error()
 	var fe *file.Error
@@ -144,6 +144,14 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env r
 			end = src.pos(offset+fe.From+1, r.End)
 		}
 		r = hcl.Range{Filename: r.Filename, Start: start, End: end}
+		if at, ch := unclosedBracket(text); at >= 0 && strings.Contains(msg, "unexpected token") {
+			p := src.pos(offset+at, r.Start)
+			msg = fmt.Sprintf("the %c at line %d, column %d is never closed; add %s where what it encloses ends", ch, p.Line, p.Column, closingOf[ch])
+			r = hcl.Range{Filename: r.Filename, Start: p, End: src.pos(offset+at+1, r.End)}
+		}
+		if strings.Contains(msg, "has no field ") {
+			msg = noFieldHint(memberPath(src.text, offset+fe.From), env)
+		}
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -158,21 +166,16 @@ func exprDiag(err error, offset int, src *exprSource, attr *hcl.Attribute, env r
 // what to do.
 func exprHint(msg string, env reflect.Type) string {
 	msg = readableTypes(strings.TrimSpace(msg))
-	out := upperFirst(msg) + "."
+	out := upperFirst(msg)
+	if !strings.HasSuffix(out, "?") && !strings.HasSuffix(out, ".") {
+		out += "."
+	}
 	switch {
 	case strings.HasPrefix(msg, "unknown name"):
 		names := envNames(env)
 		out += fmt.Sprintf(" The names available here are %s.", strings.Join(names, ", "))
 		if s := closestName(strings.TrimPrefix(msg, "unknown name "), names); s != "" {
 			out += fmt.Sprintf(" Did you mean %q?", s)
-		}
-	case strings.Contains(msg, "has no field "):
-		field := strings.Fields(msg[strings.Index(msg, "has no field ")+len("has no field "):])
-		if names := argNames(env); len(field) > 0 && len(names) > 0 {
-			out += fmt.Sprintf(" The arguments are %s.", strings.Join(names, ", "))
-			if s := closestName(field[0], names); s != "" {
-				out += fmt.Sprintf(" Did you mean args.%s?", s)
-			}
 		}
 	case strings.Contains(msg, "literal not terminated"):
 		out += " An expr-lang string cannot hold a raw line break; inside an HCL string write '\\n' as '\\\\n'."
@@ -274,16 +277,98 @@ func envNames(env reflect.Type) []string {
 }
 
 func closestName(given string, names []string) string {
-	return closest(strings.TrimSpace(given), names)
+	return closest(strings.TrimSpace(given), plainNames(names))
 }
 
-// argNames lists the argument names of an environment with an args field.
-func argNames(env reflect.Type) []string {
-	for i := range env.NumField() {
-		f := env.Field(i)
-		if f.Tag.Get("expr") == "args" && f.Type.Kind() == reflect.Struct {
-			return envNames(f.Type)
+// memberPath returns the names before the member that starts at rune i of
+// text: for "answers.smaple" and the position of "smaple", ["answers",
+// "smaple"]. It reads back over "name." and "name?." steps.
+func memberPath(text string, i int) []string {
+	runes := []rune(text)
+	if i < 0 || i > len(runes) {
+		return nil
+	}
+	end := i
+	for end < len(runes) && isNameRune(runes[end]) {
+		end++
+	}
+	path := []string{string(runes[i:end])}
+	for j := i; ; {
+		if j > 0 && runes[j-1] == '.' {
+			j--
+		} else {
+			break
+		}
+		if j > 0 && runes[j-1] == '?' {
+			j--
+		}
+		k := j
+		for k > 0 && isNameRune(runes[k-1]) {
+			k--
+		}
+		if k == j {
+			break
+		}
+		path = append([]string{string(runes[k:j])}, path...)
+		j = k
+	}
+	return path
+}
+
+func isNameRune(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// noFieldHint explains a name missing from one of the typed namespaces
+// (args, answers, sample, ...): what is there, and the closest name.
+func noFieldHint(path []string, env reflect.Type) string {
+	if len(path) < 2 {
+		return "unknown field"
+	}
+	ty, missing := env, path[len(path)-1]
+	for _, name := range path[:len(path)-1] {
+		f, ok := fieldByTag(ty, name)
+		if !ok || f.Type.Kind() != reflect.Struct {
+			return fmt.Sprintf("%s has no field %s", strings.Join(path[:len(path)-1], "."), missing)
+		}
+		ty = f.Type
+	}
+	owner := strings.Join(path[:len(path)-1], ".")
+	names := plainNames(envNames(ty))
+	var out string
+	switch owner {
+	case "args":
+		out = fmt.Sprintf("there is no argument named %s; the arguments are %s", missing, listOrNone(names))
+		if len(names) == 0 {
+			out = fmt.Sprintf("there is no argument named %s; this block has no arguments", missing)
+		}
+	case "answers":
+		out = fmt.Sprintf("there is no question key %s in answers; the keys are %s", missing, listOrNone(names))
+	default:
+		out = fmt.Sprintf("there is no field %s in %s; its fields are %s", missing, owner, listOrNone(names))
+	}
+	if s := closestName(missing, names); s != "" {
+		out += fmt.Sprintf(". Did you mean %s.%s?", owner, s)
+	}
+	return out
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// fieldByTag finds the field of an environment struct named name.
+func fieldByTag(ty reflect.Type, name string) (reflect.StructField, bool) {
+	if ty.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := range ty.NumField() {
+		if f := ty.Field(i); f.Tag.Get("expr") == name {
+			return f, true
 		}
 	}
-	return nil
+	return reflect.StructField{}, false
 }

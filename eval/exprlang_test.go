@@ -40,6 +40,8 @@ func TestCompileProgramErrorColumns(t *testing.T) {
 		{`x = "args.idd == 'a'"`, true, 11, "idd"},
 		{"x = <<EOT\nstatus ==\n  body.x && nope\nEOT\n", true, 0, "nope"},
 		{`x = "status"`, true, 0, "expected bool"},
+		{`x = "status == (404 + (1)"`, true, 16, "The ( at line 1, column 16 is never closed; add )"},
+		{`x = "status in [404, 410 || body.x == ')'"`, true, 16, "The [ at line 1, column 16 is never closed; add ]"},
 	}
 	for _, tt := range tests {
 		attr, files := parseAttr(t, tt.src)

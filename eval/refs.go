@@ -2,11 +2,17 @@ package eval
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // Names says which names an expression may refer to.
@@ -19,26 +25,42 @@ type Names struct {
 	ArgsWhere string
 	Vars      []string
 	Locals    []string
-	// Extra are further roots allowed as they are (answers in prompts
-	// that ask the client questions); what is under them is not checked.
-	Extra []string
+	// NoArgsHint says what to do instead when an expression names an
+	// argument and the block declares none; the default advises an arg
+	// block.
+	NoArgsHint string
+	// Extra are further roots (answers, in prompts that ask the client
+	// questions), whose names are checked as those of args are.
+	Extra []Namespace
+}
+
+// Namespace is a further root name and what it holds.
+type Namespace struct {
+	Root string
+	// What names one key, for messages ("question key").
+	What string
+	// Keys maps each name under Root to the names under it in turn; a
+	// nil list leaves those unchecked.
+	Keys map[string][]string
 }
 
 // CheckRefs checks every reference in expr against names and reports each
-// one that names nothing, with a suggestion when one is close.
+// one that names nothing, with a suggestion when one is close. It also
+// checks the literal arguments of function calls (CheckLiteralArgs), so
+// that every expression checked before evaluation gets both.
 func CheckRefs(expr hcl.Expression, names *Names) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, tr := range expr.Variables() {
 		diags = append(diags, checkTraversal(tr, names)...)
 	}
-	return diags
+	return append(diags, CheckLiteralArgs(expr)...)
 }
 
 func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 	root := tr.RootName()
 	for _, x := range n.Extra {
-		if root == x {
-			return nil
+		if root == x.Root {
+			return checkNamespace(tr, x)
 		}
 	}
 	switch root {
@@ -47,19 +69,26 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 			return refDiag(tr, "Arguments not available here",
 				"args.* is only available inside tools, resource templates and prompts, where it holds the call's arguments. Use var.<name> or local.<name> here.")
 		}
-		return checkAttr(tr, n.Args, "argument", n.ArgsWhere, "arg")
+		hint := n.NoArgsHint
+		if hint == "" {
+			hint = "Declare it with an arg block."
+		}
+		return checkAttr(tr, n.Args, "argument", n.ArgsWhere, hint)
 	case "var":
-		return checkAttr(tr, n.Vars, "variable", "this configuration", "variable")
+		return checkAttr(tr, n.Vars, "variable", "this configuration", "Declare it with a variable block.")
 	case "local":
-		return checkAttr(tr, n.Locals, "local value", "this configuration", "locals")
+		return checkAttr(tr, n.Locals, "local value", "this configuration", "Declare it in a locals block.")
 	}
 	roots := []string{"var", "local"}
 	if n.Args != nil {
 		roots = append(roots, "args")
 	}
+	for _, x := range n.Extra {
+		roots = append(roots, x.Root)
+	}
 	detail := fmt.Sprintf("There is nothing named %q here. Expressions can refer to %s.", root, rootList(n))
-	if s := closest(root, append(roots, n.Args...)); s != "" {
-		if s != "args" && s != "var" && s != "local" {
+	if s := closest(root, append(roots, plainNames(n.Args)...)); s != "" {
+		if !slices.Contains(roots, s) {
 			s = "args." + s
 		}
 		detail += fmt.Sprintf(" Did you mean %q?", s)
@@ -67,34 +96,37 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 	return refDiag(tr, "Unknown reference", detail)
 }
 
+// rootList names what expressions can refer to here, for messages.
 func rootList(n *Names) string {
-	if n.Args == nil {
-		return "var.<name> and local.<name>"
+	var list []string
+	if n.Args != nil {
+		list = append(list, "args.<name>")
 	}
-	return "args.<name>, var.<name> and local.<name>"
+	list = append(list, "var.<name>")
+	for _, x := range n.Extra {
+		list = append(list, fmt.Sprintf("%s.<%s>", x.Root, strings.ReplaceAll(x.What, " ", "_")))
+	}
+	return strings.Join(list, ", ") + " and local.<name>"
 }
 
-func checkAttr(tr hcl.Traversal, known []string, kind, where, block string) hcl.Diagnostics {
+func checkAttr(tr hcl.Traversal, known []string, kind, where, declare string) hcl.Diagnostics {
 	root := tr.RootName()
 	if len(tr) < 2 {
 		return refDiag(tr, fmt.Sprintf("Incomplete %s reference", kind),
 			fmt.Sprintf("%s on its own is not a value; name one %s, as in %s.<name>.", root, kind, root))
 	}
-	var name string
-	switch step := tr[1].(type) {
-	case hcl.TraverseAttr:
-		name = step.Name
-	case hcl.TraverseIndex:
-		if step.Key.Type().FriendlyName() == "string" && step.Key.IsKnown() {
-			name = step.Key.AsString()
-		}
-	}
+	name := stepName(tr, 1)
 	for _, k := range known {
 		if k == name {
 			return nil
 		}
 	}
 	detail := fmt.Sprintf("%s declares no %s named %q.", upperFirst(where), kind, name)
+	if kind == "argument" {
+		known = plainNames(known)
+	} else {
+		known = slices.DeleteFunc(slices.Clone(known), func(k string) bool { return !hclsyntax.ValidIdentifier(k) })
+	}
 	if s := closest(name, known); s != "" {
 		detail += fmt.Sprintf(" Did you mean %s.%s?", root, s)
 	} else if len(known) > 0 {
@@ -102,7 +134,7 @@ func checkAttr(tr hcl.Traversal, known []string, kind, where, block string) hcl.
 		sort.Strings(sorted)
 		detail += fmt.Sprintf(" Declared: %s.", strings.Join(sorted, ", "))
 	} else {
-		detail += fmt.Sprintf(" Declare it with a %s block.", block)
+		detail += " " + declare
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -112,13 +144,83 @@ func checkAttr(tr hcl.Traversal, known []string, kind, where, block string) hcl.
 	}}
 }
 
+// stepName is the name step i of tr selects (an attribute, or a literal
+// string key); "" for anything else.
+func stepName(tr hcl.Traversal, i int) string {
+	if i >= len(tr) {
+		return ""
+	}
+	switch step := tr[i].(type) {
+	case hcl.TraverseAttr:
+		return step.Name
+	case hcl.TraverseIndex:
+		if step.Key.Type() == cty.String && step.Key.IsKnown() && !step.Key.IsNull() {
+			return step.Key.AsString()
+		}
+	}
+	return ""
+}
+
+// checkNamespace checks root.<key>.<name> against what ns holds.
+func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
+	keys := make([]string, 0, len(ns.Keys))
+	for k := range ns.Keys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(tr) < 2 {
+		return refDiag(tr, "Incomplete reference",
+			fmt.Sprintf("%s on its own is not a value; name one %s, as in %s.<%s>.", ns.Root, ns.What, ns.Root, strings.ReplaceAll(ns.What, " ", "_")))
+	}
+	key := stepName(tr, 1)
+	under, ok := ns.Keys[key]
+	if !ok {
+		detail := fmt.Sprintf("There is no %s %q; the %s here are %s.", ns.What, key, english.Plural(ns.What), strings.Join(keys, ", "))
+		if s := closest(key, keys); s != "" {
+			detail += fmt.Sprintf(" Did you mean %s.%s?", ns.Root, s)
+		}
+		return refDiag(tr, "Reference to unknown "+ns.What, detail)
+	}
+	name := stepName(tr, 2)
+	if under == nil || len(tr) < 3 || name == "" || slices.Contains(under, name) {
+		return nil
+	}
+	detail := fmt.Sprintf("%s.%s holds %s; there is no %q.", ns.Root, key, strings.Join(under, ", "), name)
+	if s := closest(name, under); s != "" {
+		detail += fmt.Sprintf(" Did you mean %s.%s.%s?", ns.Root, key, s)
+	}
+	return refDiag(tr, "Reference to unknown field", detail)
+}
+
+// plainName is the rule for argument names (lang checks it where they are
+// declared): both expression languages read them as args.<name>, and
+// expr-lang would read a '-' as a minus.
+var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// plainNames keeps the names that follow plainName.
+func plainNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if plainName.MatchString(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func refDiag(tr hcl.Traversal, summary, detail string) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: tr.SourceRange().Ptr()}}
 }
 
+// closest is the candidate nearest to given, among those a configuration
+// may use: a name the file itself refuses (an argument "my-date", a
+// variable "9lives", each reported where it is declared) is never offered.
 func closest(given string, candidates []string) string {
 	best, bestDist := "", 3
 	for _, c := range candidates {
+		if !hclsyntax.ValidIdentifier(c) {
+			continue
+		}
 		if d := levenshtein.Distance(given, c, nil); d < bestDist {
 			best, bestDist = c, d
 		}

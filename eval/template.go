@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // Part is one piece of a string template: literal text, or an
@@ -123,5 +125,5 @@ func PartString(v cty.Value) (string, error) {
 		}
 		return "false", nil
 	}
-	return "", fmt.Errorf("a %s cannot be used as text; convert it with jsonencode() or join()", v.Type().FriendlyName())
+	return "", fmt.Errorf("%s cannot be used as text; convert it with jsonencode() or join()", english.A(v.Type().FriendlyName()))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 func (cfg *Config) addVariables(vs []*Variable) hcl.Diagnostics {
@@ -202,7 +204,7 @@ func checkContentBlock(c *Content) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Missing required argument",
-				Detail:   fmt.Sprintf("A %s content block needs %s.", c.Kind, name),
+				Detail:   fmt.Sprintf("%s content block needs %s.", english.CapA(c.Kind), name),
 				Subject:  c.DeclRange.Ptr(),
 			})
 		}
@@ -212,7 +214,7 @@ func checkContentBlock(c *Content) hcl.Diagnostics {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Unsupported argument",
-				Detail:   fmt.Sprintf("A %s content block does not take %s; it takes %s.", c.Kind, name, strings.Join(append(append([]string{}, spec.required...), spec.optional...), ", ")),
+				Detail:   fmt.Sprintf("%s content block does not take %s; it takes %s.", english.CapA(c.Kind), name, strings.Join(append(append([]string{}, spec.required...), spec.optional...), ", ")),
 				Subject:  attr.NameRange.Ptr(),
 			})
 		}

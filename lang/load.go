@@ -48,6 +48,7 @@ func Load(paths ...string) (*Config, hcl.Diagnostics) {
 	}
 	cfg.Files = parser.Files()
 	diags = append(diags, cfg.checkUnique()...)
+	rewordLabels(diags)
 	return cfg, diags
 }
 
@@ -64,6 +65,7 @@ func LoadSource(name string, src []byte) (*Config, hcl.Diagnostics) {
 	}
 	cfg.Files = parser.Files()
 	diags = append(diags, cfg.checkUnique()...)
+	rewordLabels(diags)
 	return cfg, diags
 }
 
@@ -124,6 +126,7 @@ func parseSource(p *hclparse.Parser, name string, src []byte) (*hcl.File, hcl.Di
 		return p.ParseJSON(src, name)
 	}
 	f, diags := parseNative(src, name)
+	diags = refineSyntax(src, name, diags)
 	p.AddFile(name, f)
 	return f, diags
 }

@@ -3,10 +3,11 @@ package lang
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // isMCPName checks the rule MCP sets for tool and prompt names,
@@ -91,7 +92,7 @@ func duplicateDiag(kind, name string, prev, rng hcl.Range, rule string) *hcl.Dia
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("Duplicate %s name", kind),
-		Detail:   fmt.Sprintf("%s %s named %q was already declared at %s. %s", article(kind), kind, name, prev, rule),
+		Detail:   fmt.Sprintf("%s named %q was already declared at %s. %s", english.CapA(kind), name, prev, rule),
 		Subject:  rng.Ptr(),
 	}
 }
@@ -143,11 +144,4 @@ func (cfg *Config) checkUnique() hcl.Diagnostics {
 	check("resource template", "Resource template block names must be unique.", tmpls)
 	check("prompt", "Prompt names must be unique within a server.", prompts)
 	return diags
-}
-
-func article(word string) string {
-	if strings.ContainsRune("aeiou", rune(word[0])) {
-		return "An"
-	}
-	return "A"
 }

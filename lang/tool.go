@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // Tool is a `tool` block: an MCP tool, its arguments, the call it makes and
@@ -179,7 +181,7 @@ func single[T any](blocks []*T, rangeOf func(*T) hcl.Range, kind, where string) 
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("Duplicate %s block", kind),
-			Detail:   fmt.Sprintf("%s already has a %s block at %s; merge the two into one.", where, kind, first),
+			Detail:   fmt.Sprintf("%s already has %s block at %s; merge the two into one.", where, english.A(kind), first),
 			Subject:  r.Ptr(),
 		})
 	}

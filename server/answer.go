@@ -10,6 +10,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
 )
 
@@ -113,7 +114,7 @@ func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
 	if r.MaxItems > 0 {
 		var total int
 		if out.structured, total = cutItems(out.structured, r.MaxItems); total > 0 {
-			cutNotice = fmt.Sprintf("\n[cut: lists were limited to %d items (the longest had %d); ask for fewer]", r.MaxItems, total)
+			cutNotice = fmt.Sprintf("\n[cut: lists were limited to %s (the longest had %d); ask for fewer]", english.Count(r.MaxItems, "item"), total)
 		}
 	}
 	switch {
@@ -217,7 +218,7 @@ func cut(text string, max int) string {
 		return text
 	}
 	notice := func(end int) string {
-		return fmt.Sprintf("\n[cut: showing the first %d of %d bytes; ask for less to see the rest]", end, len(text))
+		return fmt.Sprintf("\n[cut: showing the first %d of %s; ask for less to see the rest]", end, english.Count(len(text), "byte"))
 	}
 	end := max - len(notice(max))
 	if end < 0 {

@@ -14,6 +14,9 @@ import (
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
+// english makes "the argument x" and "the arguments x, y" read right.
+import "github.com/mcpdecl/mcpdecl/internal/english"
+
 // GetPrompt implements mcp.Handler. Missing required arguments are a
 // protocol error (-32602), as the spec says.
 func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
@@ -31,7 +34,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 
 func (s *Server) getPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams, st *state, prompt *dispatch.Prompt) (*mcp.GetPromptResult, error) {
 	if missing := missingArgs(prompt.Args, p.Arguments); len(missing) > 0 {
-		return nil, mcp.InvalidParams("prompt %q needs the argument(s) %s", p.Name, strings.Join(missing, ", "))
+		return nil, mcp.InvalidParams("prompt %q needs the %s %s", p.Name, english.Noun(len(missing), "argument"), strings.Join(missing, ", "))
 	}
 	raw, _ := json.Marshal(p.Arguments)
 	args, err := decodeArgs(prompt.Args, st.table.Static, raw)

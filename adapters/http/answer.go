@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // failureExcerpt is how much of a failed answer's body Failure quotes.
@@ -120,7 +121,7 @@ func failure(ans *answer, kind int, mt, text string) string {
 	case kindEmpty:
 		msg += "."
 	case kindMedia:
-		msg += fmt.Sprintf(" with %d bytes of %s.", len(ans.data), mt)
+		msg += fmt.Sprintf(" with %s of %s.", english.Count(len(ans.data), "byte"), mt)
 	default:
 		msg += ": " + oneLine(text, failureExcerpt)
 	}

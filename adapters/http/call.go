@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
@@ -96,7 +97,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		// resty v2 never sends a body with OPTIONS either.
 		if act.Method == "GET" || act.Method == "HEAD" || act.Method == "OPTIONS" {
 			diags = append(diags, check.Error("Request body not allowed",
-				fmt.Sprintf("A %s request carries no body, and many servers ignore or reject one. Send the values as query = { ... }, or use method = \"POST\".", act.Method),
+				fmt.Sprintf("%s request carries no body, and many servers ignore or reject one. Send the values as query = { ... }, or use method = \"POST\".", english.CapA(act.Method)),
 				first.NameRange))
 		}
 	}

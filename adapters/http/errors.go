@@ -15,13 +15,14 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // errTooLarge is an answer over max_response_bytes.
 type errTooLarge struct{ limit int64 }
 
 func (e *errTooLarge) Error() string {
-	return fmt.Sprintf("the answer was larger than %d bytes", e.limit)
+	return "the answer was larger than " + english.Count(int(e.limit), "byte")
 }
 
 // describeTransportError turns a failure to get an answer into a message
@@ -52,7 +53,7 @@ func describeTransportError(err error, what, host string, timeout time.Duration)
 	case errors.Is(err, context.Canceled):
 		ce.Message = "The call was cancelled before " + lowerFirst(what) + " answered."
 	case errors.As(err, &tooLarge):
-		ce.Message = fmt.Sprintf("The answer of %s was larger than %d bytes, the limit of this backend (max_response_bytes). Ask for less, for example with a filter or a smaller page size.", of, tooLarge.limit)
+		ce.Message = fmt.Sprintf("The answer of %s was larger than %s, the limit of this backend (max_response_bytes). Ask for less, for example with a filter or a smaller page size.", of, english.Count(int(tooLarge.limit), "byte"))
 	case errors.As(err, &redirect) && redirect.tooMany:
 		ce.Message = fmt.Sprintf("%s redirected more than %d times; the call was stopped. Retrying will not help.", at, MaxRedirects)
 	case errors.As(err, &redirect):

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // failureLines is how many lines of stderr a failure message quotes.
@@ -356,13 +357,13 @@ func (a *Action) acquire(ctx context.Context, callLimit time.Duration) (release 
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && callLimit > 0 {
 			return nil, &adapter.CallError{
-				Message:   fmt.Sprintf("The command did not start within %s, the time limit of this call: the %d processes this tool may run at once were all busy.", formatDuration(adapter.RoundLimit(callLimit)), cap(a.sem)),
+				Message:   fmt.Sprintf("The command did not start within %s, the time limit of this call: the %s this tool may run at once were all busy.", formatDuration(adapter.RoundLimit(callLimit)), english.Count(cap(a.sem), "process")),
 				Retryable: true,
 				Err:       context.DeadlineExceeded,
 			}
 		}
 		return nil, &adapter.CallError{
-			Message:   fmt.Sprintf("The call was cancelled while waiting for one of the %d processes this tool may run at once to finish.", cap(a.sem)),
+			Message:   fmt.Sprintf("The call was cancelled while waiting for one of the %s this tool may run at once to finish.", english.Count(cap(a.sem), "process")),
 			Retryable: true,
 			Err:       ctx.Err(),
 		}
@@ -409,7 +410,7 @@ func (a *Action) result(ps *os.ProcessState, stdout, stderr *capture) *adapter.R
 	case a.MimeType != "":
 		if stdout.dropped > 0 {
 			if res.Failure == "" {
-				res.Failure = fmt.Sprintf("The command printed more than %d bytes (max_output_bytes), so its %s output was cut and cannot be returned.", stdout.limit, a.MimeType)
+				res.Failure = fmt.Sprintf("The command printed more than %s (max_output_bytes), so its %s output was cut and cannot be returned.", english.Count(int(stdout.limit), "byte"), a.MimeType)
 			}
 			return res
 		}
@@ -425,7 +426,7 @@ func (a *Action) result(ps *os.ProcessState, stdout, stderr *capture) *adapter.R
 			}
 		case res.Failure != "":
 		case stdout.dropped > 0:
-			res.Failure = fmt.Sprintf("The command printed more than %d bytes (max_output_bytes), so its JSON output was cut and cannot be read.", stdout.limit)
+			res.Failure = fmt.Sprintf("The command printed more than %s (max_output_bytes), so its JSON output was cut and cannot be read.", english.Count(int(stdout.limit), "byte"))
 		case len(bytes.TrimSpace(stdout.buf)) == 0:
 			res.Failure = "The command did not print JSON: its output was empty."
 		default:
@@ -436,7 +437,7 @@ func (a *Action) result(ps *os.ProcessState, stdout, stderr *capture) *adapter.R
 	}
 	res.Text = strings.ToValidUTF8(strings.TrimSuffix(out, "\n"), "\uFFFD")
 	if stdout.dropped > 0 {
-		res.Text += fmt.Sprintf("\n[output cut: %d more bytes]", stdout.dropped)
+		res.Text += fmt.Sprintf("\n[output cut: %d more %s]", stdout.dropped, english.Noun(int(stdout.dropped), "byte"))
 	}
 	return res
 }
@@ -497,7 +498,7 @@ func lastLines(c *capture, n int) string {
 	}
 	s := strings.Join(lines, "\n")
 	if c.dropped > 0 {
-		s += fmt.Sprintf("\n[output cut: %d more bytes]", c.dropped)
+		s += fmt.Sprintf("\n[output cut: %d more %s]", c.dropped, english.Noun(int(c.dropped), "byte"))
 	}
 	return s
 }

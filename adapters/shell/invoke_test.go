@@ -732,7 +732,7 @@ shell {
 	_, err := c.actions[1].Invoke(wctx, c.request(args(nil), nil))
 	ce := callError(t, err)
 	// A deadline is the call's time limit, not a cancellation.
-	if want := "The command did not start within 100ms, the time limit of this call: the 1 processes this tool may run at once were all busy."; ce.Message != want {
+	if want := "The command did not start within 100ms, the time limit of this call: the 1 process this tool may run at once were all busy."; ce.Message != want {
 		t.Errorf("message = %q", ce.Message)
 	}
 	cancel()

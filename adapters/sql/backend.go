@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // Defaults of a backend "sql" block.
@@ -176,7 +177,7 @@ func checkInitSQL(attr *hcl.Attribute, p string, d Dialect, dsn *sqliteDSN) (str
 	}
 	if d != SQLite {
 		return "", hcl.Diagnostics{check.Error("init_sql needs SQLite",
-			fmt.Sprintf("init_sql creates an embedded SQLite database file when it is missing; a %s database is created by its server. Remove init_sql, or set driver = \"sqlite\".", d), r)}
+			fmt.Sprintf("init_sql creates an embedded SQLite database file when it is missing; %s database is created by its server. Remove init_sql, or set driver = \"sqlite\".", english.A(string(d))), r)}
 	}
 	if strings.TrimSpace(p) == "" {
 		return "", hcl.Diagnostics{check.Error("Empty init_sql",

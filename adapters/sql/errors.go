@@ -19,6 +19,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // Messages of the failures the model may act on.
@@ -429,7 +430,7 @@ func (a *Action) tooLong(args []any, what string) string {
 	if n < longText {
 		return fmt.Sprintf("A value is too long for %s in the database. Check the arguments and send shorter ones.", what)
 	}
-	return fmt.Sprintf("A value is too long: %s has %d characters, more than the database accepts in %s. Send a shorter value.", a.paramName(best), n, what)
+	return fmt.Sprintf("A value is too long: %s has %s, more than the database accepts in %s. Send a shorter value.", a.paramName(best), english.Count(n, "character"), what)
 }
 
 // quoteName renders a constraint or column name for a message.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
 )
 
@@ -354,7 +355,7 @@ func columnNames(types []*sql.ColumnType) []string {
 }
 
 // truncatedNote ends the text of a truncated result.
-const truncatedNote = "Showing the first %d rows; more were cut. Narrow the query."
+const truncatedNote = "Showing the first %s; more were cut. Narrow the query."
 
 // result builds the adapter's result.
 func (o *outcome) result() *adapter.Result {
@@ -380,7 +381,7 @@ func (o *outcome) result() *adapter.Result {
 	}
 	text := rowsJSON(o.columns, o.rows)
 	if o.truncated {
-		text += "\n" + fmt.Sprintf(truncatedNote, len(o.rows))
+		text += "\n" + fmt.Sprintf(truncatedNote, english.Count(len(o.rows), "row"))
 	}
 	return &adapter.Result{Fields: fields, Structured: st, Text: text}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -39,6 +41,7 @@ func compile(paths []string, flags loadFlags, lookupEnv func(string) (string, bo
 		return nil, nil, nil, err
 	}
 	cfg, diags := lang.Load(paths...)
+	hintSeparateConfigs(paths, cfg, diags)
 	if cfg.Incomplete {
 		return cfg, nil, diags, nil
 	}
@@ -46,6 +49,29 @@ func compile(paths []string, flags loadFlags, lookupEnv func(string) (string, bo
 	// everything; the broken blocks are skipped by the compiler.
 	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: lookupEnv})
 	return cfg, table, dedupe(append(diags, d...)), nil
+}
+
+// hintSeparateConfigs explains the first duplicate server block that comes
+// from another file of a directory: such a directory (examples/, say) most
+// likely holds independent configurations, which are checked one by one
+// by naming the files.
+func hintSeparateConfigs(paths []string, cfg *lang.Config, diags hcl.Diagnostics) {
+	if cfg.Server == nil {
+		return
+	}
+	for _, d := range diags {
+		if d.Summary != "Duplicate server block" || d.Subject == nil || d.Subject.Filename == cfg.Server.DeclRange.Filename {
+			continue
+		}
+		dir := filepath.Dir(d.Subject.Filename)
+		if !slices.ContainsFunc(paths, func(p string) bool { return filepath.Clean(p) == dir }) {
+			return // the files were named one by one, as one configuration
+		}
+		d.Detail += fmt.Sprintf(" A directory is read as one configuration made of all its files, and here several files declare a server: "+
+			"if they are separate configurations, name the files instead, as in mcpdecl validate %s, which checks each file on its own "+
+			"(serve and check take one of them).", filepath.Join(dir, "*.hcl"))
+		return
+	}
 }
 
 // dedupe drops repeated diagnostics (same summary at the same place), which

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 type validateCmd struct {
@@ -80,10 +81,7 @@ func successLine(t *dispatch.Table) string {
 }
 
 func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return english.Count(n, word)
 }
 
 // sortDiagnostics orders diagnostics by file and position, so output is

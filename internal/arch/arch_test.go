@@ -25,6 +25,8 @@ var forbidden = map[string][]string{
 	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
 	// jsonenc is a leaf: the protocol layer may use it.
 	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	// english is a leaf: every package that builds messages may use it.
+	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
 
 func TestImportRules(t *testing.T) {
@@ -89,6 +91,7 @@ func TestAdaptersIndependent(t *testing.T) {
 var stdlibOnly = map[string][]string{
 	"mcp":              {"internal/jsonenc"},
 	"internal/jsonenc": nil,
+	"internal/english": nil,
 }
 
 // TestStdlibOnly keeps the protocol layer and its JSON encoder free of

@@ -32,3 +32,15 @@ tool "get2" {
     path = "/x/${local.urll}" # ERROR: Reference to undeclared local value
   }
 }
+
+# A name the file refuses where it is declared is never offered as a
+# suggestion.
+tool "refused" {
+  description = "Uses a refused argument name."
+  arg "start-date" { # ERROR: Invalid argument name
+    type = string
+  }
+  http "api" {
+    path = "/x/${args.start_dat}" # ERROR: Reference to undeclared argument
+  }
+}
