@@ -15,8 +15,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/eval"
@@ -100,8 +98,6 @@ func parseArgs(raw json.RawMessage) (any, error) {
 	return v, nil
 }
 
-var printer = message.NewPrinter(language.English)
-
 // violations lists a validation error's leaves, one "- where: what" line
 // each, in the order of the value's locations and at most maxViolations
 // of them; whole names the root and part a location inside it.
@@ -127,7 +123,7 @@ type violation struct {
 func (v violation) what() string {
 	switch {
 	case v.leaf != nil:
-		return readable(v.leaf.ErrorKind.LocalizedString(printer))
+		return readable(dispatch.SchemaErrorText(v.leaf.ErrorKind))
 	case v.big != "":
 		return tooLarge(v.big, v.integer)
 	}

@@ -259,3 +259,24 @@ prompt "note" {
 		t.Fatalf("got %+v, %v; want the text %+q", res, err, "\u2126/\uF900e\u0301")
 	}
 }
+
+// TestDateArgumentSaysTheShape: a date argument that does not parse is
+// described as the model should write it, not with Go's reference layout.
+func TestDateArgumentSaysTheShape(t *testing.T) {
+	s := staticServer(t, `
+tool "on" {
+  description = "On a day."
+  arg "day" {
+    type   = string
+    format = "date"
+  }
+  result {
+    text = "args.day"
+  }
+}`)
+	res := callTool(t, s, "on", `{"day":"03/11/2026"}`)
+	text := res.Content[0].Text
+	if !res.IsError || !strings.Contains(text, "YYYY-MM-DD") || strings.Contains(text, "2006-01-02") {
+		t.Errorf("got %q, want the YYYY-MM-DD shape and no Go layout", text)
+	}
+}
