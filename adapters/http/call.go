@@ -251,19 +251,14 @@ func fixedNames(s *adapter.Scope, attr *hcl.Attribute, whole hcl.Expression, wha
 	if d.HasErrors() {
 		return nil, nil // check.DynamicMap reported them
 	}
-	names := map[string]bool{}
-	switch ty := v.Type(); {
-	case ty.IsObjectType():
-		for n := range ty.AttributeTypes() {
+	if list, ok := check.FixedNames(v); ok {
+		names := make(map[string]bool, len(list))
+		for _, n := range list {
 			names[n] = true
 		}
 		return names, nil
-	case ty.IsMapType() && v.IsWhollyKnown() && !v.IsNull():
-		for n := range v.AsValueMap() {
-			names[n] = true
-		}
-		return names, nil
-	case !ty.IsMapType() && ty != cty.DynamicPseudoType:
+	}
+	if ty := v.Type(); !ty.IsMapType() && ty != cty.DynamicPseudoType {
 		return nil, nil // not a map at all: check.DynamicMap reported it
 	}
 	return nil, hcl.Diagnostics{check.Error("Names from the arguments",

@@ -52,7 +52,7 @@ func compileEnv(s *adapter.Scope, attr *hcl.Attribute) (items []Param, whole hcl
 	if diags.HasErrors() {
 		return nil, nil, nil, diags
 	}
-	names, ok := loadTimeNames(v)
+	names, ok := check.FixedNames(v)
 	if !ok {
 		return nil, nil, nil, append(diags, check.Error("Computed environment names",
 			fmt.Sprintf("The names of env must be written in the config, so that a call can only set the variables listed; this map's names are only known when called, so a caller could set any variable (GIT_CONFIG_*, LD_PRELOAD, TAR_OPTIONS ...) and make the command run other code. Write each variable out, with its value taken from the arguments: env = { NAME = args.x }. The value here is %s.", v.Type().FriendlyName()),
@@ -67,30 +67,6 @@ func compileEnv(s *adapter.Scope, attr *hcl.Attribute) (items []Param, whole hcl
 		}
 	}
 	return nil, attr.Expr, names, diags
-}
-
-// loadTimeNames returns the names a computed env value has whatever the
-// call: an object type's attributes, or the keys of a map known at load
-// time. A map computed from the arguments has no such names.
-func loadTimeNames(v cty.Value) ([]string, bool) {
-	ty := v.Type()
-	switch {
-	case ty.IsObjectType():
-		names := make([]string, 0, len(ty.AttributeTypes()))
-		for name := range ty.AttributeTypes() {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		return names, true
-	case ty.IsMapType() && v.IsKnown() && !v.IsNull():
-		names := make([]string, 0, v.LengthInt())
-		for it := v.ElementIterator(); it.Next(); {
-			k, _ := it.Element()
-			names = append(names, k.AsString())
-		}
-		return names, true
-	}
-	return nil, false
 }
 
 // riskyEnv lists variables that change which code a program loads or

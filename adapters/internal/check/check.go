@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -321,6 +322,33 @@ func DynamicMap(s *adapter.Scope, attr *hcl.Attribute, checkValue func(it Item, 
 		items = append(items, it)
 	}
 	return items, nil, diags
+}
+
+// FixedNames returns the names a map-like value has whatever the call: an
+// object type's attributes (written in the config, in a literal or an
+// argument's object type), or the keys of a map known at load time. A map
+// computed from the arguments has keys the caller chooses: ok is false.
+// Adapters use it so that names a backend trusts (environment variables,
+// headers, query parameters) only ever come from the configuration.
+func FixedNames(v cty.Value) (names []string, ok bool) {
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		names = make([]string, 0, len(ty.AttributeTypes()))
+		for name := range ty.AttributeTypes() {
+			names = append(names, name)
+		}
+	case ty.IsMapType() && v.IsKnown() && !v.IsNull():
+		names = make([]string, 0, v.LengthInt())
+		for it := v.ElementIterator(); it.Next(); {
+			k, _ := it.Element()
+			names = append(names, k.AsString())
+		}
+	default:
+		return nil, false
+	}
+	slices.Sort(names)
+	return names, true
 }
 
 // IsPrimitive reports whether ty is a string, number or bool, or not known
