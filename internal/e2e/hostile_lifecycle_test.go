@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,46 +55,8 @@ type reloadingServer struct {
 
 func startReloading(t *testing.T, config string) *reloadingServer {
 	t.Helper()
-	cmd := exec.Command(binPath, "serve", "--http", "127.0.0.1:0", config)
-	cmd.Env = childEnv(nil)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &reloadingServer{cmd: cmd, logs: &syncBuffer{}}
-	found := make(chan string, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		re := regexp.MustCompile(`on (http://\S+/mcp)`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			s.logs.Write(append(sc.Bytes(), '\n'))
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-done:
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("mcpdecl serve exited with %v; stderr:\n%s", err, s.logs)
-			}
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("mcpdecl serve did not stop on SIGINT")
-		}
-	})
-	select {
-	case s.endpoint = <-found:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("mcpdecl serve did not report its address; stderr:\n%s", s.logs)
-	}
+	s := &reloadingServer{logs: &syncBuffer{}}
+	s.cmd, s.endpoint = serveBinary(t, []string{config}, nil, s.logs, true)
 	return s
 }
 

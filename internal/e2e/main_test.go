@@ -212,53 +212,11 @@ func sdkHTTPBinary(t *testing.T, path string, vars, env map[string]string) *serv
 // proxy in front of it. The child must stop on SIGINT.
 func startHTTPBinary(t *testing.T, path string, vars, env map[string]string, wire *wireLog, logs *syncBuffer) string {
 	t.Helper()
-	args := []string{"serve", "--http", "127.0.0.1:0", "--log-level", "debug"}
+	args := []string{"--log-level", "debug"}
 	for k, v := range vars {
 		args = append(args, "--var", k+"="+v)
 	}
-	cmd := exec.Command(binPath, append(args, path)...)
-	cmd.Env = childEnv(env)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	found := make(chan string, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		re := regexp.MustCompile(`on (http://\S+/mcp)`)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-done:
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("mcpdecl serve --http exited with %v; stderr:\n%s", err, logs)
-			}
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("mcpdecl serve --http did not stop on SIGINT")
-		}
-	})
-	var target string
-	select {
-	case target = <-found:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("mcpdecl serve --http did not report its address; stderr:\n%s", logs)
-	}
+	_, target := serveBinary(t, append(args, path), env, logs, true)
 	u, err := url.Parse(target)
 	if err != nil {
 		t.Fatal(err)
@@ -327,4 +285,56 @@ func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// serveBinary runs `mcpdecl serve --http 127.0.0.1:0 ARGS...` with stderr
+// copied to logs, stops it with SIGINT when the test ends, and returns the
+// endpoint it reports (http://127.0.0.1:PORT/mcp) with the process. With cleanExit, a
+// server that does not exit 0 on SIGINT fails the test.
+func serveBinary(t *testing.T, args []string, env map[string]string, logs *syncBuffer, cleanExit bool) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(binPath, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = childEnv(env)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	found := make(chan string, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		re := regexp.MustCompile(`on (http://\S+/mcp)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-done:
+			if err := cmd.Wait(); err != nil && cleanExit {
+				t.Errorf("mcpdecl serve --http exited with %v; stderr:\n%s", err, logs)
+			}
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Errorf("mcpdecl serve --http did not stop on SIGINT; stderr:\n%s", logs)
+		}
+	})
+	select {
+	case endpoint := <-found:
+		return cmd, endpoint
+	case <-time.After(30 * time.Second):
+		t.Fatalf("mcpdecl serve --http did not report its address; stderr:\n%s", logs)
+	}
+	return nil, ""
 }
