@@ -119,10 +119,13 @@ var argRef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 // or any other expression of the call's values, as in lower(args.x).
 func leadingValue(s *adapter.Scope, e hcl.Expression) (string, bool) {
 	parts, d := eval.Parts(e, s.Files)
-	if d.HasErrors() || len(parts) == 0 || parts[0].Expr == nil || !refersToRuntime(s, parts[0].Expr) {
+	if d.HasErrors() {
 		return "", false
 	}
-	first := parts[0].Expr
+	first := firstRuntimePart(s, parts)
+	if first == nil {
+		return "", false
+	}
 	tr, d := hcl.AbsTraversalForExpr(first)
 	if d.HasErrors() || len(tr) != 2 || tr.RootName() != "args" {
 		return check.Source(first.Range(), s.Files), true
@@ -139,6 +142,35 @@ func leadingValue(s *adapter.Scope, e hcl.Expression) (string, bool) {
 		return "", false
 	}
 	return "args." + attr.Name, true
+}
+
+// firstRuntimePart returns the part of the call's values that starts the
+// element once the text before it is written out, or nil when text comes
+// first. Text known to be empty ("${""}", a variable that is "") writes
+// nothing, so the value after it still starts the element; text the
+// loader cannot know yet (an env() while validating) may be empty too.
+func firstRuntimePart(s *adapter.Scope, parts []eval.Part) hcl.Expression {
+	for _, p := range parts {
+		if p.Expr == nil {
+			if p.Literal != "" {
+				return nil
+			}
+			continue
+		}
+		if refersToRuntime(s, p.Expr) {
+			return p.Expr
+		}
+		v, d := p.Expr.Value(s.Static.Context(p.Expr))
+		if d.HasErrors() {
+			return nil // the element's own check reports it
+		}
+		if v.IsKnown() && !v.IsNull() {
+			if str, err := eval.PartString(v); err != nil || str != "" {
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 func optionWarning(name string, git bool, r hcl.Range) *hcl.Diagnostic {
