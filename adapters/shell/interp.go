@@ -127,6 +127,8 @@ func checkInterpreters(s *adapter.Scope, elems []hcl.Expression, literal []*stri
 		switch {
 		case slices.Contains(awks, base):
 			diags = append(diags, checkAwk(s, elems[i+1:], literal[i+1:], prog)...)
+		case slices.Contains(seds, base):
+			diags = append(diags, checkSed(s, elems[i+1:], literal[i+1:], prog)...)
 		case slices.Contains(Shells, base):
 			diags = append(diags, checkShell(s, elems[i+1:], literal[i+1:], prog)...)
 		default:
@@ -192,7 +194,12 @@ func checkAwk(scope *adapter.Scope, elems []hcl.Expression, literal []*string, p
 				return awkProgram(scope, elems[j+1], prog)
 			}
 			return nil
-		case s == "-f" || strings.HasPrefix(s, "--file"):
+		case s == "-f" || s == "--file":
+			if j+1 < len(elems) {
+				return programFile(scope, elems[j+1], prog)
+			}
+			return nil
+		case strings.HasPrefix(s, "--file="):
 			return nil
 		case s == "-e" || s == "--source":
 			if j+1 < len(elems) {
@@ -246,8 +253,13 @@ func checkScripts(s *adapter.Scope, elems []hcl.Expression, literal []*string, s
 		}
 		prog := *literal[i]
 		base := filepath.Base(prog)
-		if slices.Contains(awks, base) {
-			return diags // awk's program is in command, where checkInterpreters looks
+		if slices.Contains(awks, base) || slices.Contains(seds, base) {
+			// The program is in command, where checkInterpreters looks,
+			// unless -f names standard input.
+			if stdin != nil && refersToRuntime(s, stdin) && programFromStdin(literal[i+1:]) {
+				diags = append(diags, stdinScript(base, prog, stdin.Range()))
+			}
+			return diags
 		}
 		isCode := codeFlagOf(base)
 		if isCode == nil {
