@@ -89,3 +89,67 @@ shell {
 		}
 	}
 }
+
+// TestHostileDatabaseShells: the command-line clients of databases run
+// commands of their own besides SQL (sqlite3's .shell and .system, psql's
+// and mysql's \!), so SQL from the call given to them, as an operand,
+// after -c or -e, or on stdin, is code from the caller.
+func TestHostileDatabaseShells(t *testing.T) {
+	bin := binDir(t)
+	fakeBin(t, bin, "sqlite3", "psql", "mysql", "mariadb")
+	src := strings.ReplaceAll(`
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["sqlite3", "-json", "/srv/data.db", args.query]
+}
+shell {
+  backend = "b"
+  command = ["psql", "-d", "app", "-c", args.query]
+}
+shell {
+  backend = "b"
+  command = ["mysql", "--execute=${args.query}"]
+}
+shell {
+  backend = "b"
+  command = ["sqlite3", "/srv/data.db"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["mariadb", "app"]
+  stdin   = "SELECT * FROM t WHERE id = ${args.query}"
+}
+shell {
+  backend = "b"
+  command = ["psql", "-d", "app", "-v", "id=${args.query}", "-c", "SELECT * FROM t WHERE id = :'id'"]
+}
+shell {
+  backend = "b"
+  command = ["sqlite3", "/srv/data.db", "SELECT count(*) FROM t"]
+  stdin   = args.query
+}`, "BIN", bin)
+	got := checktest.Compile(t, New(), src)
+	want := []string{
+		"7:50 Arguments run as code",
+		"11:41 Arguments run as code",
+		"15:23 Arguments run as code",
+		"20:13 Arguments run as code",
+		"25:13 Arguments run as code",
+	}
+	var errs []string
+	for _, d := range checktest.Format(got.Diags) {
+		if !strings.Contains(d, "option") {
+			errs = append(errs, d)
+		}
+	}
+	if diff := cmp.Diff(want, errs); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+		for _, d := range got.Diags {
+			t.Logf("%s", d.Error())
+		}
+	}
+}

@@ -253,6 +253,9 @@ func checkScripts(s *adapter.Scope, elems []hcl.Expression, literal []*string, s
 		}
 		prog := *literal[i]
 		base := filepath.Base(prog)
+		if c := dbClientOf(base); c != nil {
+			return append(diags, checkDBClient(s, elems[i+1:], literal[i+1:], stdin, prog, c)...)
+		}
 		if slices.Contains(awks, base) || slices.Contains(seds, base) {
 			// The program is in command, where checkInterpreters looks,
 			// unless -f names standard input.
