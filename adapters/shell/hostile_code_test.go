@@ -153,3 +153,65 @@ shell {
 		}
 	}
 }
+
+// TestHostileXargsOptions: xargs turns its stdin into arguments of the
+// command it runs, after the ones written: stdin from the call then
+// reaches the program where it reads options ("--output=/tmp/x" for git
+// log), unless the command ends with "--" (or, with -I, has "--" before
+// the placeholder), or allow_options is set.
+func TestHostileXargsOptions(t *testing.T) {
+	bin := binDir(t)
+	fakeBin(t, bin, "xargs", "git", "rm", "cp")
+	src := strings.ReplaceAll(`
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["xargs", "git", "log", "--oneline"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["xargs", "-0", "-n", "1", "rm", "-f"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["xargs", "-I", "{}", "cp", "{}", "/srv/out"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["xargs", "-0", "rm", "-f", "--"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["xargs", "-I", "{}", "cp", "--", "{}", "/srv/out"]
+  stdin   = args.query
+}
+shell {
+  backend = "b"
+  command       = ["xargs", "git", "log"]
+  stdin         = args.query
+  allow_options = true
+}
+shell {
+  backend = "b"
+  command = ["xargs", "git", "log", "--end-of-options"]
+  stdin   = "main"
+}`, "BIN", bin)
+	got := checktest.Compile(t, New(), src)
+	want := []string{
+		"8:13 Standard input read as options",
+		"13:13 Standard input read as options",
+		"18:13 Standard input read as options",
+	}
+	if diff := cmp.Diff(want, checktest.Format(got.Diags)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+		for _, d := range got.Diags {
+			t.Logf("%s", d.Error())
+		}
+	}
+}
