@@ -233,7 +233,39 @@ func (s *Static) checkFolder(call *hclsyntax.FunctionCallExpr, files map[string]
 			Subject:  folder.Range().Ptr(),
 		}}
 	}
+	if holdsConfig(dir, call.Range().Filename) {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagWarning,
+			Summary:  "Folder holds the configuration",
+			Detail: fmt.Sprintf("%q holds this configuration file, so a caller can read it and every file next to it (an .env file, keys, other configurations). Keep the files callers may read in a folder of their own, as in %s(\"files\", %s).",
+				v.AsString(), call.Name, nameSource(call, files)),
+			Subject: folder.Range().Ptr(),
+		}}
+	}
 	return nil
+}
+
+// holdsConfig reports whether dir is the folder of the configuration
+// file or one above it.
+func holdsConfig(dir, configFile string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	cfg, err := filepath.Abs(configFile)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(abs, cfg)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// nameSource is the source of file(folder, name)'s name, for a message.
+func nameSource(call *hclsyntax.FunctionCallExpr, files map[string]*hcl.File) string {
+	if src, ok := sourceOf(call.Args[1].Range(), files); ok {
+		return string(src)
+	}
+	return "<file name>"
 }
 
 // perCall reports whether e refers to anything but var and local, whose

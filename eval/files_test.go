@@ -153,6 +153,10 @@ func TestCheckFileCalls(t *testing.T) {
 		{`file("secret.txt")`, "", ""},
 		{`file("notes", args.name)`, "", ""},
 		{`file(local.dir, args.name)`, "", ""},
+		{`file(".", args.name)`, "Folder holds the configuration", `file("files", args.name)`},
+		{`file("", args.name)`, "Folder holds the configuration", ""},
+		{`filebase64("..", args.name)`, "Folder holds the configuration", ""},
+		{`file("notes/..", args.name)`, "Folder holds the configuration", ""},
 		{`file("notes/${local.dir}")`, "", ""},
 		{`upper(args.name)`, "", ""},
 	}
