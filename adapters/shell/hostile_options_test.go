@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/adapters/internal/checktest"
 )
 
 // TestHostileOptionAfterEmptyPrefix: a value of the call that starts an
@@ -50,5 +52,22 @@ shell {
 	res := c.mustInvoke(t, 3, args(map[string]cty.Value{"query": cty.StringVal("--stat")}))
 	if got := res.Fields["stdout"]; got != "[--oneline]\n[x--stat]\n" {
 		t.Errorf("a literal prefix: argv %q", got)
+	}
+}
+
+// TestHostileOptionNamedAfterWrittenDashes: dashes written through an
+// expression of the config ("${"-"}", a variable that is "--") before a
+// value of the call let the caller choose the option, as "-${args.x}"
+// does, and are refused at load time the same way.
+func TestHostileOptionNamedAfterWrittenDashes(t *testing.T) {
+	for _, elem := range []string{`"${"-"}${args.query}"`, `"-${""}${args.query}"`, `"${substr("--x", 0, 2)}${args.query}"`} {
+		src := `
+shell {
+  command = ["ls", ` + elem + `]
+}`
+		got := checktest.Compile(t, New(), src)
+		if diags := checktest.Format(got.Diags); len(diags) != 1 || !strings.Contains(diags[0], "Argument names an option") {
+			t.Errorf("%s: %v; want the element refused as naming an option", elem, diags)
+		}
 	}
 }
