@@ -65,6 +65,18 @@ shell {
   backend = "b"
   command = ["sed", "-e", "s/x/y/", args.dir]
   stdin   = args.query
+}
+shell {
+  backend = "b"
+  command = ["awk", "-f", "/srv/a.awk", "-f", args.dir, "/f"]
+}
+shell {
+  backend = "b"
+  command = ["awk", "-l", args.dir, "{ print }", "/f"]
+}
+shell {
+  backend = "b"
+  command = ["awk", "-e", "{ print }", "-e", "{ print ${args.query} }"]
 }`, "BIN", bin)
 	got := checktest.Compile(t, New(), src)
 	want := []string{
@@ -75,6 +87,9 @@ shell {
 		"24:13 Arguments run as code",
 		"29:13 Arguments run as code",
 		"33:27 Script taken from the arguments",
+		"50:47 Script taken from the arguments",
+		"54:27 Script taken from the arguments",
+		"58:46 Arguments run as code",
 	}
 	var errs []string
 	for _, d := range checktest.Format(got.Diags) {

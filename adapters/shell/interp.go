@@ -179,8 +179,11 @@ func checkCode(s *adapter.Scope, elems []hcl.Expression, literal []*string, prog
 
 // checkAwk finds awk's program: the first element that is not an option,
 // unless -f names a program file. -e and --source (gawk) give program
-// text too.
+// text too. Program files (-f), included files (-i) and extensions (-l,
+// gawk's shared libraries) must be written in the config.
 func checkAwk(scope *adapter.Scope, elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	programGiven := false // by -f, -e or --source: the operands are then input
 	for j := 0; j < len(elems); j++ {
 		var s string
 		if literal[j] != nil {
@@ -188,29 +191,34 @@ func checkAwk(scope *adapter.Scope, elems []hcl.Expression, literal []*string, p
 		}
 		switch {
 		case literal[j] == nil || s == "-" || !strings.HasPrefix(s, "-"):
-			return awkProgram(scope, elems[j], prog)
+			if !programGiven {
+				diags = append(diags, awkProgram(scope, elems[j], prog)...)
+			}
+			return diags
 		case s == "--":
-			if j+1 < len(elems) {
-				return awkProgram(scope, elems[j+1], prog)
+			if !programGiven && j+1 < len(elems) {
+				diags = append(diags, awkProgram(scope, elems[j+1], prog)...)
 			}
-			return nil
-		case s == "-f" || s == "--file":
+			return diags
+		case s == "-f" || s == "--file" || s == "-i" || s == "--include" || s == "-l" || s == "--load":
+			programGiven = programGiven || s == "-f" || s == "--file"
 			if j+1 < len(elems) {
-				return programFile(scope, elems[j+1], prog)
+				diags = append(diags, programFile(scope, elems[j+1], prog)...)
 			}
-			return nil
+			j++
 		case strings.HasPrefix(s, "--file="):
-			return nil
+			programGiven = true
 		case s == "-e" || s == "--source":
+			programGiven = true
 			if j+1 < len(elems) {
-				return awkProgram(scope, elems[j+1], prog)
+				diags = append(diags, awkProgram(scope, elems[j+1], prog)...)
 			}
-			return nil
-		case s == "-F" || s == "-v" || s == "-i" || s == "-l" || s == "--assign" || s == "--field-separator":
+			j++
+		case s == "-F" || s == "-v" || s == "--assign" || s == "--field-separator":
 			j++ // the option's value
 		}
 	}
-	return nil
+	return diags
 }
 
 func awkProgram(s *adapter.Scope, e hcl.Expression, prog string) hcl.Diagnostics {
