@@ -81,9 +81,10 @@ func (s *Scope) CheckExpr(expr hcl.Expression, attr *hcl.Attribute, want cty.Typ
 	}
 	v, d := expr.Value(ctx)
 	if d.HasErrors() {
-		return cty.DynamicVal, d
+		return cty.DynamicVal, append(diags, d...)
 	}
-	return convertValue(attr.Name, expr.Range(), v, want)
+	out, d := convertValue(attr.Name, expr.Range(), v, want)
+	return out, append(diags, d...) // with the warnings found above
 }
 
 func convertAttr(attr *hcl.Attribute, v cty.Value, want cty.Type) (cty.Value, hcl.Diagnostics) {

@@ -107,9 +107,14 @@ func (c *compiler) resourceFile(attr *hcl.Attribute) string {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(filepath.Dir(attr.Range.Filename), p)
 	}
-	if info, err := os.Stat(p); err != nil || info.IsDir() {
+	info, err := os.Stat(p)
+	switch {
+	case err != nil || info.IsDir():
 		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Resource file not found",
 			"%s is not a readable file. Paths are relative to the configuration file.", p)})
+	case info.Mode().IsRegular() && info.Size() > eval.MaxFileBytes:
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Resource file too large",
+			"%s holds %d bytes; a resource file is sent whole in one message, and may hold at most 10 MiB. Serve a large file through a backend instead.", p, info.Size())})
 	}
 	return p
 }

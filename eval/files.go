@@ -59,25 +59,53 @@ func shortName(s string) string {
 	return s[:max] + "..."
 }
 
-// readConfigFile reads a path written in the configuration, relative to
-// baseDir (the directory of the file the expression is in).
+// ReadConfigFile reads a path written in the configuration, relative to
+// baseDir (the directory of the file the expression is in), up to
+// MaxFileBytes. Its errors are FileErrors.
+func ReadConfigFile(baseDir, p string) ([]byte, error) { return readConfigFile(baseDir, p) }
+
 func readConfigFile(baseDir, p string) ([]byte, error) {
 	full := p
 	if !filepath.IsAbs(p) {
 		full = filepath.Join(baseDir, p)
 	}
-	b, err := os.ReadFile(full)
-	if err == nil {
-		return b, nil
-	}
 	shown := p
 	if filepath.IsAbs(p) {
 		shown = filepath.Base(p)
 	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &FileError{Name: shown, Reason: "was not found (paths are relative to the configuration file)", Missing: true, Path: full}
+	f, err := os.Open(full)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &FileError{Name: shown, Reason: "was not found (paths are relative to the configuration file)", Missing: true, Path: full}
+		}
+		return nil, &FileError{Name: shown, Reason: "cannot be read: " + pathErrorText(err), Path: full}
 	}
-	return nil, &FileError{Name: shown, Reason: "cannot be read: " + pathErrorText(err), Path: full}
+	defer f.Close()
+	return readCapped(f, shown, full)
+}
+
+// MaxFileBytes is the largest file file() and filebase64() read: the
+// content is held in memory and sent in one message, and a file that
+// never ends (a device, a log still being written) must not exhaust the
+// server's memory.
+const MaxFileBytes = 10 << 20
+
+// readCapped reads f whole, or refuses it when it holds more than
+// MaxFileBytes: known from its size before reading when it is a regular
+// file, and from the bytes read for anything else.
+func readCapped(f *os.File, shown, full string) ([]byte, error) {
+	tooLarge := &FileError{Name: shown, Reason: "is larger than 10 MiB, the most file() and filebase64() read; serve a smaller file, or the large one through a backend", Path: full}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+		return nil, tooLarge
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, &FileError{Name: shown, Reason: "cannot be read: " + pathErrorText(err), Path: full}
+	}
+	if len(b) > MaxFileBytes {
+		return nil, tooLarge
+	}
+	return b, nil
 }
 
 // pathErrorText is the reason of an os error without the path it names.
@@ -116,11 +144,7 @@ func ReadInFolder(baseDir, folder, name string) ([]byte, error) {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil, notFound
 	}
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil, &FileError{Name: name, Reason: "cannot be read: " + pathErrorText(err), Path: notFound.Path}
-	}
-	return b, nil
+	return readCapped(f, name, notFound.Path)
 }
 
 // badFileName says why name cannot name a file inside a folder, or "".
@@ -209,7 +233,39 @@ func (s *Static) checkFolder(call *hclsyntax.FunctionCallExpr, files map[string]
 			Subject:  folder.Range().Ptr(),
 		}}
 	}
+	if holdsConfig(dir, call.Range().Filename) {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagWarning,
+			Summary:  "Folder holds the configuration",
+			Detail: fmt.Sprintf("%q holds this configuration file, so a caller can read it and every file next to it (an .env file, keys, other configurations). Keep the files callers may read in a folder of their own, as in %s(\"files\", %s).",
+				v.AsString(), call.Name, nameSource(call, files)),
+			Subject: folder.Range().Ptr(),
+		}}
+	}
 	return nil
+}
+
+// holdsConfig reports whether dir is the folder of the configuration
+// file or one above it.
+func holdsConfig(dir, configFile string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	cfg, err := filepath.Abs(configFile)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(abs, cfg)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// nameSource is the source of file(folder, name)'s name, for a message.
+func nameSource(call *hclsyntax.FunctionCallExpr, files map[string]*hcl.File) string {
+	if src, ok := sourceOf(call.Args[1].Range(), files); ok {
+		return string(src)
+	}
+	return "<file name>"
 }
 
 // perCall reports whether e refers to anything but var and local, whose

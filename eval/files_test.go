@@ -153,6 +153,10 @@ func TestCheckFileCalls(t *testing.T) {
 		{`file("secret.txt")`, "", ""},
 		{`file("notes", args.name)`, "", ""},
 		{`file(local.dir, args.name)`, "", ""},
+		{`file(".", args.name)`, "Folder holds the configuration", `file("files", args.name)`},
+		{`file("", args.name)`, "Folder holds the configuration", ""},
+		{`filebase64("..", args.name)`, "Folder holds the configuration", ""},
+		{`file("notes/..", args.name)`, "Folder holds the configuration", ""},
 		{`file("notes/${local.dir}")`, "", ""},
 		{`upper(args.name)`, "", ""},
 	}
@@ -203,5 +207,40 @@ func TestCheckFileCallsJSON(t *testing.T) {
 	}
 	if total != 2 {
 		t.Errorf("found %d unconfined file() calls in JSON; want 2", total)
+	}
+}
+
+// TestHostileFileSize: a file larger than MaxFileBytes is refused with a
+// message that says so, in both forms, before it is read into memory, and
+// a device that never ends (/dev/zero) is refused too, not read forever.
+func TestHostileFileSize(t *testing.T) {
+	configDir := fileTree(t)
+	big := filepath.Join(configDir, "notes", "big.log")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sparse: takes no disk, yet is larger than any file() may read.
+	if err := f.Truncate(4 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	check := func(what string, b []byte, err error) {
+		t.Helper()
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Missing || !strings.Contains(err.Error(), "larger than 10 MiB") {
+			t.Errorf("%s = %d bytes, %v; want a too-large error naming the limit", what, len(b), err)
+		}
+		if err != nil && strings.Contains(err.Error(), configDir) {
+			t.Errorf("%s: the message %q names a server path", what, err)
+		}
+	}
+	b, err := ReadInFolder(configDir, "notes", "big.log")
+	check("ReadInFolder(big.log)", b, err)
+	b, err = readConfigFile(configDir, "notes/big.log")
+	check("file(notes/big.log)", b, err)
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		b, err = readConfigFile(configDir, "/dev/zero")
+		check("file(/dev/zero)", b, err)
 	}
 }

@@ -74,3 +74,52 @@ resource_template "with_policy" {
 		}
 	}
 }
+
+// TestHostileLargeFiles: a resource file or a file a template names that
+// has grown past the limit since the configuration was loaded is refused
+// with a message naming the limit, never read into memory, and the
+// message carries no server path.
+func TestHostileLargeFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"log.txt", "notes/big.md"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("small"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := lang.LoadSource(filepath.Join(dir, "test.hcl"), []byte(`
+resource "log" {
+  uri  = "docs://log"
+  file = "log.txt"
+}
+resource_template "note" {
+  uri_template = "notes://{name}"
+  text         = file("notes", args.name)
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, name := range []string{"log.txt", "notes/big.md"} {
+		if err := os.Truncate(filepath.Join(dir, name), 3<<30); err != nil { // sparse
+			t.Fatal(err)
+		}
+	}
+	s := New(table, nil)
+	for _, uri := range []string{"docs://log", "notes://big.md"} {
+		res, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: uri})
+		var me *mcp.Error
+		if !errors.As(err, &me) || !strings.Contains(me.Message, "larger than 10 MiB") {
+			t.Errorf("%s = %v, %v; want an error naming the 10 MiB limit", uri, res != nil, err)
+			continue
+		}
+		if strings.Contains(me.Message, dir) {
+			t.Errorf("%s: %q names a server path", uri, me.Message)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -68,13 +67,13 @@ func (s *Server) readResource(ctx context.Context, req *mcp.Request, st *state, 
 		args := &callArgs{JSON: map[string]any{}, Cty: cty.EmptyObjectVal}
 		return s.readByCall(ctx, req, st, r.URI, r.MimeType, r.Action, &r.Answer, args)
 	case r.File != "":
-		b, err := os.ReadFile(r.File)
+		b, err := eval.ReadConfigFile("", r.File)
 		if err != nil {
-			s.log.Error("resource file unreadable", "uri", r.URI, "error", err)
-			if errors.Is(err, os.ErrNotExist) {
+			s.log.Error("resource file unreadable", "uri", r.URI, "error", err, "path", filePath(err))
+			if missingFile(err) {
 				return nil, mcp.ResourceNotFound(r.URI)
 			}
-			return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be read right now", r.URI)
+			return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be read: %s", r.URI, err)
 		}
 		setContents(&c, b)
 	case r.Blob != "":

@@ -142,7 +142,15 @@ func (s *Server) checkOutput(ctx context.Context, tool *dispatch.Tool, out *outc
 	if validator == nil || err != nil {
 		return ""
 	}
-	err = validator.Validate(jsonValue(out.structured))
+	value := jsonValue(out.structured)
+	if absurd := absurdNumbers(value); len(absurd) > 0 {
+		// Checked first, as in arguments: the schema library would expand
+		// such a number exactly, at a cost the backend's answer chooses.
+		s.log.WarnContext(ctx, "structured answer holds numbers of absurd size", "tool", tool.Name)
+		return "The answer holds numbers too large to check against the tool's output schema:\n" + renderViolations(absurd, "answer", "field") +
+			"\nThis is a problem of the backend's answer, not of the arguments."
+	}
+	err = validator.Validate(value)
 	if err != nil {
 		s.log.WarnContext(ctx, "structured answer does not match the output schema", "tool", tool.Name, "error", err)
 		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +

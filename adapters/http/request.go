@@ -6,9 +6,11 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
@@ -197,6 +199,9 @@ func separatorIn(s string) string {
 		if strings.IndexByte(s, 0xC0) >= 0 || strings.IndexByte(s, 0xC1) >= 0 {
 			return "/%C0%AF"
 		}
+		if sep := lookalikeSeparator(s); sep != "" {
+			return sep
+		}
 		d := percentDecode(s)
 		if d == s {
 			return ""
@@ -210,7 +215,7 @@ func separatorIn(s string) string {
 // some servers do ("..;x" is ".." to them); else "".
 func dotSegment(seg string) string {
 	for {
-		name, _, _ := strings.Cut(seg, ";")
+		name, _, _ := strings.Cut(compatible(seg), ";")
 		if name == "." || name == ".." {
 			return name
 		}
@@ -220,6 +225,53 @@ func dotSegment(seg string) string {
 		}
 		seg = d
 	}
+}
+
+// lookalikeSeparator finds a character that a server normalising Unicode
+// (NFKC: U+FF0F FULLWIDTH SOLIDUS is "/") or mapping text to a legacy code
+// page ("best fit": U+2215 DIVISION SLASH is "/") reads as "/" or a
+// backslash. It returns the separator and the character's encoding, or "".
+func lookalikeSeparator(s string) string {
+	if isASCII(s) {
+		return ""
+	}
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		sep := bestFitSeparators[r]
+		if sep == 0 {
+			if n := norm.NFKC.String(string(r)); strings.ContainsAny(n, "/\\") {
+				sep = rune(n[strings.IndexAny(n, "/\\")])
+			}
+		}
+		if sep != 0 {
+			return string(sep) + url.PathEscape(string(r))
+		}
+	}
+	return ""
+}
+
+// bestFitSeparators are characters without a compatibility decomposition
+// that code page conversions map to "/" or a backslash.
+var bestFitSeparators = map[rune]rune{'\u2215': '/', '\u2044': '/', '\u29F8': '/', '\u29F5': '\\', '\u29F9': '\\'}
+
+// compatible is s in NFKC when it holds non-ASCII text, as a server that
+// normalises Unicode reads it ("\uFF0E\uFF0E" is "..").
+func compatible(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return norm.NFKC.String(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // percentDecode decodes every valid %XX escape of s and leaves the rest

@@ -194,6 +194,7 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 		var d hcl.Diagnostics
 		act.OptionGuards, d = optionGuards(s, elems, literal)
 		diags = append(diags, d...)
+		diags = append(diags, xargsOptions(s, literal, act.Stdin)...)
 	}
 	return diags
 }

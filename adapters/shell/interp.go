@@ -127,6 +127,8 @@ func checkInterpreters(s *adapter.Scope, elems []hcl.Expression, literal []*stri
 		switch {
 		case slices.Contains(awks, base):
 			diags = append(diags, checkAwk(s, elems[i+1:], literal[i+1:], prog)...)
+		case slices.Contains(seds, base):
+			diags = append(diags, checkSed(s, elems[i+1:], literal[i+1:], prog)...)
 		case slices.Contains(Shells, base):
 			diags = append(diags, checkShell(s, elems[i+1:], literal[i+1:], prog)...)
 		default:
@@ -177,8 +179,11 @@ func checkCode(s *adapter.Scope, elems []hcl.Expression, literal []*string, prog
 
 // checkAwk finds awk's program: the first element that is not an option,
 // unless -f names a program file. -e and --source (gawk) give program
-// text too.
+// text too. Program files (-f), included files (-i) and extensions (-l,
+// gawk's shared libraries) must be written in the config.
 func checkAwk(scope *adapter.Scope, elems []hcl.Expression, literal []*string, prog string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	programGiven := false // by -f, -e or --source: the operands are then input
 	for j := 0; j < len(elems); j++ {
 		var s string
 		if literal[j] != nil {
@@ -186,24 +191,34 @@ func checkAwk(scope *adapter.Scope, elems []hcl.Expression, literal []*string, p
 		}
 		switch {
 		case literal[j] == nil || s == "-" || !strings.HasPrefix(s, "-"):
-			return awkProgram(scope, elems[j], prog)
+			if !programGiven {
+				diags = append(diags, awkProgram(scope, elems[j], prog)...)
+			}
+			return diags
 		case s == "--":
-			if j+1 < len(elems) {
-				return awkProgram(scope, elems[j+1], prog)
+			if !programGiven && j+1 < len(elems) {
+				diags = append(diags, awkProgram(scope, elems[j+1], prog)...)
 			}
-			return nil
-		case s == "-f" || strings.HasPrefix(s, "--file"):
-			return nil
+			return diags
+		case s == "-f" || s == "--file" || s == "-i" || s == "--include" || s == "-l" || s == "--load":
+			programGiven = programGiven || s == "-f" || s == "--file"
+			if j+1 < len(elems) {
+				diags = append(diags, programFile(scope, elems[j+1], prog)...)
+			}
+			j++
+		case strings.HasPrefix(s, "--file="):
+			programGiven = true
 		case s == "-e" || s == "--source":
+			programGiven = true
 			if j+1 < len(elems) {
-				return awkProgram(scope, elems[j+1], prog)
+				diags = append(diags, awkProgram(scope, elems[j+1], prog)...)
 			}
-			return nil
-		case s == "-F" || s == "-v" || s == "-i" || s == "-l" || s == "--assign" || s == "--field-separator":
+			j++
+		case s == "-F" || s == "-v" || s == "--assign" || s == "--field-separator":
 			j++ // the option's value
 		}
 	}
-	return nil
+	return diags
 }
 
 func awkProgram(s *adapter.Scope, e hcl.Expression, prog string) hcl.Diagnostics {
@@ -246,8 +261,16 @@ func checkScripts(s *adapter.Scope, elems []hcl.Expression, literal []*string, s
 		}
 		prog := *literal[i]
 		base := filepath.Base(prog)
-		if slices.Contains(awks, base) {
-			return diags // awk's program is in command, where checkInterpreters looks
+		if c := dbClientOf(base); c != nil {
+			return append(diags, checkDBClient(s, elems[i+1:], literal[i+1:], stdin, prog, c)...)
+		}
+		if slices.Contains(awks, base) || slices.Contains(seds, base) {
+			// The program is in command, where checkInterpreters looks,
+			// unless -f names standard input.
+			if stdin != nil && refersToRuntime(s, stdin) && programFromStdin(literal[i+1:]) {
+				diags = append(diags, stdinScript(base, prog, stdin.Range()))
+			}
+			return diags
 		}
 		isCode := codeFlagOf(base)
 		if isCode == nil {

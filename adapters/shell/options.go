@@ -93,15 +93,15 @@ func codeFlagOf(base string) func(string) bool {
 // dashes alone, then a value of the call, which then picks the option.
 func namesOption(s *adapter.Scope, e hcl.Expression) bool {
 	parts, d := eval.Parts(e, s.Files)
-	if d.HasErrors() || len(parts) < 2 || parts[0].Expr != nil || parts[1].Expr == nil {
+	if d.HasErrors() {
 		return false
 	}
-	lit := parts[0].Literal
-	if lit == "" || strings.Trim(lit, "-") != "" || !refersToRuntime(s, parts[1].Expr) {
+	prefix, value := writtenPrefix(s, parts)
+	if value == nil || prefix == "" || strings.Trim(prefix, "-") != "" {
 		return false
 	}
 	// A number or a bool spells no option name: "-5" is head's old -n 5.
-	tr, d := hcl.AbsTraversalForExpr(parts[1].Expr)
+	tr, d := hcl.AbsTraversalForExpr(value)
 	if !d.HasErrors() && len(tr) == 2 && tr.RootName() == "args" && s.ArgsType.IsObjectType() {
 		if attr, ok := tr[1].(hcl.TraverseAttr); ok && s.ArgsType.HasAttribute(attr.Name) {
 			ty := s.ArgsType.AttributeType(attr.Name)
@@ -119,10 +119,13 @@ var argRef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 // or any other expression of the call's values, as in lower(args.x).
 func leadingValue(s *adapter.Scope, e hcl.Expression) (string, bool) {
 	parts, d := eval.Parts(e, s.Files)
-	if d.HasErrors() || len(parts) == 0 || parts[0].Expr == nil || !refersToRuntime(s, parts[0].Expr) {
+	if d.HasErrors() {
 		return "", false
 	}
-	first := parts[0].Expr
+	first := firstRuntimePart(s, parts)
+	if first == nil {
+		return "", false
+	}
 	tr, d := hcl.AbsTraversalForExpr(first)
 	if d.HasErrors() || len(tr) != 2 || tr.RootName() != "args" {
 		return check.Source(first.Range(), s.Files), true
@@ -139,6 +142,48 @@ func leadingValue(s *adapter.Scope, e hcl.Expression) (string, bool) {
 		return "", false
 	}
 	return "args." + attr.Name, true
+}
+
+// firstRuntimePart returns the part of the call's values that starts the
+// element once the text before it is written out, or nil when text comes
+// first. Text known to be empty ("${""}", a variable that is "") writes
+// nothing, so the value after it still starts the element; text the
+// loader cannot know yet (an env() while validating) may be empty too.
+func firstRuntimePart(s *adapter.Scope, parts []eval.Part) hcl.Expression {
+	if prefix, value := writtenPrefix(s, parts); prefix == "" {
+		return value
+	}
+	return nil
+}
+
+// writtenPrefix returns the first part that is a value of the call, and
+// the text the parts before it write: literals, and expressions of the
+// config evaluated now ("${var.dash}"), an unknown one counting as "". It
+// returns a nil value when no part is a value of the call, or when a part
+// before it cannot be evaluated (the element's own check reports that).
+func writtenPrefix(s *adapter.Scope, parts []eval.Part) (string, hcl.Expression) {
+	var prefix strings.Builder
+	for _, p := range parts {
+		if p.Expr == nil {
+			prefix.WriteString(p.Literal)
+			continue
+		}
+		if refersToRuntime(s, p.Expr) {
+			return prefix.String(), p.Expr
+		}
+		v, d := p.Expr.Value(s.Static.Context(p.Expr))
+		if d.HasErrors() {
+			return "", nil
+		}
+		if v.IsKnown() && !v.IsNull() {
+			str, err := eval.PartString(v)
+			if err != nil {
+				return "", nil
+			}
+			prefix.WriteString(str)
+		}
+	}
+	return "", nil
 }
 
 func optionWarning(name string, git bool, r hcl.Range) *hcl.Diagnostic {
