@@ -534,3 +534,116 @@ func compileWithAdapters(t *testing.T, src string) *dispatch.Table {
 	}
 	return table
 }
+
+// exactArgsConfig echoes a number argument through expr-lang programs.
+const exactArgsConfig = `
+tool "price" {
+  description = "Echoes a price."
+  arg "price" {
+    type = number
+  }
+  arg "items" {
+    type = list(object({ price = number }))
+    default = []
+  }
+  validation {
+    condition     = args.price >= 0
+    error_message = "The price cannot be negative."
+  }
+  result {
+    text       = "{{ args.price }}|{{ args.price * 2 }}|{{ args.price > 100 }}|{{ map(args.items, .price) }}"
+    structured = "{ price: args.price, first: len(args.items) > 0 ? args.items[0].price : 0 }"
+  }
+}
+`
+
+// TestHostileExactNumberArguments: a number argument a double cannot hold
+// as written (12345678901234567.89, 304.80, 30 digits) reaches templates
+// and structured output with the client's digits, and programs still
+// compute with it.
+func TestHostileExactNumberArguments(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, exactArgsConfig), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	for _, tc := range []struct{ price, text, structured string }{
+		{"12345678901234567.89", `"text":"12345678901234567.89|24691357802469136|true|[12345678901234567.89]"`, `"structuredContent":{"first":12345678901234567.89,"price":12345678901234567.89}`},
+		{"304.80", `"text":"304.80|609.6|true|[304.80]"`, `"structuredContent":{"first":304.80,"price":304.80}`},
+		{"123456789012345678901234567890", `"text":"123456789012345678901234567890|`, `"price":123456789012345678901234567890}`},
+		{"2", `"text":"2|4|false|[2]"`, `"structuredContent":{"first":2,"price":2}`},
+	} {
+		args := fmt.Sprintf(`{"price":%s,"items":[{"price":%s}]}`, tc.price, tc.price)
+		resp, err := http.DefaultClient.Do(modernRequest(t, u, "1", "tools/call", "price", `"name":"price","arguments":`+args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := readAll(t, resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(body, tc.text) || !strings.Contains(body, tc.structured) {
+			t.Errorf("price %s: %s\nwant %s and %s", tc.price, body, tc.text, tc.structured)
+		}
+	}
+	resp, err := http.DefaultClient.Do(modernRequest(t, u, "1", "tools/call", "price", `"name":"price","arguments":{"price":-0.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := readAll(t, resp.Body); !strings.Contains(body, "The price cannot be negative.") {
+		t.Errorf("price -0.5: %s; want the validation's message", body)
+	}
+	resp.Body.Close()
+}
+
+// exactAnswerConfig echoes a number the user gives in an elicitation.
+const exactAnswerConfig = `
+tool "amount" {
+  description = "Asks for an amount and echoes it."
+  elicit {
+    message = "How much?"
+    requested_schema = {
+      type       = "object"
+      properties = { amount = { type = "number" } }
+      required   = ["amount"]
+    }
+  }
+  result {
+    text       = "{{ elicit.content.amount }}|{{ elicit.content.amount > 1 }}"
+    structured = "{ amount: elicit.content.amount }"
+  }
+}
+`
+
+// TestHostileExactNumberAnswers: a number the user answers an elicitation
+// with reaches templates and structured output with the digits sent.
+func TestHostileExactNumberAnswers(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, exactAnswerConfig), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	post := func(params string) string {
+		t.Helper()
+		req := modernRequest(t, u, "1", "tools/call", "amount", `"name":"amount","arguments":{}`+params)
+		req.Body = io.NopCloser(strings.NewReader(strings.Replace(readAll(t, req.Body),
+			`clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)))
+		req.ContentLength = -1
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		return readAll(t, resp.Body)
+	}
+	var first struct {
+		Result struct {
+			RequestState string `json:"requestState"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(post("")), &first); err != nil || first.Result.RequestState == "" {
+		t.Fatalf("first round: %v", err)
+	}
+	for _, n := range []string{"12345678901234567.89", "304.80"} {
+		got := post(fmt.Sprintf(`,"requestState":%q,"inputResponses":{"elicit":{"action":"accept","content":{"amount":%s}}}`, first.Result.RequestState, n))
+		if !strings.Contains(got, `"text":"`+n+`|true"`) || !strings.Contains(got, `"structuredContent":{"amount":`+n+`}`) {
+			t.Errorf("amount %s: %s", n, got)
+		}
+	}
+}
