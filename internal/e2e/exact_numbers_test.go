@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/server"
 )
 
 // Exact numbers: a decimal the backend wrote (NUMERIC 304.80, a JSON
@@ -35,8 +34,7 @@ func exactServer(t *testing.T, src string, vars map[string]string) func(method, 
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	table := compileTable(t, path, vars, nil)
-	ts := httptest.NewServer(mcp.NewServer(server.New(table, nil), nil).HTTPHandler(nil))
+	ts := httptest.NewServer(mcp.NewServer(openServer(t, path, vars, nil, nil), nil).HTTPHandler(nil))
 	t.Cleanup(ts.Close)
 	return func(method, name, params string) string {
 		t.Helper()

@@ -73,9 +73,9 @@ type served struct {
 	logs *syncBuffer // the server's log (in process) or stderr (binary)
 }
 
-// compileTable loads and compiles a configuration for serving, with env()
-// reading env, and opens its backends.
-func compileTable(t testing.TB, path string, vars, env map[string]string) *dispatch.Table {
+// openServer loads and compiles a configuration, with env() reading env,
+// and opens it as serve does (server.Open); the test's end closes it.
+func openServer(t testing.TB, path string, vars, env map[string]string, opts *server.Options) *server.Server {
 	t.Helper()
 	cfg, diags := lang.Load(path)
 	if diags.HasErrors() {
@@ -88,20 +88,20 @@ func compileTable(t testing.TB, path string, vars, env map[string]string) *dispa
 	if diags.HasErrors() {
 		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
 	}
-	t.Cleanup(func() { server.CloseBackends(table, nil) })
-	for _, f := range server.OpenBackends(context.Background(), table) {
-		t.Fatalf("backend %q: %v", f.Name, f.Err)
+	srv, err := server.Open(context.Background(), table, opts)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
 	}
-	return table
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // serveHTTPInProcess serves the configuration through mcp's Streamable
 // HTTP handler on a tapped httptest server and returns the endpoint.
 func serveHTTPInProcess(t testing.TB, path string, vars, env map[string]string, wire *wireLog, logs io.Writer) string {
 	t.Helper()
-	table := compileTable(t, path, vars, env)
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	proto := mcp.NewServer(server.New(table, &server.Options{Logger: logger}), nil)
+	proto := mcp.NewServer(openServer(t, path, vars, env, &server.Options{Logger: logger}), nil)
 	ts := httptest.NewServer(&httpTap{next: proto.HTTPHandler(nil), log: wire})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
