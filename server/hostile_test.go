@@ -647,3 +647,56 @@ func TestHostileExactNumberAnswers(t *testing.T) {
 		}
 	}
 }
+
+// slowConfig has a tool that works longer than the write timeout of
+// TestHostileLongCallWriteTimeout.
+const slowConfig = `
+backend "shell" "sh" {
+}
+tool "slow" {
+  description = "Works for a while."
+  timeout     = "2m"
+  shell {
+    backend = "sh"
+    command = ["sleep", "1"]
+  }
+  result {
+    text = "'done'"
+  }
+}
+`
+
+// TestHostileLongCallWriteTimeout: the write timeout bounds each write of
+// an answer, not the call. A tool that works longer than it (and than the
+// connection's own WriteTimeout) still gets its plain JSON answer to the
+// client, in both eras; a call is bounded by its tool's timeout alone.
+func TestHostileLongCallWriteTimeout(t *testing.T) {
+	const limit = 200 * time.Millisecond // the tool sleeps 1 s
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, slowConfig), nil), nil)
+	ts := httptest.NewUnstartedServer(proto.HTTPHandler(&mcp.HTTPOptions{WriteTimeout: limit, BodyTimeout: limit}))
+	ts.Config.WriteTimeout = limit
+	ts.Start()
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	modern := modernRequest(t, u, "1", "tools/call", "slow", `"name":"slow","arguments":{}`)
+	modern.Header.Set("Accept", "application/json")
+	legacy, err := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy.Header.Set("Content-Type", "application/json")
+	legacy.Header.Set("Accept", "application/json, text/event-stream")
+	legacy.Header.Set("MCP-Protocol-Version", mcp.Version20251125)
+	for name, req := range map[string]*http.Request{"2026-07-28": modern, "2025-11-25": legacy} {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("%s: the answer did not arrive: %v", name, err)
+			continue
+		}
+		body := readAll(t, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(body, `"text":"done"`) {
+			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
+		}
+	}
+}
