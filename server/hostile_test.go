@@ -700,3 +700,38 @@ func TestHostileLongCallWriteTimeout(t *testing.T) {
 		}
 	}
 }
+
+// exactTemplateConfig echoes a number taken from a URI.
+const exactTemplateConfig = `
+resource_template "price" {
+  uri_template = "price://{p}"
+  name         = "price"
+  mime_type    = "text/plain"
+  arg "p" {
+    type = number
+  }
+  text = "${args.p}"
+}
+`
+
+// TestHostileExactNumberInURI: a number argument read from a URI keeps
+// its value (12345678901234567.89 is not rounded to a double).
+func TestHostileExactNumberInURI(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, exactTemplateConfig), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	for uri, want := range map[string]string{
+		"price://12345678901234567.89": `"text":"12345678901234567.89"`,
+		"price://304.80":               `"text":"304.8"`,
+	} {
+		resp, err := http.DefaultClient.Do(modernRequest(t, u, "1", "resources/read", uri, fmt.Sprintf(`"uri":%q`, uri)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body := readAll(t, resp.Body); !strings.Contains(body, want) {
+			t.Errorf("%s: %s; want %s", uri, body, want)
+		}
+		resp.Body.Close()
+	}
+}

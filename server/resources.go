@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -140,8 +142,11 @@ func templateArgs(t *dispatch.Template, vars map[string]string) map[string]any {
 		}
 		out[a.Name] = v
 		if a.Type == cty.Number || a.Type == cty.Bool {
+			// A number as json.Number: the URI's digits, not a double's.
+			dec := json.NewDecoder(strings.NewReader(v))
+			dec.UseNumber()
 			var n any
-			if json.Unmarshal([]byte(v), &n) == nil {
+			if json.Valid([]byte(v)) && dec.Decode(&n) == nil {
 				out[a.Name] = n
 			}
 		}
@@ -216,6 +221,11 @@ func evalStringExtra(expr hcl.Expression, st *state, args cty.Value, extra map[s
 			return "", fe
 		}
 		return "", errors.New(diags[0].Detail)
+	}
+	// A number or bool is written as text, as HCL converts it for any
+	// string attribute ("${args.n}" alone is the number itself).
+	if v.IsKnown() && !v.IsNull() && v.Type().IsPrimitiveType() {
+		v, _ = convert.Convert(v, cty.String)
 	}
 	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
 		return "", fmt.Errorf("the value is not a string")
