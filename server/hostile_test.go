@@ -735,3 +735,41 @@ func TestHostileExactNumberInURI(t *testing.T) {
 		resp.Body.Close()
 	}
 }
+
+// TestHostileAbsentNumberArgument: an absent optional number argument is
+// 0 in programs, as an absent integer is, so comparisons and arithmetic
+// on it keep working; a given one keeps its digits.
+func TestHostileAbsentNumberArgument(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, `
+tool "opt" {
+  description = "Echoes optional numbers."
+  arg "price" {
+    type     = number
+    required = false
+  }
+  arg "o" {
+    type     = object({ p = optional(number) })
+    required = false
+  }
+  result {
+    text = "{{ args.price }}|{{ args.price > 10 }}|{{ args.price + 1 }}|{{ args.o.p }}"
+  }
+}
+`), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	for args, want := range map[string]string{
+		`{}`:                             `"text":"0|false|1|"`,
+		`{"o":{}}`:                       `"text":"0|false|1|0"`,
+		`{"price":12.50,"o":{"p":1.10}}`: `"text":"12.50|true|13.5|1.10"`,
+	} {
+		resp, err := http.DefaultClient.Do(modernRequest(t, ts.URL+"/mcp", "1", "tools/call", "opt", `"name":"opt","arguments":`+args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body := readAll(t, resp.Body); !strings.Contains(body, want) {
+			t.Errorf("%s: %s; want %s", args, body, want)
+		}
+		resp.Body.Close()
+	}
+}
