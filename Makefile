@@ -1,10 +1,11 @@
 # Thin list of one-line targets; CI runs `make check` (see .ci/run).
 GO ?= go
 
-.PHONY: build test check fmtcheck vet examples bench fuzz update tidycheck
+.PHONY: build test hostile check fmtcheck vet examples bench fuzz update tidycheck
 
 build:      ; $(GO) build -o bin/mcpdecl ./cmd/mcpdecl
 test:       ; $(GO) test -race ./...
+hostile:    ; $(GO) test -run Hostile ./...
 check: fmtcheck vet test examples tidycheck
 fmtcheck:   ; @test -z "$$(gofmt -l .)" || (gofmt -l . && echo 'run gofmt -w .' && exit 1)
 vet:        ; $(GO) vet ./...

@@ -203,7 +203,11 @@ func argsUsed(exprs ...hcl.Expression) (names []string, all bool) {
 	return names, all
 }
 
-// goType is the Go type of a value of t inside expr-lang programs.
+// goType is the Go type of a value of t inside expr-lang programs. A
+// number is open (eval.Number): it holds the client's json.Number, so a value a
+// double cannot hold as written (12345678901234567.89, 304.80) reaches
+// templates and structured output with its digits; the programs convert
+// it where they compute (eval.NumberOf), as they do a backend's numbers.
 func goType(t *lang.Type) reflect.Type {
 	if t == nil {
 		return eval.AnyType
@@ -212,7 +216,7 @@ func goType(t *lang.Type) reflect.Type {
 	case lang.KindString:
 		return reflect.TypeOf("")
 	case lang.KindNumber:
-		return reflect.TypeOf(float64(0))
+		return eval.NumberType
 	case lang.KindInteger:
 		return reflect.TypeOf(0)
 	case lang.KindBool:

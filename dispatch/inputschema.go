@@ -90,7 +90,7 @@ func schemaTypes(prop map[string]any) (cty.Type, reflect.Type) {
 	case "integer":
 		return cty.Number, reflect.TypeOf(0)
 	case "number":
-		return cty.Number, reflect.TypeOf(float64(0))
+		return cty.Number, eval.NumberType // the client's digits, as goType
 	case "boolean":
 		return cty.Bool, reflect.TypeOf(false)
 	}

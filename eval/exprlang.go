@@ -48,6 +48,15 @@ func EnvType(fields []EnvField) reflect.Type {
 // AnyType is the Go type of a value of unknown shape, such as a JSON body.
 var AnyType = reflect.TypeOf((*any)(nil)).Elem()
 
+// Number is the type of a client's number (a number argument) in
+// expr-lang programs: open like any, so it holds the json.Number the
+// client sent, and named, so that an absent one can be given the value 0
+// an absent integer has.
+type Number any
+
+// NumberType is the reflect.Type of Number.
+var NumberType = reflect.TypeOf((*Number)(nil)).Elem()
+
 // Program is a compiled expr-lang program with its source.
 type Program struct {
 	*vm.Program

@@ -377,7 +377,11 @@ func absurdAnswer(q *dispatch.Question, raw json.RawMessage) *mcp.CallToolResult
 
 func decodeAnswer(raw json.RawMessage) (*elicitAnswer, *mcp.CallToolResult, error) {
 	var a elicitAnswer
-	if err := json.Unmarshal(raw, &a); err != nil {
+	// Numbers as json.Number: the digits the user gave reach the answer
+	// (12345678901234567.89, 304.80); programs convert where they compute.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&a); err != nil {
 		return nil, nil, mcp.InvalidParams("the elicitation answer is not valid: %s", err)
 	}
 	switch a.Action {

@@ -32,8 +32,14 @@ func buildEnv(envType reflect.Type, fields map[string]any, args map[string]any) 
 	return v.Interface()
 }
 
+// zeroNumber is the value of an absent number argument.
+var zeroNumber = reflect.ValueOf(0)
+
 func setValue(dst reflect.Value, val any) {
 	if val == nil {
+		if dst.Type() == eval.NumberType {
+			dst.Set(zeroNumber) // an absent number is 0, as an absent integer is
+		}
 		return
 	}
 	t := dst.Type()

@@ -1,15 +1,26 @@
 package server_test
 
 import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 )
@@ -202,5 +213,563 @@ func assertServing(t *testing.T, u string) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `"text":"Hello Ada"`) {
 		t.Errorf("server stopped serving: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestHostileEnvelopes sends JSON-RPC envelopes a conforming client never
+// sends: ids of the wrong type, a method or params of the wrong type,
+// trailing data, batches (refused whole in both eras, however large) and
+// answers posted as requests. Each gets a 4xx status or a JSON-RPC error,
+// never a 5xx or a result, and the server keeps serving.
+func TestHostileEnvelopes(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileFile(t, interopConfig), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	bigBatch := "[" + strings.TrimSuffix(strings.Repeat(list+",", 10000), ",") + "]"
+	bodies := map[string]string{
+		"object id":              `{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`,
+		"array id":               `{"jsonrpc":"2.0","id":[1],"method":"tools/list"}`,
+		"bool id":                `{"jsonrpc":"2.0","id":true,"method":"tools/list"}`,
+		"numeric method":         `{"jsonrpc":"2.0","id":1,"method":7}`,
+		"missing method":         `{"jsonrpc":"2.0","id":1}`,
+		"params an array":        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["greet"]}`,
+		"params a string":        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"greet"}`,
+		"name a number":          `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":7}}`,
+		"two messages":           list + list,
+		"trailing garbage":       list + `x`,
+		"jsonrpc a number":       `{"jsonrpc":2.0,"id":1,"method":"tools/list"}`,
+		"result and method":      `{"jsonrpc":"2.0","id":1,"method":"tools/list","result":{}}`,
+		"empty batch":            `[]`,
+		"batch of garbage":       `[1,2,3]`,
+		"batch of 10,000 calls":  bigBatch,
+		"batch of notifications": `[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","method":"notifications/cancelled"}]`,
+		"nested batch":           `[[` + list + `]]`,
+		"NaN literal":            `{"jsonrpc":"2.0","id":NaN,"method":"tools/list"}`,
+		"byte order mark":        "\ufeff" + list,
+	}
+	for name, body := range bodies {
+		t.Run(name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("MCP-Protocol-Version", mcp.Version20251125)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var m struct {
+				Result json.RawMessage `json:"result"`
+				Error  *struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			}
+			_ = json.Unmarshal(got, &m)
+			switch {
+			case resp.StatusCode >= 500:
+				t.Errorf("status %d: the server failed on a client error; body %.200s", resp.StatusCode, got)
+			case m.Result != nil:
+				t.Errorf("a malformed envelope was served: %.200s", got)
+			case resp.StatusCode < 400 && m.Error == nil:
+				t.Errorf("status %d without a JSON-RPC error: %.200s", resp.StatusCode, got)
+			}
+			assertServing(t, u)
+		})
+	}
+}
+
+// requestStateConfig asks the user before answering, in one round.
+const requestStateConfig = `
+tool "confirm" {
+  description = "Asks before answering."
+  arg "message" {
+    type = string
+  }
+  elicit {
+    message = args.message
+    requested_schema = {
+      type       = "object"
+      properties = { ok = { type = "boolean" } }
+      required   = ["ok"]
+    }
+  }
+  result {
+    text = "'action=' + elicit.action"
+  }
+}
+tool "confirm_too" {
+  description = "Asks the same question."
+  arg "message" {
+    type = string
+  }
+  elicit {
+    message = args.message
+    requested_schema = {
+      type       = "object"
+      properties = { ok = { type = "boolean" } }
+      required   = ["ok"]
+    }
+  }
+  result {
+    text = "'action=' + elicit.action"
+  }
+}
+`
+
+// TestHostileRequestState retries a 2026-07-28 elicitation round with a
+// requestState the server did not issue for that call: tampered,
+// truncated, not base64, moved to another tool or other arguments, issued
+// by another server (another key), and expired (sealed with this
+// server's key but an expiry in the past). Each is refused with -32602
+// and does not run the tool; the genuine state still works, also when
+// replayed.
+func TestHostileRequestState(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "confirm.hcl")
+	if err := os.WriteFile(path, []byte(requestStateConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	key := []byte("0123456789abcdef0123456789abcdef")
+	serve := func(key []byte) string {
+		proto := mcp.NewServer(server.New(compileFile(t, path), &server.Options{StateKey: key}), nil)
+		ts := httptest.NewServer(proto.HTTPHandler(nil))
+		t.Cleanup(ts.Close)
+		return ts.URL + "/mcp"
+	}
+	u, other := serve(key), serve([]byte("another key, another server....."))
+	answer := `"inputResponses":{"elicit":{"action":"accept","content":{"ok":true}}}`
+	call := func(u, tool, args, state string) (result, errText string) {
+		t.Helper()
+		params := fmt.Sprintf(`"name":%q,"arguments":%s`, tool, args)
+		if state != "" {
+			params += fmt.Sprintf(`,"requestState":%q,%s`, state, answer)
+		}
+		req := modernRequest(t, u, "5", "tools/call", tool, params)
+		req.Body = io.NopCloser(strings.NewReader(strings.Replace(readAll(t, req.Body),
+			`clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)))
+		req.ContentLength = -1
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m struct {
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			t.Fatalf("%s: %d, not JSON-RPC: %v", tool, resp.StatusCode, err)
+		}
+		if m.Error != nil {
+			if m.Error.Code != mcp.CodeInvalidParams {
+				t.Errorf("%s: code %d, want %d (%s)", tool, m.Error.Code, mcp.CodeInvalidParams, m.Error.Message)
+			}
+			return "", m.Error.Message
+		}
+		return string(m.Result), ""
+	}
+	first, _ := call(u, "confirm", `{"message":"m"}`, "")
+	var ir struct {
+		ResultType   string `json:"resultType"`
+		RequestState string `json:"requestState"`
+	}
+	if err := json.Unmarshal([]byte(first), &ir); err != nil || ir.ResultType != "input_required" || ir.RequestState == "" {
+		t.Fatalf("first round: %s", first)
+	}
+	state := ir.RequestState
+	payload, _, _ := strings.Cut(state, ".")
+	expired := sealWith(key, "confirm", `{"message":"m"}`, `{"e":1,"a":{}}`) // in 1970
+	if live := sealWith(key, "confirm", `{"message":"m"}`, mustDecode(t, payload)); live != state {
+		t.Fatalf("the test's sealing does not match the server's: %s, want %s", live, state)
+	}
+	refused := []struct{ name, url, tool, args, state string }{
+		{"tampered", u, "confirm", `{"message":"m"}`, state[:len(state)-2] + "AA"},
+		{"payload changed", u, "confirm", `{"message":"m"}`, "eyJlIjo5OTk5OTk5OTk5LCJhIjp7fX0" + state[len(payload):]},
+		{"truncated", u, "confirm", `{"message":"m"}`, payload},
+		{"not base64", u, "confirm", `{"message":"m"}`, "!!!.???"},
+		{"huge", u, "confirm", `{"message":"m"}`, strings.Repeat("A", 100000) + "." + strings.Repeat("A", 43)},
+		{"another tool", u, "confirm_too", `{"message":"m"}`, state},
+		{"other arguments", u, "confirm", `{"message":"n"}`, state},
+		{"another server", other, "confirm", `{"message":"m"}`, state},
+		{"expired", u, "confirm", `{"message":"m"}`, expired},
+	}
+	for _, tc := range refused {
+		if res, msg := call(tc.url, tc.tool, tc.args, tc.state); res != "" || !strings.Contains(msg, "requestState") {
+			t.Errorf("%s state: result %s, error %q; want it refused", tc.name, res, msg)
+		}
+	}
+	for range 2 { // the genuine state, and the same again
+		if res, msg := call(u, "confirm", `{"message":"m"}`, state); !strings.Contains(res, "action=accept") {
+			t.Errorf("genuine state: %s %s", res, msg)
+		}
+	}
+}
+
+// sealWith seals a state as a server with key does: the payload's base64
+// and an HMAC over it bound to the tool and a digest of its arguments.
+func sealWith(key []byte, tool, args, payload string) string {
+	var v map[string]any
+	_ = json.Unmarshal([]byte(args), &v)
+	canonical, _ := json.Marshal(v)
+	sum := sha256.Sum256(canonical)
+	p := base64.RawURLEncoding.EncodeToString([]byte(payload))
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte(p + "\x00tool " + tool + "\x00" + base64.RawURLEncoding.EncodeToString(sum[:])))
+	return p + "." + base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
+
+func mustDecode(t *testing.T, s string) string {
+	t.Helper()
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func readAll(t *testing.T, r io.Reader) string {
+	t.Helper()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// reloadConfig has a backend that is opened per generation and closed
+// when the generation's last call ends.
+const reloadConfig = `
+backend "sql" "db" {
+  driver = "sqlite"
+  dsn    = "file::memory:"
+}
+tool "one" {
+  description = "Answers 1 from the database."
+  sql "db" {
+    query = "SELECT 1 AS one"
+  }
+  result {
+    text = "{{ rows[0].one }}"
+  }
+}
+`
+
+// TestHostileReloadUnderLoad reloads the configuration 20 times while
+// eight clients call a tool backed by a database without pause: every
+// call succeeds (a replaced generation's backends are closed only after
+// its last call), and after Close nothing is left serving.
+func TestHostileReloadUnderLoad(t *testing.T) {
+	ctx := context.Background()
+	srv, err := server.Open(ctx, compileWithAdapters(t, reloadConfig), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(mcp.NewServer(srv, nil).HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	stop := make(chan struct{})
+	var calls, failed atomic.Int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			client := &http.Client{Timeout: 10 * time.Second}
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				resp, err := client.Do(modernRequest(t, u, "1", "tools/call", "one", `"name":"one","arguments":{}`))
+				if err != nil {
+					failed.Add(1)
+					t.Errorf("call: %v", err)
+					return
+				}
+				body := readAll(t, resp.Body)
+				resp.Body.Close()
+				calls.Add(1)
+				if resp.StatusCode != 200 || !strings.Contains(body, `"text":"1"`) || strings.Contains(body, `"isError":true`) {
+					failed.Add(1)
+					t.Errorf("a call during reloads failed: %d %.300s", resp.StatusCode, body)
+				}
+			}
+		}()
+	}
+	for i := range 20 {
+		for calls.Load() < int64(10*(i+1)) && failed.Load() == 0 {
+			time.Sleep(time.Millisecond) // let calls start on this generation
+		}
+		if _, _, err := srv.Reload(ctx, compileWithAdapters(t, reloadConfig)); err != nil {
+			t.Fatalf("reload %d: %v", i, err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	srv.Close()
+	if calls.Load() == 0 {
+		t.Fatal("no call was made")
+	}
+}
+
+// compileWithAdapters compiles src with every backend kind.
+func compileWithAdapters(t *testing.T, src string) *dispatch.Table {
+	t.Helper()
+	cfg, diags := lang.LoadSource("hostile.hcl", []byte(src))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return table
+}
+
+// exactArgsConfig echoes a number argument through expr-lang programs.
+const exactArgsConfig = `
+tool "price" {
+  description = "Echoes a price."
+  arg "price" {
+    type = number
+  }
+  arg "items" {
+    type = list(object({ price = number }))
+    default = []
+  }
+  validation {
+    condition     = args.price >= 0
+    error_message = "The price cannot be negative."
+  }
+  result {
+    text       = "{{ args.price }}|{{ args.price * 2 }}|{{ args.price > 100 }}|{{ map(args.items, .price) }}"
+    structured = "{ price: args.price, first: len(args.items) > 0 ? args.items[0].price : 0 }"
+  }
+}
+`
+
+// TestHostileExactNumberArguments: a number argument a double cannot hold
+// as written (12345678901234567.89, 304.80, 30 digits) reaches templates
+// and structured output with the client's digits, and programs still
+// compute with it.
+func TestHostileExactNumberArguments(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, exactArgsConfig), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	for _, tc := range []struct{ price, text, structured string }{
+		{"12345678901234567.89", `"text":"12345678901234567.89|24691357802469136|true|[12345678901234567.89]"`, `"structuredContent":{"first":12345678901234567.89,"price":12345678901234567.89}`},
+		{"304.80", `"text":"304.80|609.6|true|[304.80]"`, `"structuredContent":{"first":304.80,"price":304.80}`},
+		{"123456789012345678901234567890", `"text":"123456789012345678901234567890|`, `"price":123456789012345678901234567890}`},
+		{"2", `"text":"2|4|false|[2]"`, `"structuredContent":{"first":2,"price":2}`},
+	} {
+		args := fmt.Sprintf(`{"price":%s,"items":[{"price":%s}]}`, tc.price, tc.price)
+		resp, err := http.DefaultClient.Do(modernRequest(t, u, "1", "tools/call", "price", `"name":"price","arguments":`+args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := readAll(t, resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(body, tc.text) || !strings.Contains(body, tc.structured) {
+			t.Errorf("price %s: %s\nwant %s and %s", tc.price, body, tc.text, tc.structured)
+		}
+	}
+	resp, err := http.DefaultClient.Do(modernRequest(t, u, "1", "tools/call", "price", `"name":"price","arguments":{"price":-0.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := readAll(t, resp.Body); !strings.Contains(body, "The price cannot be negative.") {
+		t.Errorf("price -0.5: %s; want the validation's message", body)
+	}
+	resp.Body.Close()
+}
+
+// exactAnswerConfig echoes a number the user gives in an elicitation.
+const exactAnswerConfig = `
+tool "amount" {
+  description = "Asks for an amount and echoes it."
+  elicit {
+    message = "How much?"
+    requested_schema = {
+      type       = "object"
+      properties = { amount = { type = "number" } }
+      required   = ["amount"]
+    }
+  }
+  result {
+    text       = "{{ elicit.content.amount }}|{{ elicit.content.amount > 1 }}"
+    structured = "{ amount: elicit.content.amount }"
+  }
+}
+`
+
+// TestHostileExactNumberAnswers: a number the user answers an elicitation
+// with reaches templates and structured output with the digits sent.
+func TestHostileExactNumberAnswers(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, exactAnswerConfig), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	post := func(params string) string {
+		t.Helper()
+		req := modernRequest(t, u, "1", "tools/call", "amount", `"name":"amount","arguments":{}`+params)
+		req.Body = io.NopCloser(strings.NewReader(strings.Replace(readAll(t, req.Body),
+			`clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)))
+		req.ContentLength = -1
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		return readAll(t, resp.Body)
+	}
+	var first struct {
+		Result struct {
+			RequestState string `json:"requestState"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(post("")), &first); err != nil || first.Result.RequestState == "" {
+		t.Fatalf("first round: %v", err)
+	}
+	for _, n := range []string{"12345678901234567.89", "304.80"} {
+		got := post(fmt.Sprintf(`,"requestState":%q,"inputResponses":{"elicit":{"action":"accept","content":{"amount":%s}}}`, first.Result.RequestState, n))
+		if !strings.Contains(got, `"text":"`+n+`|true"`) || !strings.Contains(got, `"structuredContent":{"amount":`+n+`}`) {
+			t.Errorf("amount %s: %s", n, got)
+		}
+	}
+}
+
+// slowConfig has a tool that works longer than the write timeout of
+// TestHostileLongCallWriteTimeout.
+const slowConfig = `
+backend "shell" "sh" {
+}
+tool "slow" {
+  description = "Works for a while."
+  timeout     = "2m"
+  shell {
+    backend = "sh"
+    command = ["sleep", "1"]
+  }
+  result {
+    text = "'done'"
+  }
+}
+`
+
+// TestHostileLongCallWriteTimeout: the write timeout bounds each write of
+// an answer, not the call. A tool that works longer than it (and than the
+// connection's own WriteTimeout) still gets its plain JSON answer to the
+// client, in both eras; a call is bounded by its tool's timeout alone.
+func TestHostileLongCallWriteTimeout(t *testing.T) {
+	const limit = 200 * time.Millisecond // the tool sleeps 1 s
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, slowConfig), nil), nil)
+	ts := httptest.NewUnstartedServer(proto.HTTPHandler(&mcp.HTTPOptions{WriteTimeout: limit, BodyTimeout: limit}))
+	ts.Config.WriteTimeout = limit
+	ts.Start()
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	modern := modernRequest(t, u, "1", "tools/call", "slow", `"name":"slow","arguments":{}`)
+	modern.Header.Set("Accept", "application/json")
+	legacy, err := http.NewRequest(http.MethodPost, u, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy.Header.Set("Content-Type", "application/json")
+	legacy.Header.Set("Accept", "application/json, text/event-stream")
+	legacy.Header.Set("MCP-Protocol-Version", mcp.Version20251125)
+	for name, req := range map[string]*http.Request{"2026-07-28": modern, "2025-11-25": legacy} {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("%s: the answer did not arrive: %v", name, err)
+			continue
+		}
+		body := readAll(t, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(body, `"text":"done"`) {
+			t.Errorf("%s: %d %s", name, resp.StatusCode, body)
+		}
+	}
+}
+
+// exactTemplateConfig echoes a number taken from a URI.
+const exactTemplateConfig = `
+resource_template "price" {
+  uri_template = "price://{p}"
+  name         = "price"
+  mime_type    = "text/plain"
+  arg "p" {
+    type = number
+  }
+  text = "${args.p}"
+}
+`
+
+// TestHostileExactNumberInURI: a number argument read from a URI keeps
+// its value (12345678901234567.89 is not rounded to a double).
+func TestHostileExactNumberInURI(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, exactTemplateConfig), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	u := ts.URL + "/mcp"
+	for uri, want := range map[string]string{
+		"price://12345678901234567.89": `"text":"12345678901234567.89"`,
+		"price://304.80":               `"text":"304.8"`,
+	} {
+		resp, err := http.DefaultClient.Do(modernRequest(t, u, "1", "resources/read", uri, fmt.Sprintf(`"uri":%q`, uri)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body := readAll(t, resp.Body); !strings.Contains(body, want) {
+			t.Errorf("%s: %s; want %s", uri, body, want)
+		}
+		resp.Body.Close()
+	}
+}
+
+// TestHostileAbsentNumberArgument: an absent optional number argument is
+// 0 in programs, as an absent integer is, so comparisons and arithmetic
+// on it keep working; a given one keeps its digits.
+func TestHostileAbsentNumberArgument(t *testing.T) {
+	proto := mcp.NewServer(server.New(compileWithAdapters(t, `
+tool "opt" {
+  description = "Echoes optional numbers."
+  arg "price" {
+    type     = number
+    required = false
+  }
+  arg "o" {
+    type     = object({ p = optional(number) })
+    required = false
+  }
+  result {
+    text = "{{ args.price }}|{{ args.price > 10 }}|{{ args.price + 1 }}|{{ args.o.p }}"
+  }
+}
+`), nil), nil)
+	ts := httptest.NewServer(proto.HTTPHandler(nil))
+	defer ts.Close()
+	for args, want := range map[string]string{
+		`{}`:                             `"text":"0|false|1|"`,
+		`{"o":{}}`:                       `"text":"0|false|1|0"`,
+		`{"price":12.50,"o":{"p":1.10}}`: `"text":"12.50|true|13.5|1.10"`,
+	} {
+		resp, err := http.DefaultClient.Do(modernRequest(t, ts.URL+"/mcp", "1", "tools/call", "opt", `"name":"opt","arguments":`+args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body := readAll(t, resp.Body); !strings.Contains(body, want) {
+			t.Errorf("%s: %s; want %s", args, body, want)
+		}
+		resp.Body.Close()
 	}
 }

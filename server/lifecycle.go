@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -135,17 +137,50 @@ func (e *BackendError) Unwrap() error { return e.Err }
 // returns one error per backend that could not be opened, with t's
 // secrets taken out. Release the backends with CloseBackends in any case.
 func OpenBackends(ctx context.Context, t *dispatch.Table) []*BackendError {
-	var out []*BackendError
+	_, _, failed := openEach(ctx, t, false)
+	return failed
+}
+
+// CheckOpener is a backend that opens for a check (mcpdecl check)
+// differently from serving: without creating or changing anything, with
+// its failures as diagnostics at its own attributes, and with a note on
+// what it checked against.
+type CheckOpener interface {
+	CheckOpen(ctx context.Context) (note string, diags hcl.Diagnostics)
+}
+
+// OpenForCheck opens t's backends for a check, in the order OpenBackends
+// uses: a CheckOpener through CheckOpen, every other backend as for
+// serving. It returns the CheckOpeners' notes and diagnostics and the
+// other backends that could not be opened, with t's secrets taken out.
+// Release the backends with CloseBackends in any case.
+func OpenForCheck(ctx context.Context, t *dispatch.Table) (notes []string, diags hcl.Diagnostics, failed []*BackendError) {
+	return openEach(ctx, t, true)
+}
+
+// openEach opens every backend of t that acquires resources, each one
+// even when another fails, in name order; with check, a CheckOpener opens
+// its checking way.
+func openEach(ctx context.Context, t *dispatch.Table, check bool) (notes []string, diags hcl.Diagnostics, failed []*BackendError) {
 	for _, name := range backendNames(t) {
-		o, ok := t.Backends[name].(adapter.Opener)
+		b := t.Backends[name]
+		if co, ok := b.(CheckOpener); ok && check {
+			note, d := co.CheckOpen(ctx)
+			diags = append(diags, dispatch.RedactDiagnostics(d, t.Secrets)...)
+			if note != "" {
+				notes = append(notes, dispatch.RedactText(note, t.Secrets))
+			}
+			continue
+		}
+		o, ok := b.(adapter.Opener)
 		if !ok {
 			continue
 		}
 		if err := o.Open(ctx); err != nil {
-			out = append(out, &BackendError{Name: name, Err: errors.New(dispatch.RedactText(err.Error(), t.Secrets))})
+			failed = append(failed, &BackendError{Name: name, Err: errors.New(dispatch.RedactText(err.Error(), t.Secrets))})
 		}
 	}
-	return out
+	return notes, diags, failed
 }
 
 // CloseBackends closes every backend of t that holds resources; failures

@@ -102,12 +102,12 @@ func errorOf(t *testing.T, answer json.RawMessage) *rpcError {
 	return m.Error
 }
 
-// TestResourceErrorRulesAreNotFound: an error rule (or is_error) of a
+// TestHostileResourceErrorRules: an error rule (or is_error) of a
 // resource or template that holds is "resource not found" with the
 // rule's message, in the code each revision specifies (-32002 for 2025,
 // -32602 for 2026-07-28), never an internal error. A failure of the call
 // that no rule catches stays a server error.
-func TestResourceErrorRulesAreNotFound(t *testing.T) {
+func TestHostileResourceErrorRules(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "plants.db")
 	cfg, diags := lang.LoadSource("plants.hcl", []byte(plantsConfig(db)))
 	if diags.HasErrors() {
@@ -155,10 +155,10 @@ func TestResourceErrorRulesAreNotFound(t *testing.T) {
 	}
 }
 
-// TestSubscribeRefusesUnknownURI: resources/subscribe is accepted for a
+// TestHostileSubscribeUnknownURI: resources/subscribe is accepted for a
 // resource's URI and a URI a template matches, and refused with "resource
 // not found" for anything else.
-func TestSubscribeRefusesUnknownURI(t *testing.T) {
+func TestHostileSubscribeUnknownURI(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "plants.db")
 	cfg, diags := lang.LoadSource("plants.hcl", []byte(plantsConfig(db)))
 	if diags.HasErrors() {

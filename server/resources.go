@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -57,7 +59,7 @@ func (s *Server) readResourceOrTemplate(ctx context.Context, req *mcp.Request, p
 	if t, vars := st.matchTemplate(p.URI); t != nil {
 		return s.readTemplate(ctx, req, st, t, p.URI, vars)
 	}
-	return nil, mcp.ResourceNotFound(p.URI)
+	return nil, notFound(p.URI, "")
 }
 
 func (s *Server) readResource(ctx context.Context, req *mcp.Request, st *state, r *dispatch.Resource) (*mcp.ReadResourceResult, error) {
@@ -71,7 +73,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.Request, st *state, 
 		if err != nil {
 			s.log.Error("resource file unreadable", "uri", r.URI, "error", err, "path", filePath(err))
 			if missingFile(err) {
-				return nil, mcp.ResourceNotFound(r.URI)
+				return nil, notFound(r.URI, "")
 			}
 			return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be read: %s", r.URI, err)
 		}
@@ -116,7 +118,7 @@ func (s *Server) readTemplate(ctx context.Context, req *mcp.Request, st *state, 
 	if err != nil {
 		s.log.Error("template content failed", "uri", uri, "error", err, "path", filePath(err))
 		if missingFile(err) {
-			return nil, mcp.ResourceNotFound(uri)
+			return nil, notFound(uri, "")
 		}
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the resource %s cannot be built: %s", uri, err)
 	}
@@ -139,8 +141,11 @@ func templateArgs(t *dispatch.Template, vars map[string]string) map[string]any {
 		}
 		out[a.Name] = v
 		if a.Type == cty.Number || a.Type == cty.Bool {
+			// A number as json.Number: the URI's digits, not a double's.
+			dec := json.NewDecoder(strings.NewReader(v))
+			dec.UseNumber()
 			var n any
-			if json.Unmarshal([]byte(v), &n) == nil {
+			if json.Valid([]byte(v)) && dec.Decode(&n) == nil {
 				out[a.Name] = n
 			}
 		}
@@ -162,7 +167,7 @@ func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, ur
 		return nil, mcp.Errorf(mcp.CodeInternalError, "%s", out.text)
 	}
 	if out.isError {
-		return nil, refused(uri, out.text)
+		return nil, notFound(uri, out.text)
 	}
 	c := mcp.ResourceContents{URI: uri, MimeType: mimeType}
 	switch {
@@ -184,12 +189,14 @@ func (s *Server) readByCall(ctx context.Context, req *mcp.Request, st *state, ur
 	return &mcp.ReadResourceResult{Contents: []mcp.ResourceContents{c}}, nil
 }
 
-// refused is the protocol error of a read the configuration turns down:
-// an error rule that held (or a result block's is_error). It is "resource
-// not found" in the code each revision gives it (-32002 up to 2025-11-25,
-// -32602 from 2026-07-28; the mcp package picks it), carrying the rule's
-// message for the client, never an internal error.
-func refused(uri, msg string) *mcp.Error {
+// notFound is the one protocol error of a read that finds nothing to
+// serve: an unknown URI, a missing file, or a read the configuration turns
+// down (an error rule that held, a result block's is_error). It is
+// "resource not found" in the code each revision gives it (-32002 up to
+// 2025-11-25, -32602 from 2026-07-28; the mcp package picks it), also for
+// a prompt embedding the resource, carrying the rule's message for the
+// client when there is one, never an internal error.
+func notFound(uri, msg string) *mcp.Error {
 	e := mcp.ResourceNotFound(uri)
 	if msg != "" {
 		e.Message = msg
@@ -213,6 +220,11 @@ func evalStringExtra(expr hcl.Expression, st *state, args cty.Value, extra map[s
 			return "", fe
 		}
 		return "", errors.New(diags[0].Detail)
+	}
+	// A number or bool is written as text, as HCL converts it for any
+	// string attribute ("${args.n}" alone is the number itself).
+	if v.IsKnown() && !v.IsNull() && v.Type().IsPrimitiveType() {
+		v, _ = convert.Convert(v, cty.String)
 	}
 	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
 		return "", fmt.Errorf("the value is not a string")

@@ -46,11 +46,11 @@ func slowAPI(t *testing.T, delay time.Duration) string {
 	return ts.URL
 }
 
-// TestToolTimeoutIsTheDeadline: a tool's timeout is the one deadline of
+// TestHostileToolTimeout: a tool's timeout is the one deadline of
 // its calls. A longer one is not cut short by the backend's (or the call
 // block's) timeout, and a shorter one stops the call even when the
 // backend would wait longer.
-func TestToolTimeoutIsTheDeadline(t *testing.T) {
+func TestHostileToolTimeout(t *testing.T) {
 	url := slowAPI(t, 300*time.Millisecond)
 	table := compileTable(t, `
 backend "http" "api" {

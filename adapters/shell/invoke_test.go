@@ -458,11 +458,11 @@ shell {
 	}
 }
 
-// TestOutputCapKeepsWholeCharacters: a cap that falls inside a UTF-8
+// TestHostileShellOutputCap: a cap that falls inside a UTF-8
 // character keeps the text before it, without a replacement character,
 // and counts the cut bytes as dropped; a stderr line cut at the line cap
 // is logged the same way.
-func TestOutputCapKeepsWholeCharacters(t *testing.T) {
+func TestHostileShellOutputCap(t *testing.T) {
 	c := compileRun(t, `
 shell {
   command          = ["printf", "abc\u00e9\u00e9"]

@@ -83,10 +83,10 @@ func TestLongValuesCut(t *testing.T) {
 	}
 }
 
-// TestConstraintDetails checks the explanations of constraint violations
+// TestHostileConstraintDetails checks the explanations of constraint violations
 // read from what the database names, and the fallbacks when it names
 // less (a role that may not read the table gets no values).
-func TestConstraintDetails(t *testing.T) {
+func TestHostileConstraintDetails(t *testing.T) {
 	long := strings.Repeat("x", 100)
 	tests := []struct{ got, want string }{
 		{postgresDuplicate(`Key (email)=(a@example.com) already exists.`), "a row with (email)=(a@example.com) already exists."},

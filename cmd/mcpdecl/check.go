@@ -54,39 +54,16 @@ func (c *checkCmd) Run(s streams) error {
 	return nil
 }
 
-// checkOpener is a backend that opens for check differently from serve:
-// without creating or changing anything, with its failures as diagnostics
-// at its own attributes, and with a note on what it checked against.
-type checkOpener interface {
-	CheckOpen(ctx context.Context) (note string, diags hcl.Diagnostics)
-}
-
-// checkOnline opens every backend and checks every call that can be
-// checked, then closes the backends. It returns the backends' notes.
+// checkOnline opens every backend the way the server's lifecycle does for
+// a check and checks every call that can be checked, then closes the
+// backends. It returns the backends' notes.
 func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnostics) {
-	var (
-		diags hcl.Diagnostics
-		notes []string
-	)
-	for name, b := range t.Backends {
-		if co, ok := b.(checkOpener); ok {
-			note, d := co.CheckOpen(ctx)
-			diags = append(diags, d...)
-			if note != "" {
-				notes = append(notes, dispatch.RedactText(note, t.Secrets))
-			}
-			continue
-		}
-		o, ok := b.(adapter.Opener)
-		if !ok {
-			continue
-		}
-		if err := o.Open(ctx); err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Backend unreachable",
-				Detail: fmt.Sprintf("The backend %q could not be opened: %s.", name, err)})
-		}
-	}
+	notes, diags, failed := server.OpenForCheck(ctx, t)
 	defer server.CloseBackends(t, nil)
+	for _, f := range failed {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Backend unreachable",
+			Detail: fmt.Sprintf("The backend %q could not be opened: %s.", f.Name, f.Err)})
+	}
 	for _, a := range actions(t) {
 		if c, ok := a.(adapter.Checker); ok {
 			diags = append(diags, c.Check(ctx)...)

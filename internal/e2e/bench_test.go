@@ -86,8 +86,8 @@ func (w *benchWriter) Write(b []byte) (int, error) { return w.body.Write(b) }
 // searchCaller returns a function making one modern tools/call of search
 // through the HTTP handler of examples/library.hcl served against apiURL.
 func searchCaller(tb testing.TB, apiURL string) (call func(), w *benchWriter) {
-	table := compileTable(tb, repoPath(tb, "examples/library.hcl"), map[string]string{"base_url": apiURL}, libraryEnv)
-	return httpCaller(tb, server.New(table, nil), searchCall, "search")
+	srv := openServer(tb, repoPath(tb, "examples/library.hcl"), map[string]string{"base_url": apiURL}, libraryEnv, nil)
+	return httpCaller(tb, srv, searchCall, "search")
 }
 
 // httpCaller returns a function posting body, a modern tools/call of the

@@ -51,10 +51,10 @@ func TestHostileNumbers(t *testing.T) {
 	srv.wire.verify(t)
 }
 
-// TestMissingArgumentReportedOnce: examples/calendar.hcl's add_event
+// TestHostileMissingArgument: examples/calendar.hcl's add_event
 // without a date gets the schema's line only, not also a line from the
 // date's validation block that cannot be written about a missing date.
-func TestMissingArgumentReportedOnce(t *testing.T) {
+func TestHostileMissingArgument(t *testing.T) {
 	requireSchemas(t)
 	api := calendarAPI(t)
 	srv := setups[0].connect(t, repoPath(t, "examples/calendar.hcl"), calendarVars(api), nil)
@@ -96,11 +96,11 @@ var argShapes = []argShape{
 	{"bare_map", `type = map`, `{"a":{"b":[1,2]},"c":"d"}`},
 }
 
-// TestArgumentShapesReachTheBody: every argument shape the language
+// TestHostileArgumentShapes: every argument shape the language
 // allows reaches an HTTP API's JSON body exactly as the client sent it,
 // absent optional attributes left out (not sent as null), both as a field
 // of a body object and as the whole body.
-func TestArgumentShapesReachTheBody(t *testing.T) {
+func TestHostileArgumentShapes(t *testing.T) {
 	requireSchemas(t)
 	var cfg strings.Builder
 	cfg.WriteString("variable \"base_url\" {\n  type = string\n}\nbackend \"http\" \"api\" {\n  base_url = var.base_url\n}\n")
@@ -223,12 +223,12 @@ tool "pick" {
 }
 `
 
-// TestArgumentsArriveByteForByte: a string argument reaches every kind of
+// TestHostileArgumentBytes: a string argument reaches every kind of
 // backend with the bytes the client sent, not normalised (NFC): HTTP path,
 // query and body, an SQL parameter (SQLite's hex() of it), a command's
 // stdin and argv, a template resource; directly and inside a string
 // template. max_length counts what the backend gets.
-func TestArgumentsArriveByteForByte(t *testing.T) {
+func TestHostileArgumentBytes(t *testing.T) {
 	requireSchemas(t)
 	path := filepath.Join(t.TempDir(), "exact.hcl")
 	if err := os.WriteFile(path, []byte(exactCfg), 0o644); err != nil {

@@ -28,7 +28,6 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/server"
 )
 
 // guard bounds every wait of these tests: far longer than any limit under
@@ -340,8 +339,7 @@ func TestHostileCursors(t *testing.T) {
 // argument decoding behind it.
 func TestHostileLargeInvalidBodies(t *testing.T) {
 	config := hostileConfig(t, t.TempDir(), 1)
-	table := compileTable(t, config, nil, nil)
-	h := mcp.NewServer(server.New(table, nil), nil).HTTPHandler(&mcp.HTTPOptions{MaxInFlight: -1})
+	h := mcp.NewServer(openServer(t, config, nil, nil, nil), nil).HTTPHandler(&mcp.HTTPOptions{MaxInFlight: -1})
 	const size = 4<<20 - 200
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t000","arguments":{"text":"` +
 		strings.Repeat("a", size) + `"}}}`)

@@ -123,11 +123,11 @@ func (s *reloadingServer) openFiles(t *testing.T, db string) int {
 	return n
 }
 
-// TestReloadReleasesPreviousBackends: each SIGHUP reload closes the
+// TestHostileReloadReleasesBackends: each SIGHUP reload closes the
 // previous configuration's connections as soon as no call uses them, so
 // reloads do not pile up open files; a call running across a reload
 // finishes on the configuration it started with.
-func TestReloadReleasesPreviousBackends(t *testing.T) {
+func TestHostileReloadReleasesBackends(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("counts open files through /proc")
 	}

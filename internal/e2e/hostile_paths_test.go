@@ -249,10 +249,10 @@ func TestHostilePathSeparators(t *testing.T) {
 	}
 }
 
-// TestHeaderNamesFromConfig: a header, query or form name a caller could
+// TestHostileHeaderNames: a header, query or form name a caller could
 // choose (a map argument) is a load-time error of `mcpdecl validate`, at
 // the attribute, saying what to write instead.
-func TestHeaderNamesFromConfig(t *testing.T) {
+func TestHostileHeaderNames(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "names.hcl")
 	src := `server {
@@ -339,10 +339,10 @@ tool "gone_program" {
 }
 `
 
-// TestErrorsHoldNoServerDetails: what the model is told about a failure
+// TestHostileErrorDetails: what the model is told about a failure
 // on the server's side names no backend host:port and no server path; the
 // server log has them.
-func TestErrorsHoldNoServerDetails(t *testing.T) {
+func TestHostileErrorDetails(t *testing.T) {
 	requireSchemas(t)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "details.hcl")
@@ -439,10 +439,10 @@ resource_template "flat" {
 }
 `
 
-// TestReservedExpansionPaths: a {+path} variable reaches the API as
+// TestHostileReservedExpansion: a {+path} variable reaches the API as
 // several segments, each escaped and checked; a {name} variable stays one
 // segment. Neither can climb, hide a separator or leave a segment empty.
-func TestReservedExpansionPaths(t *testing.T) {
+func TestHostileReservedExpansion(t *testing.T) {
 	requireSchemas(t)
 	cfg := filepath.Join(t.TempDir(), "reserved.hcl")
 	if err := os.WriteFile(cfg, []byte(reservedConfig), 0o644); err != nil {

@@ -73,9 +73,9 @@ type served struct {
 	logs *syncBuffer // the server's log (in process) or stderr (binary)
 }
 
-// compileTable loads and compiles a configuration for serving, with env()
-// reading env, and opens its backends.
-func compileTable(t testing.TB, path string, vars, env map[string]string) *dispatch.Table {
+// openServer loads and compiles a configuration, with env() reading env,
+// and opens it as serve does (server.Open); the test's end closes it.
+func openServer(t testing.TB, path string, vars, env map[string]string, opts *server.Options) *server.Server {
 	t.Helper()
 	cfg, diags := lang.Load(path)
 	if diags.HasErrors() {
@@ -88,20 +88,20 @@ func compileTable(t testing.TB, path string, vars, env map[string]string) *dispa
 	if diags.HasErrors() {
 		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
 	}
-	t.Cleanup(func() { server.CloseBackends(table, nil) })
-	for _, f := range server.OpenBackends(context.Background(), table) {
-		t.Fatalf("backend %q: %v", f.Name, f.Err)
+	srv, err := server.Open(context.Background(), table, opts)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
 	}
-	return table
+	t.Cleanup(srv.Close)
+	return srv
 }
 
 // serveHTTPInProcess serves the configuration through mcp's Streamable
 // HTTP handler on a tapped httptest server and returns the endpoint.
 func serveHTTPInProcess(t testing.TB, path string, vars, env map[string]string, wire *wireLog, logs io.Writer) string {
 	t.Helper()
-	table := compileTable(t, path, vars, env)
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	proto := mcp.NewServer(server.New(table, &server.Options{Logger: logger}), nil)
+	proto := mcp.NewServer(openServer(t, path, vars, env, &server.Options{Logger: logger}), nil)
 	ts := httptest.NewServer(&httpTap{next: proto.HTTPHandler(nil), log: wire})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -118,6 +118,31 @@ type stdioProcess struct {
 	stdin  io.WriteCloser
 	stdout io.ReadCloser
 	stderr *syncBuffer
+	exited chan struct{} // closed when the process has exited
+	err    error         // its exit status, once exited
+}
+
+// stop closes the server's stdin and returns when the process has exited
+// (or 10 s have passed), so that its log is complete: a call's log lines
+// may be written after its answer.
+func (p *stdioProcess) stop() {
+	p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(10 * time.Second):
+	}
+}
+
+// stoppingClient is a client of a child process whose close also waits
+// for the process to exit.
+type stoppingClient struct {
+	client
+	p *stdioProcess
+}
+
+func (c stoppingClient) close() {
+	c.client.close()
+	c.p.stop()
 }
 
 // startStdio runs `mcpdecl serve --log-level debug --var k=v... path` with
@@ -131,7 +156,7 @@ func startStdio(t *testing.T, path string, vars, env map[string]string, wire *wi
 	}
 	cmd := exec.Command(binPath, append(args, path)...)
 	cmd.Env = childEnv(env)
-	p := &stdioProcess{stderr: &syncBuffer{}}
+	p := &stdioProcess{stderr: &syncBuffer{}, exited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -144,16 +169,18 @@ func startStdio(t *testing.T, path string, vars, env map[string]string, wire *wi
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
 	tap := newStdioTap(wire)
 	p.stdin, p.stdout = tap.clientWriter(in), tap.serverReader(out)
 	t.Cleanup(func() {
 		p.stdin.Close()
 		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("mcpdecl serve exited with %v; stderr:\n%s", err, p.stderr)
+		case <-p.exited:
+			if p.err != nil {
+				t.Errorf("mcpdecl serve exited with %v; stderr:\n%s", p.err, p.stderr)
 			}
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
@@ -253,7 +280,7 @@ func sdkStdio(version string) func(t *testing.T, path string, vars, env map[stri
 		s := &served{wire: &wireLog{}}
 		p := startStdio(t, path, vars, env, s.wire)
 		s.logs = p.stderr
-		s.c = connectSDK(t, &sdkmcp.IOTransport{Reader: p.stdout, Writer: p.stdin}, version)
+		s.c = stoppingClient{connectSDK(t, &sdkmcp.IOTransport{Reader: p.stdout, Writer: p.stdin}, version), p}
 		return s
 	}
 }
@@ -262,7 +289,7 @@ func mcpgoStdio(t *testing.T, path string, vars, env map[string]string) *served 
 	s := &served{wire: &wireLog{}}
 	p := startStdio(t, path, vars, env, s.wire)
 	s.logs = p.stderr
-	s.c = connectMCPGo(t, mcpgotransport.NewIO(p.stdout, p.stdin, io.NopCloser(strings.NewReader(""))), mcp.Version20251125)
+	s.c = stoppingClient{connectMCPGo(t, mcpgotransport.NewIO(p.stdout, p.stdin, io.NopCloser(strings.NewReader(""))), mcp.Version20251125), p}
 	return s
 }
 

@@ -341,9 +341,8 @@ func (s sdkShellSetup) statelessLegacy() bool {
 // serveHTTPInProcessOpts is serveHTTPInProcess with HTTP options.
 func serveHTTPInProcessOpts(t testing.TB, path string, vars map[string]string, opts *mcp.HTTPOptions, wire *wireLog, logs io.Writer) string {
 	t.Helper()
-	table := compileTable(t, path, vars, nil)
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	proto := mcp.NewServer(server.New(table, &server.Options{Logger: logger}), nil)
+	proto := mcp.NewServer(openServer(t, path, vars, nil, &server.Options{Logger: logger}), nil)
 	ts := httptest.NewServer(&httpTap{next: proto.HTTPHandler(opts), log: wire})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -875,8 +874,7 @@ func TestShellFloodLogs(t *testing.T) {
 // through the HTTP handler of testdata/shell_tools.hcl.
 func shellCaller(tb testing.TB, tool string) (call func(), w *benchWriter) {
 	vars := map[string]string{"pid_file": filepath.Join(tb.TempDir(), "pids")}
-	table := compileTable(tb, repoPath(tb, "internal/e2e/testdata/shell_tools.hcl"), vars, nil)
-	h := mcp.NewServer(server.New(table, nil), nil).HTTPHandler(nil)
+	h := mcp.NewServer(openServer(tb, repoPath(tb, "internal/e2e/testdata/shell_tools.hcl"), vars, nil, nil), nil).HTTPHandler(nil)
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{},` +
 		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	header := http.Header{}

@@ -63,10 +63,11 @@ tool "item" {
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	tb.Cleanup(func() { server.CloseBackends(table, nil) })
-	for _, f := range server.OpenBackends(context.Background(), table) {
-		tb.Fatal(f)
+	srv, err := server.Open(context.Background(), table, nil)
+	if err != nil {
+		tb.Fatal(err)
 	}
+	tb.Cleanup(srv.Close)
 	plain, err := sql.Open("sqlite", "file:"+db+"?_pragma=query_only(1)")
 	if err != nil {
 		tb.Fatal(err)
@@ -77,7 +78,7 @@ tool "item" {
 		tb.Fatal(err)
 	}
 	return &pointRead{
-		srv:    server.New(table, nil),
+		srv:    srv,
 		stmt:   stmt,
 		req:    &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy, Notifier: nopNotifier{}},
 		params: &mcp.CallToolParams{Name: "item", Arguments: json.RawMessage(`{"id":2}`)},
