@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,7 +86,7 @@ func parseArgs(raw json.RawMessage) (any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return map[string]any{}, nil
 	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw)) // no copy of the body
 	if err != nil {
 		return nil, &argProblem{"the arguments are not valid JSON: " + err.Error()}
 	}
