@@ -357,7 +357,7 @@ func (a *Action) acquire(ctx context.Context, callLimit time.Duration) (release 
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && callLimit > 0 {
 			return nil, &adapter.CallError{
-				Message:   fmt.Sprintf("The command did not start within %s, the time limit of this call: the %s this tool may run at once were all busy.", formatDuration(adapter.RoundLimit(callLimit)), english.Count(cap(a.sem), "process")),
+				Message:   fmt.Sprintf("The command did not start within %s, the time limit of this call: %s.", formatDuration(adapter.RoundLimit(callLimit)), slotsBusy(cap(a.sem))),
 				Retryable: true,
 				Err:       context.DeadlineExceeded,
 			}
@@ -575,4 +575,12 @@ func formatDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// slotsBusy says that every process a tool may run at once is running.
+func slotsBusy(n int) string {
+	if n == 1 {
+		return "the one process this tool may run at once was busy"
+	}
+	return "the " + english.Count(n, "process") + " this tool may run at once were all busy"
 }
