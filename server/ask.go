@@ -15,9 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/jsondec"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -346,7 +345,7 @@ func checkContent(q *dispatch.Question, content map[string]any) (*mcp.CallToolRe
 	if err != nil {
 		return nil, err
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	v, err := jsondec.DecodeNumbers(string(b))
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +359,7 @@ func checkContent(q *dispatch.Question, content map[string]any) (*mcp.CallToolRe
 // absurdAnswer refuses an answer with numbers of absurd size, as
 // arguments are, before anything else reads it.
 func absurdAnswer(q *dispatch.Question, raw json.RawMessage) *mcp.CallToolResult {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	v, err := jsondec.DecodeNumbers(string(raw))
 	if err != nil {
 		return nil // decodeAnswer says what is wrong
 	}

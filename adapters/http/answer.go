@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/jsondec"
 )
 
 // failureExcerpt is how much of a failed answer's body Failure quotes.
@@ -51,7 +52,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	kind := classify(mt, ans.data)
 	if kind == kindJSON {
 		raw = string(ans.data)
-		v, err := decodeJSON(raw)
+		v, err := jsondec.Decode(raw)
 		if err != nil {
 			if mt != "" {
 				logf(req, "warning", "%s %s: the answer says it is %s but is not valid JSON (%s); it is passed on as text", a.Method, a.PathSource, mt, err)

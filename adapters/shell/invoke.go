@@ -3,10 +3,8 @@ package shelladapter
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -22,6 +20,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/jsondec"
 )
 
 // failureLines is how many lines of stderr a failure message quotes.
@@ -417,7 +416,7 @@ func (a *Action) result(ps *os.ProcessState, stdout, stderr *capture) *adapter.R
 		res.Media = &adapter.Media{MimeType: a.MimeType, Data: stdout.buf}
 		return res
 	case a.Output == "json":
-		v, err := decodeJSON(stdout.buf)
+		v, err := jsondec.Decode(string(stdout.buf))
 		switch {
 		case err == nil:
 			res.Fields["json"] = v
@@ -525,44 +524,6 @@ func splitLines(s string) []any {
 		out[i] = strings.TrimSuffix(p, "\r")
 	}
 	return out
-}
-
-// decodeJSON decodes one JSON value. Integers that fit in an int become
-// int (expr-lang's integer type); every other number keeps the digits the
-// command wrote as json.Number (programs convert it where they compute).
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("more than one JSON value")
-	}
-	return convertNumbers(v), nil
-}
-
-func convertNumbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			x[k] = convertNumbers(e)
-		}
-	case []any:
-		for i, e := range x {
-			x[i] = convertNumbers(e)
-		}
-	case json.Number:
-		s := string(x)
-		if !strings.ContainsAny(s, ".eE") && s != "-0" {
-			if i, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(i)) == i {
-				return int(i)
-			}
-		}
-		return x
-	}
-	return v
 }
 
 // formatDuration writes a duration as configured: "10s", "1m", "1m30s".

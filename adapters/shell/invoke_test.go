@@ -19,6 +19,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/jsondec"
 )
 
 func TestArgumentsStayLiteral(t *testing.T) {
@@ -378,7 +379,7 @@ shell {
 	for in, want := range map[string]string{
 		"not json":  `The command did not print JSON (invalid character 'o' in literal null (expecting 'u')). It began with: "not json"`,
 		"":          "The command did not print JSON: its output was empty.",
-		`{"a":1} 2`: `The command did not print JSON (more than one JSON value). It began with: "{\"a\":1} 2"`,
+		`{"a":1} 2`: `The command did not print JSON (more than one JSON value, or text after it). It began with: "{\"a\":1} 2"`,
 	} {
 		res = c.mustInvoke(t, 0, q(in))
 		if res.Failure != want || res.Fields["json"] != nil {
@@ -803,7 +804,7 @@ shell {
 }
 
 func jsonNumber(s string) any {
-	v, _ := decodeJSON([]byte(s))
+	v, _ := jsondec.Decode(s)
 	return v
 }
 

@@ -25,6 +25,8 @@ var forbidden = map[string][]string{
 	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
 	// jsonenc is a leaf: the protocol layer may use it.
 	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	// jsondec is a leaf: adapters decode answers and the server arguments with it.
+	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
@@ -92,6 +94,7 @@ var stdlibOnly = map[string][]string{
 	"mcp":              {"internal/jsonenc"},
 	"internal/jsonenc": nil,
 	"internal/english": nil,
+	"internal/jsondec": nil,
 }
 
 // TestStdlibOnly keeps the protocol layer and its JSON encoder free of

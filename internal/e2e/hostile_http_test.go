@@ -365,8 +365,10 @@ func TestHostileLargeInvalidBodies(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	perCall := (after.TotalAlloc - before.TotalAlloc) / n
 	t.Logf("a %d-byte invalid body costs %d bytes of allocation", size, perCall)
-	if perCall > 10*size {
-		t.Errorf("a %d-byte invalid body allocated %d bytes; want at most 10 times the body", size, perCall)
+	// The body once, one copy of the arguments' text (strings are slices
+	// of it) and the schema library's own pass: about 3 times the body.
+	if perCall > 4*size {
+		t.Errorf("a %d-byte invalid body allocated %d bytes; want at most 4 times the body", size, perCall)
 	}
 }
 

@@ -1,4 +1,10 @@
-package httpadapter
+// Package jsondec decodes JSON text into Go's generic values in one
+// checking pass, for the answers of backends and the arguments of clients.
+// It gives what encoding/json gives (fuzzed against it) but reads the text
+// in place: no reader buffer that grows with the input, and strings without
+// escapes are slices of the text rather than copies. It imports only the
+// standard library.
+package jsondec
 
 import (
 	"encoding/json"
@@ -11,7 +17,7 @@ import (
 // same documents.
 const maxDepth = 10000
 
-// decodeJSON decodes one JSON value into map[string]any, []any, string,
+// Decode decodes one JSON value into map[string]any, []any, string,
 // bool, nil and numbers: an integer that fits in an int64 becomes an int
 // (expr-lang's integer type); every other number (a larger integer, one
 // with a fraction or an exponent, -0) keeps the digits the API wrote as a
@@ -23,12 +29,26 @@ const maxDepth = 10000
 // conversion (fuzzed against it), checking and decoding in one pass. Strings
 // without escapes are slices of text, so an answer's strings cost no copies;
 // the caller keeps text anyway (it is the answer's text field).
-func decodeJSON(text string) (any, error) {
-	p := &jsonParser{s: text}
+func Decode(text string) (any, error) {
+	return decode(&jsonParser{s: text})
+}
+
+// DecodeNumbers is Decode with every number a json.Number holding the
+// digits as written, as encoding/json gives with UseNumber: for values that
+// are validated (against a JSON Schema) before anything computes with them.
+func DecodeNumbers(text string) (any, error) {
+	return decode(&jsonParser{s: text, numbers: true})
+}
+
+func decode(p *jsonParser) (any, error) {
+	text := p.s
 	p.space()
 	v, ok := p.value(0)
 	p.space()
-	if !ok || p.i != len(p.s) {
+	if ok && p.i != len(p.s) {
+		return nil, errors.New("more than one JSON value, or text after it")
+	}
+	if !ok {
 		var v any
 		err := json.Unmarshal([]byte(text), &v) // for its message
 		if err == nil {
@@ -42,8 +62,9 @@ func decodeJSON(text string) (any, error) {
 // jsonParser reads JSON from s; each method reports false on a syntax
 // error, after which the parser is abandoned.
 type jsonParser struct {
-	s string
-	i int
+	s       string
+	i       int
+	numbers bool // every number a json.Number
 }
 
 func (p *jsonParser) space() {
@@ -262,6 +283,9 @@ func (p *jsonParser) number() (any, bool) {
 			return nil, false
 		}
 		integer = false
+	}
+	if p.numbers {
+		return json.Number(p.s[start:p.i]), true
 	}
 	return numberValue(p.s[start:p.i], integer), true
 }

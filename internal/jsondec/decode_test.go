@@ -1,4 +1,4 @@
-package httpadapter
+package jsondec
 
 import (
 	"bytes"
@@ -12,7 +12,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// referenceDecode is what decodeJSON must equal: encoding/json with
+// referenceNumbers is what DecodeNumbers must equal: encoding/json with
+// UseNumber.
+func referenceNumbers(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, strconv.ErrSyntax
+	}
+	return v, nil
+}
+
+// referenceDecode is what Decode must equal: encoding/json with
 // UseNumber, then the number conversion.
 func referenceDecode(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -67,7 +82,7 @@ func TestDecodeJSON(t *testing.T) {
 // TestDecodeJSONKeepsDigits: a number that is not an int64 is the text
 // the API wrote, so an answer passed on carries the same digits.
 func TestDecodeJSONKeepsDigits(t *testing.T) {
-	v, err := decodeJSON(`[304.80, 12345678901234567.89, 1e3, -0, 0, -0.0, 99999999999999999999, 7]`)
+	v, err := Decode(`[304.80, 12345678901234567.89, 1e3, -0, 0, -0.0, 99999999999999999999, 7]`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +102,7 @@ func TestDecodeJSONDepth(t *testing.T) {
 			strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n),
 		} {
 			_, wantErr := referenceDecode([]byte(doc))
-			_, err := decodeJSON(doc)
+			_, err := Decode(doc)
 			if (err != nil) != (wantErr != nil) || (err != nil) != (n > maxDepth) {
 				t.Errorf("depth %d: error %v, reference error %v", n, err, wantErr)
 			}
@@ -103,17 +118,26 @@ func FuzzDecodeJSON(f *testing.F) {
 }
 
 func checkDecode(t *testing.T, data []byte) {
-	want, wantErr := referenceDecode(data)
-	got, err := decodeJSON(string(data))
-	if (err != nil) != (wantErr != nil) {
-		t.Fatalf("%q: error %v, reference error %v", data, err, wantErr)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("%q: (-reference +got):\n%s", data, diff)
+	for _, c := range []struct {
+		name      string
+		reference func([]byte) (any, error)
+		decode    func(string) (any, error)
+	}{
+		{"Decode", referenceDecode, Decode},
+		{"DecodeNumbers", referenceNumbers, DecodeNumbers},
+	} {
+		want, wantErr := c.reference(data)
+		got, err := c.decode(string(data))
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("%s(%q): error %v, reference error %v", c.name, data, err, wantErr)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s(%q): (-reference +got):\n%s", c.name, data, diff)
+		}
 	}
 }
 
-// BenchmarkDecodeJSON compares decodeJSON with encoding/json on a 2 KB
+// BenchmarkDecodeJSON compares Decode with encoding/json on a 2 KB
 // list of small objects, the shape of a typical search answer.
 func BenchmarkDecodeJSON(b *testing.B) {
 	var books []map[string]any
@@ -121,10 +145,10 @@ func BenchmarkDecodeJSON(b *testing.B) {
 		books = append(books, map[string]any{"isbn": fmt.Sprintf("97800000%05d", i), "title": fmt.Sprintf("River book number %d", i), "author": "Ada Brook"})
 	}
 	data, _ := json.Marshal(books)
-	b.Run("decodeJSON", func(b *testing.B) {
+	b.Run("Decode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decodeJSON(string(data)); err != nil {
+			if _, err := Decode(string(data)); err != nil {
 				b.Fatal(err)
 			}
 		}
