@@ -67,8 +67,8 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		timeout = DefaultTimeout
 	}
 	start := time.Now()
-	if dl, ok := ctx.Deadline(); ok && dl.Sub(start) < timeout {
-		timeout = dl.Sub(start)
+	if dl, ok := ctx.Deadline(); ok && dl.Sub(start) < timeout && req.Timeout <= 0 {
+		timeout = dl.Sub(start) // an outer deadline is shorter: it is the limit
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -46,10 +46,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 
 	// The caller's deadline is the tool's time limit (or the server's);
 	// what it left now is what to name when it ends the command.
-	var callLimit time.Duration
-	if dl, ok := ctx.Deadline(); ok {
-		callLimit = time.Until(dl)
-	}
+	callLimit := req.CallLimit(ctx) // named by a time-limit message
 	release, err := a.acquire(ctx, callLimit)
 	if err != nil {
 		return nil, err

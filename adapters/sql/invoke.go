@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -52,12 +51,8 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	if p == nil {
 		return nil, fmt.Errorf("backend \"sql\" %q is not open", a.Backend.Name)
 	}
-	// The caller's deadline is the tool's time limit (or the server's
-	// default); only its length at the start lets a message name it.
-	var limit time.Duration
-	if dl, ok := ctx.Deadline(); ok {
-		limit = time.Until(dl)
-	}
+	// The caller's deadline is the tool's time limit; a message names it.
+	limit := req.CallLimit(ctx)
 	args, err := a.bind(req)
 	if err != nil {
 		return nil, err

@@ -801,9 +801,12 @@ func TestCallDeadline(t *testing.T) {
 					t.Errorf("err = %v (%T), want a CallError %q", err, err, want)
 				}
 			}
+			// As the server calls it: the tool's timeout on ctx and in the request.
 			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 			defer cancel()
+			req.Timeout = 500 * time.Millisecond
 			check(ctx, "The query did not finish within 500ms, the time limit of this call, and was stopped; narrow it (filter on more columns, or ask for fewer rows).")
+			req.Timeout = 0
 
 			ctx, cancel = context.WithCancel(context.Background())
 			time.AfterFunc(300*time.Millisecond, cancel)
