@@ -8,7 +8,7 @@ import (
 
 // batchAllowed reports whether a JSON-RPC batch may be served: only under
 // 2025-03-26, i.e. no (or a 2025-03-26) version header on HTTP, and a stdio
-// session that negotiated 2025-03-26 or has not negotiated yet (§B4, §D10).
+// session that negotiated 2025-03-26 or has not negotiated yet.
 func (s *Server) batchAllowed(h http.Header, sess *session) bool {
 	if !s.versions.offersLegacy(Version20250326) {
 		return false

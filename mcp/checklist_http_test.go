@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// httpCase is one row of the mcp-wire.md §E checklist exercised over HTTP.
+// httpCase is one row of the protocol checklist exercised over HTTP.
 type httpCase struct {
 	name   string
 	rev    string // revision the response must validate against

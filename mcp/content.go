@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Content block types (§A17).
+// Content block types.
 const (
 	ContentText         = "text"
 	ContentImage        = "image"
@@ -152,7 +152,7 @@ func (r *ResourceContents) UnmarshalJSON(b []byte) error {
 
 // CallToolResult is the era-neutral outcome of tools/call. Tool failures,
 // including argument-validation failures, are results with IsError set, not
-// errors (§A14). When InputRequired is set the other fields are ignored.
+// errors. When InputRequired is set the other fields are ignored.
 type CallToolResult struct {
 	Content           []ContentBlock  `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
@@ -170,7 +170,7 @@ type ReadResourceResult struct {
 	InputRequired *InputRequired     `json:"-"`
 }
 
-// CacheHint is a modern ttlMs/cacheScope pair (§A11).
+// CacheHint is a modern ttlMs/cacheScope pair.
 type CacheHint struct {
 	TTLMs int64
 	Scope string // "public" or "private"

@@ -7,9 +7,8 @@
 // per-era output shaping, pagination, subscriptions/listen and legacy
 // list_changed fan-out, and the stdio and Streamable HTTP transports.
 //
-// The contract it implements is written down in docs/mcp-wire.md (shared
-// docs, "MCP on the wire"); section numbers quoted in comments (§A4, §C2, …)
-// refer to that document. The package imports only the standard library so
+// The contract it implements is the MCP specification of each revision
+// served; comments name the rule they implement in words. The package imports only the standard library so
 // that the protocol can be tested and reasoned about on its own; the server
 // package adapts a compiled dispatch table to [Handler].
 //

@@ -6,7 +6,7 @@ import (
 	"net/http"
 )
 
-// JSON-RPC and MCP error codes used by this package (mcp-wire.md §A4, §B2).
+// JSON-RPC and MCP error codes used by this package.
 const (
 	CodeParseError     = -32700 // body is not JSON
 	CodeInvalidRequest = -32600 // not a valid JSON-RPC request or notification
@@ -31,7 +31,7 @@ type Error struct {
 	Data    any    `json:"data,omitempty"`
 
 	// ladder marks errors produced by the validation ladder before dispatch;
-	// only those get the 4xx statuses that §A4 requires (handler errors
+	// only those get the 4xx statuses the specification requires (handler errors
 	// travel in band, as ts-sdk does).
 	ladder bool
 }
@@ -49,14 +49,14 @@ func Errorf(code int, format string, args ...any) *Error {
 // InvalidParams reports a protocol-level parameter problem (-32602), such as
 // an unknown tool or prompt or a missing required prompt argument. Argument
 // validation failures of a tool are NOT protocol errors: return a
-// CallToolResult with IsError instead (mcp-wire.md §D5).
+// CallToolResult with IsError instead.
 func InvalidParams(format string, args ...any) *Error {
 	return Errorf(CodeInvalidParams, format, args...)
 }
 
 // ResourceNotFound reports a resources/read of an unknown URI. The shaper
 // sends it as -32002 to legacy clients and as -32602 with data.uri to modern
-// ones (§C2), so handlers stay era-neutral.
+// ones, so handlers stay era-neutral.
 func ResourceNotFound(uri string) *Error {
 	return &Error{Code: CodeResourceNotFound, Message: "resource not found", Data: map[string]string{"uri": uri}}
 }
@@ -96,10 +96,10 @@ func asError(err error) *Error {
 }
 
 // HTTPStatus maps an error to the HTTP status of its response. Ladder errors
-// follow §A4 (400, and 404 for -32601 in the modern era). Errors returned by
+// follow the specification (400, and 404 for -32601 in the modern era). Errors returned by
 // handlers stay in band with 200, except -32601 (modern 404) and -32021 (400)
-// whose statuses §A4 makes mandatory. Legacy -32601 is never 404, because a
-// legacy client reads 404 as "session expired" (§B3).
+// whose statuses the specification makes mandatory. Legacy -32601 is never 404, because a
+// legacy client reads 404 as "session expired".
 func (e *Error) HTTPStatus(modern bool) int {
 	switch {
 	case e.Code == CodeMethodNotFound && modern:

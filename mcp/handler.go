@@ -45,7 +45,7 @@ type Handler interface {
 
 // ToolHeaderLookup is an optional Handler extension: when implemented, modern
 // HTTP tools/call requests are checked against the tool's Mcp-Param-*
-// headers (§A4 step 12) without listing every tool.
+// headers (ladder step 12) without listing every tool.
 type ToolHeaderLookup interface {
 	ToolHeaderParams(name string) map[string]string
 }

@@ -19,7 +19,7 @@ const (
 
 // decodeHeaderValue validates a header value and decodes the base64 sentinel
 // form `=?base64?…?=` that clients use for non-ASCII values, control
-// characters, surrounding spaces and sentinel look-alikes (§A5). ok is false
+// characters, surrounding spaces and sentinel look-alikes. ok is false
 // for invalid characters or bad base64, which the ladder reports as -32020.
 func decodeHeaderValue(v string) (string, bool) {
 	if strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=") && len(v) >= len("=?base64??=") {
@@ -41,7 +41,7 @@ func decodeHeaderValue(v string) (string, bool) {
 	return v, true
 }
 
-// nameRequired lists the methods whose Mcp-Name header is mandatory (§A5).
+// nameRequired lists the methods whose Mcp-Name header is mandatory.
 var nameRequired = map[string]bool{"tools/call": true, "resources/read": true, "prompts/get": true}
 
 // checkMethodHeaders is ladder step 9: Mcp-Method must be present and equal to
@@ -116,7 +116,7 @@ func checkParamHeaders(h http.Header, params map[string]string, args json.RawMes
 }
 
 // headerMatchesArg compares a decoded header value with a JSON argument:
-// strings exactly, integers numerically (§A5), booleans as true/false.
+// strings exactly, integers numerically, booleans as true/false.
 func headerMatchesArg(v string, raw json.RawMessage) bool {
 	switch firstByte(raw) {
 	case '"':

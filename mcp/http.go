@@ -53,18 +53,17 @@ type HTTPOptions struct {
 	// accepts the loopback names, any other address accepts itself as a
 	// literal IP. AllowedHosts adds names (a "name" entry allows any port,
 	// "name:port" that port only). Any other Host gets 403, which defeats DNS
-	// rebinding: a rebound page always sends its own DNS name (§A5 Security).
+	// rebinding: a rebound page always sends its own DNS name.
 	Loopback     bool
 	AllowedHosts []string
 
 	// AllowedOrigins are exact origins ("https://app.example") accepted in
 	// addition to same-host origins, origins naming an allowed host and, on
-	// loopback, loopback origins. A request with any other Origin gets 403
-	// (§A5 Security).
+	// loopback, loopback origins. A request with any other Origin gets 403.
 	AllowedOrigins []string
 
 	// CORS answers preflight requests and adds CORS headers for accepted
-	// origins, exposing the MCP headers browsers need (§D9).
+	// origins, exposing the MCP headers browsers need.
 	CORS bool
 
 	// LegacySessions enables stateful legacy sessions: initialize mints an
@@ -76,7 +75,7 @@ type HTTPOptions struct {
 	// MaxSessions caps the live legacy sessions; an initialize beyond it
 	// gets 503. SessionIdleTimeout ends a session nobody used for that
 	// long (an open GET stream counts as use); its id then gets 404, and
-	// the client initializes again (§B3).
+	// the client initializes again.
 	MaxSessions        int
 	SessionIdleTimeout time.Duration
 }
@@ -129,7 +128,8 @@ type httpHandler struct {
 	sessions map[string]*session
 }
 
-// ServeHTTP implements http.Handler: §A4 steps 1–2 here, the rest in post.
+// ServeHTTP implements http.Handler: ladder steps 1–2 (Origin/Host, HTTP
+// method) here, the rest in post.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc := &connControl{ResponseController: *http.NewResponseController(w)}
 	if h.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
@@ -295,7 +295,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 		return
 	}
 	m, id, e := DecodeMessage(body)
-	if e != nil { // §A4 step 3
+	if e != nil { // ladder step 3: the JSON shape
 		writeJSON(w, http.StatusBadRequest, encodeError(id, e))
 		return
 	}
@@ -306,14 +306,14 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 		if sess != nil && m.Method == "notifications/cancelled" {
 			sess.cancel(m.Params)
 		}
-		w.WriteHeader(http.StatusAccepted) // never answered (§D2)
+		w.WriteHeader(http.StatusAccepted) // never answered
 	default:
 		h.request(w, r, rc, m, sess, gone)
 	}
 }
 
 // response accepts a client's answer to a server→client request (legacy);
-// a modern client never sends one, so there it is -32600 (§A4).
+// a modern client never sends one, so there it is -32600.
 func (h *httpHandler) response(w http.ResponseWriter, r *http.Request, m *Message, sess *session) {
 	if VersionEra(r.Header.Get(HeaderProtocolVersion)) == EraModern {
 		writeJSON(w, http.StatusBadRequest, encodeError(m.ID, ladderErr(CodeInvalidRequest, "invalid request: responses are not accepted")))
@@ -378,7 +378,7 @@ func newSessionID() string {
 
 // lookup finds a legacy session and marks it used. gone reports an id that
 // was sent but is unknown, ended or expired, which legacy clients must see
-// as 404 so that they initialize again (§B3).
+// as 404 so that they initialize again.
 func (h *httpHandler) lookup(sid string) (*session, bool) {
 	if !h.opts.LegacySessions || sid == "" {
 		return nil, false

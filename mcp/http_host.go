@@ -33,7 +33,7 @@ func splitHost(hostport string) (name, port string) {
 	return strings.Trim(hostport, "[]"), ""
 }
 
-// hostOK is the DNS-rebinding check (§A5 Security): the Host header must
+// hostOK is the DNS-rebinding check: the Host header must
 // name this server. A rebinding page reaches the server under the
 // attacker's own DNS name, so only names the server knows are its own pass:
 // the loopback names on a loopback connection, the literal IP the

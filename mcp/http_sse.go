@@ -15,7 +15,7 @@ import (
 var errStreamClosed = errors.New("mcp: response stream closed")
 
 // responder writes one POST's answer: plain JSON, or an SSE stream once the
-// handler sends a notification before its result (§A5 Responses).
+// handler sends a notification before its result.
 type responder struct {
 	w         http.ResponseWriter
 	rc        *connControl
@@ -40,7 +40,7 @@ func (p *responder) renewWriteDeadline() {
 }
 
 // acceptsSSE is lenient on purpose: an over-strict Accept check breaks
-// clients (§D9). A client that cannot take SSE just gets no notifications.
+// clients. A client that cannot take SSE just gets no notifications.
 func acceptsSSE(r *http.Request) bool {
 	for _, v := range r.Header.Values("Accept") {
 		if strings.Contains(v, "text/event-stream") || strings.Contains(v, "*/*") {
@@ -138,7 +138,7 @@ func (p *responder) sink(ctx context.Context, sess *session) sink {
 }
 
 // get serves a legacy session's GET stream: list_changed and
-// resources/updated for that session until it ends (§B3).
+// resources/updated for that session until it ends.
 func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 	sess, gone := h.lookup(sid)
 	if gone {
@@ -175,7 +175,7 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 	h.s.pushLoop(ctx, l, sink{send: resp.send, comment: resp.comment})
 }
 
-// delete ends a legacy session (§B3).
+// delete ends a legacy session.
 func (h *httpHandler) delete(w http.ResponseWriter, sid string) {
 	h.mu.Lock()
 	sess := h.sessions[sid]
@@ -190,7 +190,7 @@ func (h *httpHandler) delete(w http.ResponseWriter, sid string) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// corsHeaders lets browser clients read and send the MCP headers (§D9).
+// corsHeaders lets browser clients read and send the MCP headers.
 // Only called for origins originOK accepted.
 func (h *httpHandler) corsHeaders(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()

@@ -8,8 +8,8 @@ import (
 
 // Message is one decoded JSON-RPC 2.0 message. The body is decoded exactly
 // once; Params, Result and the error stay raw until the router knows which
-// shape the method needs (go-sdk re-parses bodies up to six times, the main
-// cost libraries.md §1.4 measured).
+// shape the method needs (go-sdk re-parses bodies up to six times, its main
+// measured cost).
 type Message struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id,omitempty"`
@@ -33,7 +33,7 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 // JSON and -32600 when it is JSON but not a JSON-RPC 2.0 message. A batch
 // (array) is -32600 here; [IsBatch] lets transports that accept 2025-03-26
 // batches look first. When the id was readable it is returned with the error
-// so the error response can carry it (§A1).
+// so the error response can carry it.
 //
 // The raw parts of the message point into b instead of copying it (a 4 MiB
 // body would otherwise be held three times), so b must not change afterwards.
@@ -112,7 +112,7 @@ func firstByte(b []byte) byte {
 }
 
 // validID accepts a JSON string or an integer; null, fractions, exponents,
-// booleans, objects and arrays are rejected (§A1: never null).
+// booleans, objects and arrays are rejected (an id is never null).
 func validID(id json.RawMessage) bool {
 	if len(id) == 0 {
 		return false

@@ -108,7 +108,7 @@ func (l *listener) drain(send func([]byte) error) error {
 }
 
 // notification encodes a push message, tagged with the subscription id on
-// modern streams (§A8 "Tagging").
+// modern streams.
 func (l *listener) notification(method string, params map[string]any) []byte {
 	if l.subID == nil {
 		if params == nil {
@@ -182,7 +182,7 @@ type subscriptionFilter struct {
 }
 
 // honour keeps only what the server advertised, as the acknowledgment must
-// report (§A8): requested ∩ offered.
+// report: requested ∩ offered.
 func (f subscriptionFilter) honour(c *ServerCapabilities) (subscriptionFilter, ListKind) {
 	var out subscriptionFilter
 	var kinds ListKind
@@ -220,7 +220,7 @@ func (s *Server) servedURIs(uris []string) []string {
 
 // runListen serves subscriptions/listen: acknowledge, then push until the
 // client goes away (no response), or the server or stdio input ends (final
-// result, preceded on stdio by notifications/cancelled, §A8).
+// result, preceded on stdio by notifications/cancelled).
 func runListen(ctx context.Context, c *call) ([]byte, *Error) {
 	var f subscriptionFilter
 	if firstByte(c.p.Notifications) != '{' || json.Unmarshal(c.p.Notifications, &f) != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Reserved _meta keys (mcp-wire.md §A1).
+// Reserved _meta keys.
 const (
 	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
 	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
@@ -29,12 +29,12 @@ type requestMeta struct {
 }
 
 // claimsModern reports a modern era claim: the protocolVersion key is present,
-// whatever its value (§C2 step 4). A bad value is then a modern error, not a
+// whatever its value (era classification). A bad value is then a modern error, not a
 // silent fallback to legacy.
 func (m *requestMeta) claimsModern() bool { return m != nil && m.ProtocolVersion != nil }
 
 // checkRequired verifies the MUST keys and returns -32602 naming each missing
-// or mistyped one. clientInfo is deliberately not required (§D10).
+// or mistyped one. clientInfo is deliberately not required.
 func (m *requestMeta) checkRequired() (version string, caps ClientCapabilities, e *Error) {
 	var missing []string
 	if m == nil {

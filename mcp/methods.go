@@ -10,7 +10,7 @@ import (
 type methodSpec struct {
 	modern, legacy bool
 	gate           func(c *ServerCapabilities) bool   // server capability the method needs
-	needs          func(r *Request, p *params) *Error // client capability check (§A4 step 11)
+	needs          func(r *Request, p *params) *Error // client capability check (ladder step 11)
 	run            func(ctx context.Context, c *call) ([]byte, *Error)
 }
 
@@ -33,7 +33,7 @@ func hasSubscribe(c *ServerCapabilities) bool   { return c.Resources != nil && c
 // methods is the method table for both eras. Methods the 2026-07-28 revision
 // removed (initialize, ping, logging/setLevel, resources/(un)subscribe) are
 // legacy-only rows, so a modern request for them gets -32601 (404 on HTTP),
-// as conformance expects (§A2).
+// as conformance expects.
 var methods map[string]*methodSpec
 
 func init() {
@@ -56,7 +56,7 @@ func init() {
 	}
 }
 
-// lookup is §A4 step 10: the method must exist in the request's era and its
+// lookup is step 10 of the validation ladder: the method must exist in the request's era and its
 // server capability must be advertised; otherwise -32601.
 func (s *Server) lookup(method string, era Era, version string) (*methodSpec, *Error) {
 	spec := methods[method]
@@ -69,7 +69,7 @@ func (s *Server) lookup(method string, era Era, version string) (*methodSpec, *E
 	return spec, nil
 }
 
-// dispatch runs a validated request (§A4 step 13).
+// dispatch runs a validated request (the ladder's last step).
 func (s *Server) dispatch(ctx context.Context, in *inbound, p *params, req *Request) (out []byte, e *Error) {
 	// A handler's bug costs one request an internal error, not the
 	// server and every other client's requests.
@@ -183,7 +183,7 @@ func runReadResource(ctx context.Context, c *call) ([]byte, *Error) {
 		return nil, asError(err)
 	}
 	if r == nil || len(r.Contents) == 0 && r.InputRequired == nil {
-		// Never an empty contents for a missing resource (§A15).
+		// Never an empty contents for a missing resource.
 		return nil, ResourceNotFound(c.p.URI)
 	}
 	if r.InputRequired != nil {

@@ -11,8 +11,8 @@ import (
 // is zero.
 const DefaultPageSize = 100
 
-// cursorPrefix versions the cursor format. Cursors are opaque to clients
-// (§A10), base64url so that they survive any transport unescaped.
+// cursorPrefix versions the cursor format. Cursors are opaque to clients,
+// base64url so that they survive any transport unescaped.
 const cursorPrefix = "mcpdecl.v2:"
 
 // A cursor is bound to its list: the method it came from and a hash of the
@@ -72,7 +72,7 @@ func listVersion[T any](items []T, key func(*T) string) uint64 {
 
 // page cuts one page out of the handler's full, deterministically ordered
 // list. An invalid cursor, one of another list and one cut before the list
-// changed are -32602 (§A10).
+// changed are -32602.
 func page[T any](items []T, c *call, key func(*T) string) ([]T, string, *Error) {
 	list := c.in.msg.Method
 	size := c.s.pageSize

@@ -51,7 +51,7 @@ type inbound struct {
 	stdio  bool
 
 	// sessionGone marks an Mcp-Session-Id that is unknown or ended; legacy
-	// requests then get 404 so the client re-initializes (§B3).
+	// requests then get 404 so the client re-initializes.
 	sessionGone bool
 }
 
@@ -65,9 +65,14 @@ type outcome struct {
 	version string
 }
 
-// serve runs one request through the validation ladder (mcp-wire.md §A4 and
-// §C2) and dispatches it. Steps 1–3 (Origin/Host, HTTP method, JSON shape)
-// belong to the transports; serve starts at era classification.
+// serve runs one request through the validation ladder and dispatches it.
+// The ladder's steps, numbered in the comments of this package: 1 Origin
+// and Host, 2 HTTP method, 3 JSON shape (these belong to the transports;
+// serve starts at era classification), 4–6 era classification and the
+// modern _meta claims, 7 the MCP-Protocol-Version header, 8 a supported
+// revision, 9 the Mcp-Method/Mcp-Name headers, 10 the method exists in the
+// era, 11 the client's capabilities, 12 headers mirrored from arguments,
+// 13 dispatch.
 func (s *Server) serve(ctx context.Context, in *inbound) outcome {
 	m := in.msg
 	var p params
@@ -111,7 +116,7 @@ func (s *Server) errorOutcome(id json.RawMessage, e *Error, era Era, version str
 	return outcome{body: encodeError(id, e), status: e.HTTPStatus(era == EraModern), isErr: true, era: era, version: version}
 }
 
-// classify is §C2 step 4–6: a _meta protocolVersion claim is modern; a modern
+// classify is ladder steps 4–6: a _meta protocolVersion claim is modern; a modern
 // header or a modern-only method without the claim is malformed modern (the
 // ladder then answers -32602); everything else is legacy.
 func (s *Server) classify(in *inbound, p *params) Era {
@@ -128,7 +133,7 @@ func (s *Server) classify(in *inbound, p *params) Era {
 	return EraLegacy
 }
 
-// modernLadder is §A4 steps 5–12 for a request classified modern.
+// modernLadder is ladder steps 5–12 for a request classified modern.
 func (s *Server) modernLadder(in *inbound, p *params) (*Request, *Error) {
 	hv, hasHV := "", false
 	if in.header != nil {
@@ -203,7 +208,7 @@ func (s *Server) modernRequest(in *inbound, p *params, version string, caps Clie
 }
 
 // legacyLadder picks the legacy revision a request is served under: the
-// HTTP header, else the session's negotiated version, else 2025-03-26 (§B3).
+// HTTP header, else the session's negotiated version, else 2025-03-26.
 func (s *Server) legacyLadder(in *inbound, p *params) (*Request, *Error) {
 	version := ""
 	if in.header != nil {
@@ -220,7 +225,7 @@ func (s *Server) legacyLadder(in *inbound, p *params) (*Request, *Error) {
 	if version == "" {
 		version = s.defaultLegacy()
 	}
-	if version == "" { // a modern-only server: name what it supports (§C1)
+	if version == "" { // a modern-only server: name what it supports
 		return nil, versionErr(Version20250326, s.versions.list)
 	}
 	if _, e := s.lookup(in.msg.Method, EraLegacy, version); e != nil {

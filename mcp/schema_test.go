@@ -120,7 +120,7 @@ var wholeMessageErrors = map[string]bool{
 // a request of method, served under revision rev: the whole message against
 // JSONRPCMessage, results against the method's definition, notifications
 // against ServerNotification, errors against the typed modern errors; and
-// asserts that legacy results carry no modern field (§0, §D8).
+// asserts that legacy results carry no modern field.
 func checkSent(t testing.TB, rev, method string, msg []byte) {
 	t.Helper()
 	if IsBatch(msg) { // a 2025-03-26 batch response

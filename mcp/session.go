@@ -12,7 +12,7 @@ import (
 
 // session is legacy state that outlives one request: a stdio process after
 // initialize, or a stateful HTTP session. Modern requests never read it
-// (§A1 statelessness).
+// (the modern era is stateless).
 type session struct {
 	id string // Mcp-Session-Id; "" on stdio
 
@@ -59,7 +59,7 @@ func (ss *session) track(id json.RawMessage, cancel context.CancelFunc) func() {
 }
 
 // cancel handles notifications/cancelled; unknown or finished ids are
-// ignored (§A9).
+// ignored.
 func (ss *session) cancel(params json.RawMessage) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`

@@ -5,8 +5,7 @@ import (
 	"strconv"
 )
 
-// result serializes an era-neutral payload for the request's era (§C2
-// "Per-era output shaping"). Modern results get resultType, the serverInfo
+// result serializes an era-neutral payload for the request's era. Modern results get resultType, the serverInfo
 // _meta and, when cacheable, ttlMs/cacheScope. Legacy results get none of
 // them: strict legacy clients reject the modern fields (csharp-sdk #1721).
 func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta json.RawMessage) ([]byte, *Error) {
@@ -108,7 +107,7 @@ func legacyStructured(r *CallToolResult, version string) json.RawMessage {
 	return nil
 }
 
-// inputRequired serializes an MRTR outcome (§A18). Modern clients get an
+// inputRequired serializes an MRTR outcome. Modern clients get an
 // InputRequiredResult, after checking that every embedded request kind was
 // declared in this request's clientCapabilities (-32021 otherwise). Legacy
 // clients cannot receive one: tools/call becomes an isError result, the
@@ -165,7 +164,7 @@ func checkInputCaps(ir *InputRequired, caps ClientCapabilities) *Error {
 
 // shapeError applies per-era error rules. Modern never carries -32002 or
 // -32042 (retired) nor an undefined code in the reserved -32020…-32099 range
-// (§A4 "Code ranges"); a legacy -32002 is kept as is. The caller's error is
+// (retired or reserved codes); a legacy -32002 is kept as is. The caller's error is
 // never mutated, since handlers may return shared values.
 func shapeError(e *Error, era Era) *Error {
 	if era != EraModern {

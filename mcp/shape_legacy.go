@@ -2,7 +2,7 @@ package mcp
 
 import "encoding/json"
 
-// The helpers below strip fields a legacy revision does not define (§B4):
+// The helpers below strip fields a legacy revision does not define:
 // titles and outputSchema came with 2025-06-18, icons and
 // Implementation.description/websiteUrl with 2025-11-25. Keeping them would
 // rely on clients tolerating unknown fields, and strict clients do not.

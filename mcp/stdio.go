@@ -12,7 +12,7 @@ import (
 // MaxStdioLine bounds one stdio message (4 MiB, like the HTTP body limit).
 const MaxStdioLine = 4 << 20
 
-// ServeStdio serves newline-delimited JSON-RPC from r to w (§A6). Only
+// ServeStdio serves newline-delimited JSON-RPC from r to w. Only
 // protocol messages are written to w, one per line; log to stderr. Requests
 // are handled concurrently, so responses may be written out of order. When r
 // reaches EOF, listen streams end and every pending response is still written
@@ -145,7 +145,7 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) {
 	}
 }
 
-// notification handles client notifications; they are never answered (§D2).
+// notification handles client notifications; they are never answered.
 func (c *stdioConn) notification(m *Message) {
 	switch m.Method {
 	case "notifications/cancelled":
@@ -170,7 +170,7 @@ func (c *stdioConn) request(ctx context.Context, m *Message) {
 			return
 		}
 		if rctx.Err() != nil && ctx.Err() == nil {
-			return // cancelled by the client: MUST NOT answer (§A6)
+			return // cancelled by the client: MUST NOT answer
 		}
 		_ = c.write(out.body)
 		if m.Method == "initialize" && out.era == EraLegacy {

@@ -12,7 +12,7 @@ type Implementation struct {
 	Icons       []Icon `json:"icons,omitempty"`       // since 2025-11-25
 }
 
-// Icon is a display icon (§A17).
+// Icon is a display icon.
 type Icon struct {
 	Src      string   `json:"src"`
 	MimeType string   `json:"mimeType,omitempty"`
@@ -27,7 +27,7 @@ type Annotations struct {
 	LastModified string   `json:"lastModified,omitempty"` // since 2025-06-18
 }
 
-// ToolAnnotations are untrusted behaviour hints on a tool (§A14).
+// ToolAnnotations are untrusted behaviour hints on a tool.
 type ToolAnnotations struct {
 	Title           string `json:"title,omitempty"`
 	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
@@ -50,7 +50,7 @@ type Tool struct {
 
 	// HeaderParams maps Mcp-Param-{Name} header names to the top-level
 	// argument they mirror (inputSchema properties annotated x-mcp-header).
-	// The router checks them on modern HTTP requests (§A4 step 12). It is not
+	// The router checks them on modern HTTP requests (ladder step 12). It is not
 	// serialized: the annotation already lives in InputSchema.
 	HeaderParams map[string]string `json:"-"`
 }
@@ -106,7 +106,7 @@ type PromptMessage struct {
 }
 
 // ServerCapabilities is what the server advertises; the router also uses it as
-// the method gate (§A4 step 10).
+// the method gate (ladder step 10).
 type ServerCapabilities struct {
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
 	Logging      *struct{}                  `json:"logging,omitempty"`
@@ -141,7 +141,7 @@ type ClientCapabilities struct {
 }
 
 // ServerInfo is everything discover and initialize report, plus the cache
-// hints stamped on cacheable modern results (§A11).
+// hints stamped on cacheable modern results.
 type ServerInfo struct {
 	Implementation Implementation
 	Capabilities   ServerCapabilities
@@ -173,7 +173,7 @@ type GetPromptParams struct {
 	MRTR
 }
 
-// MRTR carries a modern multi-round-trip retry (§A18): the client's answers
+// MRTR carries a modern multi-round-trip retry: the client's answers
 // keyed like the earlier inputRequests, and the opaque state echoed back
 // byte-exact. The server must treat RequestState as attacker-controlled.
 type MRTR struct {
@@ -197,7 +197,7 @@ type CompleteParams struct {
 	} `json:"context"`
 }
 
-// InputRequired is a modern input_required outcome (§A18). At least one field
+// InputRequired is a modern input_required outcome. At least one field
 // must be set. Legacy clients cannot receive it; see shape.go.
 type InputRequired struct {
 	InputRequests map[string]InputRequest `json:"inputRequests,omitempty"`

@@ -1,6 +1,6 @@
 package mcp
 
-// Protocol revisions this package knows (mcp-wire.md §0).
+// Protocol revisions this package knows.
 const (
 	Version20260728 = "2026-07-28"
 	Version20251125 = "2025-11-25"
@@ -31,7 +31,7 @@ func (e Era) String() string {
 
 // The era of a revision is decided by membership in these sets, never by
 // comparing strings: go-sdk's `v < "2026-07-28"` silently treats "1900-01-01"
-// as legacy (§C3).
+// as legacy.
 var (
 	modernVersions = map[string]bool{Version20260728: true}
 	legacyVersions = map[string]bool{Version20251125: true, Version20250618: true, Version20250326: true}
@@ -109,7 +109,7 @@ func (s versionSet) legacyList() []string {
 	return out
 }
 
-// negotiate implements legacy initialize version negotiation (§B1): echo the
+// negotiate implements legacy initialize version negotiation: echo the
 // requested version if offered, else counter-offer the newest offered legacy
 // version. It never negotiates a modern revision (go-sdk #1033). ok is false
 // when the server offers no legacy version at all.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suites and real TypeScript MCP clients
-# against mcpdecl (see shared/docs/conformance.md):
+# against mcpdecl:
 #
 #   1. builds mcpdecl;
 #   2. installs, reproducibly (npm ci from committed lock files) into .tools/:

@@ -15,7 +15,7 @@ import (
 
 // TestEveryRevisionOverStdio serves testdata/interop.hcl over one stdio
 // pipe per legacy revision, each also carrying modern requests (dual-era on
-// one pipe, mcp-wire.md §C2), sends every method the configuration
+// one pipe), sends every method the configuration
 // supports, and validates every answer against the schema of its revision.
 // It also pins the per-era differences a schema cannot see.
 func TestEveryRevisionOverStdio(t *testing.T) {

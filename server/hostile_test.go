@@ -27,8 +27,8 @@ import (
 
 // TestHostileHTTP sends malformed, oversized and unwelcome requests to the
 // real stack (mcp's HTTP handler over server.New on a loopback listener)
-// and checks the status and JSON-RPC error the spec asks for
-// (mcp-wire.md §A4, §A5, §B3), that every body sent is schema-valid, and
+// and checks the status and JSON-RPC error the spec asks for,
+// that every body sent is schema-valid, and
 // that a proper call still works after each one.
 func TestHostileHTTP(t *testing.T) {
 	requireSchemas(t)
@@ -102,7 +102,7 @@ func TestHostileHTTP(t *testing.T) {
 		{name: "Mcp-Method mismatch", header: modern("tools/list", ""), body: call(`{"name":"Ada"}`), wantStatus: 400, wantCode: mcp.CodeHeaderMismatch},
 		{name: "Mcp-Name mismatch", header: modern("tools/call", "add"), body: call(`{"name":"Ada"}`), wantStatus: 400, wantCode: mcp.CodeHeaderMismatch},
 		{name: "missing version header, modern body", header: with(modern("tools/call", "greet"), "MCP-Protocol-Version", ""), body: call(`{"name":"Ada"}`), wantStatus: 400, wantCode: mcp.CodeHeaderMismatch},
-		{name: "arguments not an object", header: modern("tools/call", "greet"), body: call(`5`), wantCode: mcp.CodeInvalidParams}, // status not specified (§A4)
+		{name: "arguments not an object", header: modern("tools/call", "greet"), body: call(`5`), wantCode: mcp.CodeInvalidParams}, // status not specified
 		{name: "posted response, modern", header: modern("tools/list", ""), body: `{"jsonrpc":"2.0","id":1,"result":{}}`, wantStatus: 400, wantCode: mcp.CodeInvalidRequest},
 		{name: "notification", header: legacy, body: `{"jsonrpc":"2.0","method":"notifications/initialized"}`, wantStatus: 202},
 		{name: "foreign Origin", header: with(legacy, "Origin", "https://evil.example"), body: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, wantStatus: 403},

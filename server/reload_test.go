@@ -23,7 +23,7 @@ import (
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
 // modernRequest builds a 2026-07-28 POST with the headers a conforming
-// client sends (mcp-wire.md §A5).
+// client sends.
 func modernRequest(t testing.TB, url, id, method, name, params string) *http.Request {
 	t.Helper()
 	if params != "" {

@@ -1,8 +1,8 @@
 // Package wiretest checks what an MCP server sends, for tests: the official
-// schemas of each revision (../shared/mcp-spec beside the project root),
+// schemas of each revision (JSON Schema files, one folder per revision),
 // and taps that see every message a server sends over HTTP or stdio and
-// validate it against the schema of the revision its request spoke
-// (mcp-wire.md §0). It is imported by tests only.
+// validate it against the schema of the revision its request spoke.
+// It is imported by tests only.
 package wiretest
 
 import (
@@ -25,9 +25,9 @@ import (
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
-// specDir finds the official schemas: the shared/ folder beside the
-// project root, located from this file, so that every test package that
-// imports wiretest finds them wherever it runs.
+// specDir finds the official schemas, located from this file, so that
+// every test package that imports wiretest finds them wherever it runs;
+// tests that need them skip when they are absent.
 func specDir() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "mcp-spec")
@@ -163,7 +163,7 @@ var wholeMessageErrors = map[string]bool{
 // problem: the whole message against JSONRPCMessage, results against the
 // method's definition, notifications against ServerNotification, modern
 // errors against their typed definitions; legacy results must carry no
-// modern field (mcp-wire.md §0, §D8).
+// modern field.
 func CheckSent(rev, method string, msg []byte) []error {
 	var errs []error
 	add := func(err error) {

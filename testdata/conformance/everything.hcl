@@ -1,6 +1,6 @@
 # The "everything" fixture of the official MCP conformance suite
 # (@modelcontextprotocol/conformance), written in mcpdecl's own language
-# from the fixture contract in shared/docs/conformance.md §4 and §9.
+# from what the suite expects of its test server.
 #
 #   go run ./cmd/mcpdecl validate testdata/conformance/everything.hcl
 #   ./scripts/conformance.sh          # serves it over HTTP and runs the suites
