@@ -131,7 +131,7 @@ type httpHandler struct {
 // ServeHTTP implements http.Handler: ladder steps 1–2 (Origin/Host, HTTP
 // method) here, the rest in post.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rc := &connControl{ResponseController: *http.NewResponseController(w)}
+	rc := newConnControl(w, h.opts.WriteTimeout)
 	if h.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
 		// Set before any answer, so that a body nobody reads (403, 503)
 		// cannot hold the connection while the server drains it either.
@@ -229,16 +229,8 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connC
 	if h.opts.BodyTimeout > 0 {
 		rc.readBy(time.Time{}) // the response may be a long stream
 	}
-	h.renewWriteDeadline(rc) // the body's time does not count against the answer's
+	rc.renewWrite() // the body's time does not count against the answer's
 	return body, true
-}
-
-// renewWriteDeadline gives the next write its own WriteTimeout: the server
-// set one when the request began, which a slow body or a long call used up.
-func (h *httpHandler) renewWriteDeadline(rc *connControl) {
-	if h.opts.WriteTimeout > 0 {
-		rc.writeBy(time.Now().Add(h.opts.WriteTimeout))
-	}
 }
 
 // connControl sets the deadlines of the request's connection. For a writer
@@ -246,7 +238,22 @@ func (h *httpHandler) renewWriteDeadline(rc *connControl) {
 // error on every call, so after the first refusal it stops asking.
 type connControl struct {
 	http.ResponseController
+	writeTime   time.Duration // each write's deadline; 0: none
 	noDeadlines bool
+}
+
+func newConnControl(w http.ResponseWriter, writeTime time.Duration) *connControl {
+	return &connControl{ResponseController: *http.NewResponseController(w), writeTime: writeTime}
+}
+
+// renewWrite gives the next write its own deadline. The server set one when
+// the request began, which a slow body or a long call used up; and a stream
+// lives as long as the client keeps reading, while a client that stops
+// reading frees the connection after writeTime instead of never.
+func (c *connControl) renewWrite() {
+	if c.writeTime > 0 {
+		c.writeBy(time.Now().Add(c.writeTime))
+	}
 }
 
 func (c *connControl) readBy(t time.Time) {
@@ -329,7 +336,7 @@ func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, rc *connCont
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	out := h.s.serveBatch(r.Context(), body, r.Header, sess)
-	h.renewWriteDeadline(rc) // the batch's calls may have taken long
+	rc.renewWrite() // the batch's calls may have taken long
 	switch {
 	case out == nil:
 		w.WriteHeader(http.StatusAccepted)
@@ -354,7 +361,7 @@ func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connCo
 		}
 		sess = newSession(newSessionID())
 	}
-	resp := newResponder(w, r, rc, h.opts.WriteTimeout)
+	resp := newResponder(w, r, rc)
 	defer resp.close()
 	in := &inbound{msg: m, header: r.Header, sess: sess, sessionGone: gone, out: resp.sink(ctx, sess)}
 	out := h.s.serve(ctx, in)

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 )
 
 // errStreamClosed is returned for writes after the response ended; handler
@@ -19,24 +18,14 @@ var errStreamClosed = errors.New("mcp: response stream closed")
 type responder struct {
 	w         http.ResponseWriter
 	rc        *connControl
-	writeTime time.Duration // each write's deadline; 0: none
 	mu        sync.Mutex
 	canStream bool // the client's Accept lists text/event-stream
 	streaming bool
 	closed    bool
 }
 
-func newResponder(w http.ResponseWriter, r *http.Request, rc *connControl, writeTime time.Duration) *responder {
-	return &responder{w: w, rc: rc, writeTime: writeTime, canStream: acceptsSSE(r)}
-}
-
-// renewWriteDeadline gives the next write its own deadline: a stream lives
-// as long as the client keeps reading, and a client that stops reading
-// frees the connection after writeTime instead of never.
-func (p *responder) renewWriteDeadline() {
-	if p.writeTime > 0 {
-		p.rc.writeBy(time.Now().Add(p.writeTime))
-	}
+func newResponder(w http.ResponseWriter, r *http.Request, rc *connControl) *responder {
+	return &responder{w: w, rc: rc, canStream: acceptsSSE(r)}
 }
 
 // acceptsSSE is lenient on purpose: an over-strict Accept check breaks
@@ -71,7 +60,7 @@ func (p *responder) event(b []byte) error {
 	buf = append(buf, "event: message\ndata: "...)
 	buf = append(buf, b...)
 	buf = append(buf, "\n\n"...)
-	p.renewWriteDeadline()
+	p.rc.renewWrite()
 	if _, err := p.w.Write(buf); err != nil {
 		return err
 	}
@@ -93,7 +82,7 @@ func (p *responder) comment() error {
 	if !p.streaming {
 		p.startSSE()
 	}
-	p.renewWriteDeadline()
+	p.rc.renewWrite()
 	if _, err := p.w.Write([]byte(":\n\n")); err != nil {
 		return err
 	}
@@ -112,7 +101,7 @@ func (p *responder) finish(status int, body []byte) {
 		_ = p.event(body)
 		return
 	}
-	p.renewWriteDeadline()
+	p.rc.renewWrite()
 	writeJSON(p.w, status, body)
 }
 
@@ -154,7 +143,7 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 		sess.touch(h.now())
 		sess.streams.Add(-1)
 	}()
-	resp := newResponder(w, r, &connControl{ResponseController: *http.NewResponseController(w)}, h.opts.WriteTimeout)
+	resp := newResponder(w, r, newConnControl(w, h.opts.WriteTimeout))
 	defer resp.close()
 	if resp.comment() != nil { // opens the stream so the client sees 200 now
 		return
