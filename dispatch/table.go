@@ -26,6 +26,9 @@ type Table struct {
 	// Secrets are the texts of sensitive variables, longest first, which
 	// the server replaces in its logs and in error messages.
 	Secrets []string
+
+	indexOnce sync.Once
+	index     *index
 }
 
 // Server is what the server says about itself.

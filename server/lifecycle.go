@@ -3,15 +3,10 @@ package server
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 
-	"github.com/hashicorp/hcl/v2"
-
-	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
@@ -73,7 +68,7 @@ func (s *Server) swap(t *dispatch.Table, owned bool) (mcp.ListKind, []string, er
 	defer s.swapMu.Unlock()
 	if s.closed {
 		if owned {
-			CloseBackends(t, s.log)
+			t.CloseBackends(s.log)
 		}
 		return 0, nil, errClosed
 	}
@@ -118,105 +113,22 @@ func (st *state) release() {
 	}
 	st.once.Do(func() {
 		if st.owned {
-			CloseBackends(st.table, st.log)
+			st.table.CloseBackends(st.log)
 		}
 	})
-}
-
-// BackendError is a backend that could not be opened.
-type BackendError struct {
-	Name string
-	Err  error // the adapter's error, which names the backend
-}
-
-func (e *BackendError) Error() string { return e.Err.Error() }
-func (e *BackendError) Unwrap() error { return e.Err }
-
-// OpenBackends opens every backend of t that acquires resources (a
-// connection pool), each one even when another fails, in name order. It
-// returns one error per backend that could not be opened, with t's
-// secrets taken out. Release the backends with CloseBackends in any case.
-func OpenBackends(ctx context.Context, t *dispatch.Table) []*BackendError {
-	_, _, failed := openEach(ctx, t, false)
-	return failed
-}
-
-// CheckOpener is a backend that opens for a check (mcpdecl check)
-// differently from serving: without creating or changing anything, with
-// its failures as diagnostics at its own attributes, and with a note on
-// what it checked against.
-type CheckOpener interface {
-	CheckOpen(ctx context.Context) (note string, diags hcl.Diagnostics)
-}
-
-// OpenForCheck opens t's backends for a check, in the order OpenBackends
-// uses: a CheckOpener through CheckOpen, every other backend as for
-// serving. It returns the CheckOpeners' notes and diagnostics and the
-// other backends that could not be opened, with t's secrets taken out.
-// Release the backends with CloseBackends in any case.
-func OpenForCheck(ctx context.Context, t *dispatch.Table) (notes []string, diags hcl.Diagnostics, failed []*BackendError) {
-	return openEach(ctx, t, true)
-}
-
-// openEach opens every backend of t that acquires resources, each one
-// even when another fails, in name order; with check, a CheckOpener opens
-// its checking way.
-func openEach(ctx context.Context, t *dispatch.Table, check bool) (notes []string, diags hcl.Diagnostics, failed []*BackendError) {
-	for _, name := range backendNames(t) {
-		b := t.Backends[name]
-		if co, ok := b.(CheckOpener); ok && check {
-			note, d := co.CheckOpen(ctx)
-			diags = append(diags, dispatch.RedactDiagnostics(d, t.Secrets)...)
-			if note != "" {
-				notes = append(notes, dispatch.RedactText(note, t.Secrets))
-			}
-			continue
-		}
-		o, ok := b.(adapter.Opener)
-		if !ok {
-			continue
-		}
-		if err := o.Open(ctx); err != nil {
-			failed = append(failed, &BackendError{Name: name, Err: errors.New(dispatch.RedactText(err.Error(), t.Secrets))})
-		}
-	}
-	return notes, diags, failed
-}
-
-// CloseBackends closes every backend of t that holds resources; failures
-// are logged (log may be nil).
-func CloseBackends(t *dispatch.Table, log *slog.Logger) {
-	for _, name := range backendNames(t) {
-		c, ok := t.Backends[name].(io.Closer)
-		if !ok {
-			continue
-		}
-		if err := c.Close(); err != nil && log != nil {
-			log.Warn("closing backend failed", "backend", name, "error", dispatch.RedactText(err.Error(), t.Secrets))
-		}
-	}
 }
 
 // openOrClose opens t's backends; when one fails, it closes the others
 // and returns the failures.
 func openOrClose(ctx context.Context, t *dispatch.Table) error {
-	failed := OpenBackends(ctx, t)
+	failed := t.OpenBackends(ctx)
 	if len(failed) == 0 {
 		return nil
 	}
-	CloseBackends(t, nil)
+	t.CloseBackends(nil)
 	errs := make([]error, len(failed))
 	for i, f := range failed {
 		errs[i] = f
 	}
 	return errors.Join(errs...)
-}
-
-func backendNames(t *dispatch.Table) []string {
-	names := make([]string, 0, len(t.Backends))
-	for name := range t.Backends {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
 }

@@ -2,13 +2,11 @@ package server
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
@@ -47,7 +45,7 @@ var (
 // ToolHeaderParams implements mcp.ToolHeaderLookup: the Mcp-Param-*
 // headers a modern HTTP call of the tool must carry.
 func (s *Server) ToolHeaderParams(name string) map[string]string {
-	if t, ok := s.state.Load().toolIndex[name]; ok {
+	if t := s.state.Load().table.Tool(name); t != nil {
 		return t.HeaderParams
 	}
 	return nil
@@ -97,8 +95,8 @@ func changedResources(prev, next *state) []string {
 	}
 	var out []string
 	for i, r := range next.table.Resources {
-		old, ok := prev.resIndex[r.URI]
-		if !ok {
+		old := prev.table.Resource(r.URI)
+		if old == nil {
 			continue
 		}
 		same := old.Text == r.Text && old.Blob == r.Blob && old.File == r.File &&
@@ -134,54 +132,6 @@ func (s *Server) ListResourceTemplates(context.Context, *mcp.Request) ([]mcp.Res
 // ListPrompts implements mcp.Handler.
 func (s *Server) ListPrompts(context.Context, *mcp.Request) ([]mcp.Prompt, error) {
 	return s.state.Load().prompts, nil
-}
-
-// invoke runs an action and turns failures into messages for the model:
-// a CallError's own message, or a generic one with the detail logged.
-//
-// A call has one deadline. When the tool sets a timeout (or the server has
-// a default), that is the deadline, for the context and for the adapter
-// (Request.Timeout), which then ignores its backend's; otherwise the
-// adapter applies its call's or backend's timeout alone.
-func (s *Server) invoke(ctx context.Context, what string, action adapter.Action, timeout time.Duration, req *adapter.Request) (*adapter.Result, string) {
-	if timeout <= 0 {
-		timeout = s.timeout
-	}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-		req.Timeout = timeout
-	}
-	start := time.Now()
-	res, err := action.Invoke(ctx, req)
-	if s.log.Enabled(ctx, slog.LevelDebug) {
-		s.log.DebugContext(ctx, "call", "target", what, "took", time.Since(start), "outcome", outcomeOf(res, err))
-	}
-	if err == nil {
-		return res, ""
-	}
-	var ce *adapter.CallError
-	if errors.As(err, &ce) {
-		s.log.WarnContext(ctx, "call failed", "target", what, "error", err, "cause", ce.Err)
-		return nil, ce.Message
-	}
-	if ctx.Err() == context.DeadlineExceeded && timeout > 0 {
-		return nil, "The call did not finish within " + timeout.String() + " and was stopped. Try a smaller request."
-	}
-	s.log.ErrorContext(ctx, "call failed", "target", what, "error", err)
-	return nil, "The call failed inside the server (the details are in the server log). Retrying will probably not help."
-}
-
-// outcomeOf names how a call ended, for the debug log.
-func outcomeOf(res *adapter.Result, err error) string {
-	switch {
-	case err != nil:
-		return "error: " + err.Error()
-	case res != nil && res.Failure != "":
-		return "failure: " + res.Failure
-	}
-	return "ok"
 }
 
 func changedLists(prev, next *state) mcp.ListKind {

@@ -2,10 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"sort"
-	"strings"
-
-	"github.com/yosida95/uritemplate/v3"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -19,66 +15,31 @@ type state struct {
 	table     *dispatch.Table
 	info      *mcp.ServerInfo
 	tools     []mcp.Tool
-	toolIndex map[string]*dispatch.Tool
 	resources []mcp.Resource
-	resIndex  map[string]*dispatch.Resource
 	templates []mcp.ResourceTemplate
-	matchers  []*templateMatcher // most specific first
 	prompts   []mcp.Prompt
-	prompts2  map[string]*dispatch.Prompt
 	// secrets are the texts of sensitive variables, longest first.
 	secrets []string
 }
 
-// templateMatcher pairs a resource template with its parsed URI template.
-type templateMatcher struct {
-	tmpl   *dispatch.Template
-	parsed *uritemplate.Template
-	// literal is the number of characters outside {...}: a template with
-	// more literal text is more specific (books://{id}/cover beats books://{x}).
-	literal int
-}
-
 func newState(t *dispatch.Table) *state {
-	s := &state{table: t, toolIndex: map[string]*dispatch.Tool{}, resIndex: map[string]*dispatch.Resource{}, prompts2: map[string]*dispatch.Prompt{}}
+	s := &state{table: t}
 	s.refs.Store(1)
 	s.info = serverInfo(t)
 	s.secrets = t.Secrets
 	for _, tool := range t.Tools {
 		s.tools = append(s.tools, toolListing(tool))
-		s.toolIndex[tool.Name] = tool
 	}
 	for _, r := range t.Resources {
 		s.resources = append(s.resources, resourceListing(r))
-		s.resIndex[r.URI] = r
 	}
 	for _, tm := range t.Templates {
 		s.templates = append(s.templates, templateListing(tm))
-		if parsed, err := uritemplate.New(tm.URITemplate); err == nil {
-			s.matchers = append(s.matchers, &templateMatcher{tmpl: tm, parsed: parsed, literal: literalLength(tm.URITemplate)})
-		}
 	}
-	sort.SliceStable(s.matchers, func(i, j int) bool { return s.matchers[i].literal > s.matchers[j].literal })
 	for _, p := range t.Prompts {
 		s.prompts = append(s.prompts, promptListing(p))
-		s.prompts2[p.Name] = p
 	}
 	return s
-}
-
-func literalLength(tmpl string) int {
-	n, depth := 0, 0
-	for _, r := range tmpl {
-		switch {
-		case r == '{':
-			depth++
-		case r == '}':
-			depth--
-		case depth == 0:
-			n++
-		}
-	}
-	return n
 }
 
 func serverInfo(t *dispatch.Table) *mcp.ServerInfo {
@@ -184,29 +145,4 @@ func mustJSON(v any) json.RawMessage {
 		panic("server: cannot encode compiled value: " + err.Error())
 	}
 	return b
-}
-
-// matchTemplate finds the most specific template matching uri and returns
-// it with the values of its variables.
-func (s *state) matchTemplate(uri string) (*dispatch.Template, map[string]string) {
-	for _, m := range s.matchers {
-		vals := m.parsed.Match(uri)
-		if vals == nil {
-			continue
-		}
-		out := map[string]string{}
-		for _, name := range m.parsed.Varnames() {
-			v := vals.Get(name)
-			if !v.Valid() {
-				continue // absent ({?lang} without lang=): the argument is null
-			}
-			if v.T == uritemplate.ValueTypeString {
-				out[name] = v.String()
-			} else {
-				out[name] = strings.Join(v.List(), ",")
-			}
-		}
-		return m.tmpl, out
-	}
-	return nil, nil
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/server"
 )
 
 type checkCmd struct {
@@ -58,8 +57,8 @@ func (c *checkCmd) Run(s streams) error {
 // a check and checks every call that can be checked, then closes the
 // backends. It returns the backends' notes.
 func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnostics) {
-	notes, diags, failed := server.OpenForCheck(ctx, t)
-	defer server.CloseBackends(t, nil)
+	notes, diags, failed := t.OpenForCheck(ctx)
+	defer t.CloseBackends(nil)
 	for _, f := range failed {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Backend unreachable",
 			Detail: fmt.Sprintf("The backend %q could not be opened: %s.", f.Name, f.Err)})

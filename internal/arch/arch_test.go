@@ -1,5 +1,7 @@
 // Package arch_test keeps the import rules of the architecture true:
-// cmd → server → {dispatch, mcp}; dispatch → adapter ← adapters/*; lang
+// cmd → server → {dispatch, mcp}; server is protocol glue and imports
+// nothing else of mcpdecl but the shared leaf rules; dispatch → adapter ←
+// adapters/*; lang
 // imports no adapter; mcp imports no other mcpdecl package but the leaf
 // internal/jsonenc; eval depends on hcl, cty and expr only.
 package arch_test
@@ -60,6 +62,28 @@ func TestImportRules(t *testing.T) {
 						t.Errorf("%s imports %s, which the architecture forbids", rel, d)
 					}
 				}
+			}
+		}
+	}
+}
+
+// directOnly lists packages whose own (non-test) imports of mcpdecl
+// packages are limited to these: the server is glue between the table
+// (which compiles and runs calls) and the protocol, so it reaches no
+// adapter, expression or language package itself.
+var directOnly = map[string][]string{
+	"server": {"dispatch", "mcp", "internal/rule"},
+}
+
+func TestDirectImports(t *testing.T) {
+	for pkg, allowed := range directOnly {
+		out, err := exec.Command("go", "list", "-f", "{{join .Imports \"\\n\"}}", "../../"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", pkg, err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			if rel, ok := strings.CutPrefix(imp, module); ok && !slices.Contains(allowed, rel) {
+				t.Errorf("%s imports %s: it may import only %s of mcpdecl", pkg, rel, strings.Join(allowed, ", "))
 			}
 		}
 	}

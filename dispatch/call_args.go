@@ -1,4 +1,4 @@
-package server
+package dispatch
 
 import (
 	"encoding/json"
@@ -16,7 +16,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/jsondec"
 )
@@ -35,10 +34,10 @@ type argProblem struct{ msg string }
 
 func (e *argProblem) Error() string { return e.msg }
 
-// decodeArgs validates raw JSON arguments against the compiled schema and
+// decode validates raw JSON arguments against the compiled schema and
 // the validation blocks. Problems come back as an *argProblem listing every
 // violation, so the model can fix them all in one retry.
-func decodeArgs(a *dispatch.Args, static *eval.Static, raw json.RawMessage) (*callArgs, error) {
+func (a *Args) decode(static *eval.Static, raw json.RawMessage) (*callArgs, error) {
 	instance, err := parseArgs(raw)
 	if err != nil {
 		return nil, err
@@ -126,7 +125,7 @@ type violation struct {
 func (v violation) what() string {
 	switch {
 	case v.leaf != nil:
-		return readable(dispatch.SchemaErrorText(v.leaf.ErrorKind))
+		return readable(SchemaErrorText(v.leaf.ErrorKind))
 	case v.big != "":
 		return tooLarge(v.big, v.integer)
 	}
@@ -226,7 +225,7 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 
 // applyDefaults returns the arguments with each absent one set to its
 // default (when it has one).
-func applyDefaults(a *dispatch.Args, obj map[string]any) map[string]any {
+func applyDefaults(a *Args, obj map[string]any) map[string]any {
 	out := make(map[string]any, len(a.List))
 	for k, v := range obj {
 		out[k] = v
@@ -242,7 +241,7 @@ func applyDefaults(a *dispatch.Args, obj map[string]any) map[string]any {
 
 // toCty converts the arguments to an object of the declared types; absent
 // optional arguments are null.
-func toCty(a *dispatch.Args, obj map[string]any) (cty.Value, error) {
+func toCty(a *Args, obj map[string]any) (cty.Value, error) {
 	attrs := make(map[string]cty.Value, len(a.List))
 	for _, arg := range a.List {
 		val, err := eval.FromGoJSON(obj[arg.Name], arg.Type)
@@ -258,7 +257,7 @@ func toCty(a *dispatch.Args, obj map[string]any) (cty.Value, error) {
 // message of each condition that does not hold. A validation about an
 // argument the schema already reported (missing, of the wrong type) adds
 // nothing to that report.
-func failedValidations(a *dispatch.Args, static *eval.Static, args cty.Value, reported map[string]bool) []string {
+func failedValidations(a *Args, static *eval.Static, args cty.Value, reported map[string]bool) []string {
 	var msgs []string
 	for _, v := range a.Validations {
 		if usesReported(v, reported) {
@@ -280,7 +279,7 @@ func failedValidations(a *dispatch.Args, static *eval.Static, args cty.Value, re
 	return msgs
 }
 
-func usesReported(v *dispatch.Validation, reported map[string]bool) bool {
+func usesReported(v *Validation, reported map[string]bool) bool {
 	if len(reported) > 0 && v.UsesAll {
 		return true
 	}
@@ -292,7 +291,7 @@ func usesReported(v *dispatch.Validation, reported map[string]bool) bool {
 	return false
 }
 
-func usesNull(v *dispatch.Validation, args cty.Value) bool {
+func usesNull(v *Validation, args cty.Value) bool {
 	for _, name := range v.Uses {
 		if args.Type().HasAttribute(name) && args.GetAttr(name).IsNull() {
 			return true

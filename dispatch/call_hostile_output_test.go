@@ -1,4 +1,4 @@
-package server
+package dispatch
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 )
 
 // TestHostileOutputNumbers: a backend's answer with numbers of absurd size
@@ -30,13 +29,12 @@ tool "counts" {
     output_schema = { type = "object", properties = { counts = { type = "array", items = { type = "integer" } } } }
   }
 }`)
-	s := New(&dispatch.Table{Server: &dispatch.Server{}, Tools: []*dispatch.Tool{tool}}, nil)
 	body := []any{json.Number("1"), json.Number("1e999999"), json.Number("2e999999"), json.Number("3")}
 	out, err := mapAnswer(&tool.Answer, &adapter.Result{Fields: map[string]any{"status": 200, "body": body}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msg := s.checkOutput(context.Background(), tool, out)
+	msg := checkOutput(context.Background(), discard, tool, out)
 	if !strings.Contains(msg, "counts.1") || !strings.Contains(msg, "counts.2") || !strings.Contains(msg, "exponent") {
 		t.Errorf("checkOutput = %q; want the absurd numbers at counts.1 and counts.2 refused", msg)
 	}
@@ -44,7 +42,7 @@ tool "counts" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := s.checkOutput(context.Background(), tool, out); msg != "" {
+	if msg := checkOutput(context.Background(), discard, tool, out); msg != "" {
 		t.Errorf("an ordinary answer: checkOutput = %q", msg)
 	}
 }

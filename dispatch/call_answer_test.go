@@ -1,4 +1,4 @@
-package server
+package dispatch
 
 import (
 	"context"
@@ -9,23 +9,22 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
 // compileAnswerTool compiles a one-tool config whose answer rules are
 // tested against hand-made adapter results.
-func compileAnswerTool(t *testing.T, src string) *dispatch.Tool {
+func compileAnswerTool(t *testing.T, src string) *Tool {
 	return compileAnswerToolWith(t, adapter.NewRegistry(), src)
 }
 
-func compileAnswerToolWith(t *testing.T, reg *adapter.Registry, src string) *dispatch.Tool {
+func compileAnswerToolWith(t *testing.T, reg *adapter.Registry, src string) *Tool {
 	t.Helper()
 	cfg, diags := lang.LoadSource("answer.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, reg, dispatch.Options{})
+	table, diags := Compile(cfg, reg, Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -171,13 +170,12 @@ tool "count" {
     output_schema = { type = "object", properties = { count = { type = "integer" } }, required = ["count"] }
   }
 }`)
-	s := New(&dispatch.Table{Server: &dispatch.Server{}, Tools: []*dispatch.Tool{tool}, Static: nil}, nil)
 	for n, wantErr := range map[int]bool{3: false, 9: true} {
 		out, err := mapAnswer(&tool.Answer, nil, map[string]any{"n": n})
 		if err != nil {
 			t.Fatal(err)
 		}
-		msg := s.checkOutput(context.Background(), tool, out)
+		msg := checkOutput(context.Background(), discard, tool, out)
 		if (msg != "") != wantErr {
 			t.Errorf("n=%d: checkOutput = %q, want error %v", n, msg, wantErr)
 		}
@@ -196,16 +194,41 @@ func TestUnencodableAnswerIsAnError(t *testing.T) {
 		`structured = "{'ratio': 1 / 0}"
     text       = "'fine'"`,
 	} {
-		srv := staticServer(t, `
+		table := compileTableForCalls(t, `
 tool "ratio" {
   description = "Divides by zero."
   result {
     `+result+`
   }
 }`)
-		res := callTool(t, srv, "ratio", "")
+		res := callTableTool(t, table, "ratio", "")
 		if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "cannot be written as JSON") {
 			t.Errorf("%s: got %+v, want an error result saying the answer cannot be written as JSON", result, res)
 		}
 	}
+}
+
+// compileTableForCalls compiles a config without backends.
+func compileTableForCalls(t *testing.T, src string) *Table {
+	t.Helper()
+	cfg, diags := lang.LoadSource("test.hcl", []byte(src))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := Compile(cfg, adapter.NewRegistry(), Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return table
+}
+
+// callTableTool calls a tool of table with JSON arguments, as the server
+// would, without the protocol.
+func callTableTool(t *testing.T, table *Table, name, args string) *ToolResult {
+	t.Helper()
+	res, err := table.CallTool(context.Background(), name, &CallInput{Arguments: []byte(args)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

@@ -1,4 +1,4 @@
-package server
+package dispatch
 
 import (
 	"encoding/json"
@@ -161,4 +161,13 @@ func jsonValue(v any) any {
 	var out any
 	_ = json.Unmarshal(mustJSON(v), &out)
 	return jsonValue(out)
+}
+
+// mustJSON encodes values built from JSON-ready parts; a failure is a bug.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("dispatch: cannot encode a value built for JSON: " + err.Error())
+	}
+	return b
 }

@@ -1,4 +1,4 @@
-package server
+package dispatch
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
@@ -46,7 +45,7 @@ func (o *outcome) structuredJSON() (json.RawMessage, error) {
 // a tool without a call): the first matching error rule wins; otherwise an
 // adapter-reported failure is an error; otherwise the result block (or the
 // adapter's default answer) gives the content.
-func mapAnswer(ans *dispatch.Answer, res *adapter.Result, args map[string]any) (*outcome, error) {
+func mapAnswer(ans *Answer, res *adapter.Result, args map[string]any) (*outcome, error) {
 	var fields map[string]any
 	if res != nil {
 		fields = res.Fields
@@ -94,7 +93,7 @@ func defaultOutcome(res *adapter.Result) *outcome {
 	return out
 }
 
-func mapResult(r *dispatch.ResultMap, env any) (*outcome, error) {
+func mapResult(r *ResultMap, env any) (*outcome, error) {
 	out := &outcome{}
 	if r.Structured != nil {
 		v, err := runProgram(r.Structured.Program, env)

@@ -1,0 +1,167 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// The runtime side of the table: a call (tools/call, resources/read,
+// prompts/get, completion/complete) is decoded, checked, run and mapped
+// here, so that a call can be made and tested without the protocol. The
+// server turns what comes back into protocol messages.
+
+// CallInput is what one call gets from whoever serves it.
+type CallInput struct {
+	// Arguments are the client's arguments as sent: a JSON object, or empty.
+	Arguments json.RawMessage
+	// Header holds the inbound HTTP request's headers; nil on stdio.
+	Header http.Header
+	// Progress and Log reach the client while the call runs; nil drops
+	// them. What they carry is redacted.
+	Progress func(progress, total float64, message string)
+	Log      func(level string, data any)
+	// Ask asks the client the call's questions; nil when none can be asked.
+	Ask Asker
+	// Logger receives failures with their detail (the model sees only the
+	// message written for it); nil discards them.
+	Logger *slog.Logger
+	// DefaultTimeout is the deadline of a call whose tool sets no timeout.
+	DefaultTimeout time.Duration
+}
+
+// An Asker asks the client questions (elicitation, sampling, roots) and
+// returns the answers by key. An error of type *AskFailure ends the call
+// with its message for the model; any other error (a protocol error, or
+// the caller's own signal that the answers come in a later request) is
+// returned as it is.
+type Asker func(ctx context.Context, a *Asking) (map[string]json.RawMessage, error)
+
+// Asking is one call's questions.
+type Asking struct {
+	// Target names the call ("tool search", "prompt review").
+	Target    string
+	Questions []*Question
+	// Args are the call's decoded arguments (defaults applied), which a
+	// multi-round answer must stay bound to.
+	Args  map[string]any
+	build func(*Question) (string, any, error)
+}
+
+// Build writes a question as sent: its method and params.
+func (a *Asking) Build(q *Question) (method string, params any, err error) { return a.build(q) }
+
+// AskFailure says why the client could not be asked, for the model.
+type AskFailure struct{ Message string }
+
+func (e *AskFailure) Error() string { return e.Message }
+
+// ErrorCode classifies a CallError for the protocol layer.
+type ErrorCode int
+
+const (
+	// InvalidParams: the caller's request is wrong.
+	InvalidParams ErrorCode = iota + 1
+	// NotFound: the resource does not exist (or the config turned the
+	// read down); URI names it.
+	NotFound
+	// Internal: the server could not do it.
+	Internal
+)
+
+// CallError is a failure of a call that the protocol reports as an error
+// rather than a tool result. Its message is written for the client and
+// holds no secret.
+type CallError struct {
+	Code    ErrorCode
+	Message string
+	URI     string // for NotFound
+}
+
+func (e *CallError) Error() string { return e.Message }
+
+func callError(code ErrorCode, msg string) *CallError { return &CallError{Code: code, Message: msg} }
+
+// logger returns the input's logger or one that discards.
+func (in *CallInput) logger() *slog.Logger {
+	if in.Logger == nil {
+		return discard
+	}
+	return in.Logger
+}
+
+var discard = slog.New(slog.DiscardHandler)
+
+// invoke runs an action and turns failures into messages for the model:
+// an adapter.CallError's own message, or a generic one with the detail
+// logged.
+//
+// A call has one deadline. When the tool sets a timeout (or the server has
+// a default), that is the deadline, for the context and for the adapter
+// (Request.Timeout), which then ignores its backend's; otherwise the
+// adapter applies its call's or backend's timeout alone.
+func invoke(ctx context.Context, log *slog.Logger, what string, action adapter.Action, req *adapter.Request) (*adapter.Result, string) {
+	start := time.Now()
+	res, err := action.Invoke(ctx, req)
+	if log.Enabled(ctx, slog.LevelDebug) {
+		log.DebugContext(ctx, "call", "target", what, "took", time.Since(start), "outcome", outcomeOf(res, err))
+	}
+	if err == nil {
+		return res, ""
+	}
+	var ce *adapter.CallError
+	if errors.As(err, &ce) {
+		log.WarnContext(ctx, "call failed", "target", what, "error", err, "cause", ce.Err)
+		return nil, ce.Message
+	}
+	if ctx.Err() == context.DeadlineExceeded && req.Timeout > 0 {
+		return nil, "The call did not finish within " + req.Timeout.String() + " and was stopped. Try a smaller request."
+	}
+	log.ErrorContext(ctx, "call failed", "target", what, "error", err)
+	return nil, "The call failed inside the server (the details are in the server log). Retrying will probably not help."
+}
+
+// withDeadline applies a call's one deadline (the tool's timeout, else
+// the server's default) to ctx and to req.
+func withDeadline(ctx context.Context, timeout time.Duration, req *adapter.Request) (context.Context, context.CancelFunc) {
+	if timeout <= 0 {
+		return ctx, func() {}
+	}
+	req.Timeout = timeout
+	return context.WithTimeout(ctx, timeout)
+}
+
+// outcomeOf names how a call ended, for the debug log.
+func outcomeOf(res *adapter.Result, err error) string {
+	switch {
+	case err != nil:
+		return "error: " + err.Error()
+	case res != nil && res.Failure != "":
+		return "failure: " + res.Failure
+	}
+	return "ok"
+}
+
+// adapterRequest is what an adapter gets for one call. What it sends the
+// client while it runs (progress, log lines such as a command's stderr)
+// is redacted like everything else the server writes.
+func (t *Table) adapterRequest(ctx context.Context, in *CallInput, args *callArgs) *adapter.Request {
+	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header}
+	own := CallSecrets(ctx)
+	ar.Progress = func(progress, total float64, message string) {
+		if in.Progress != nil {
+			in.Progress(progress, total, redact(message, own, t.Secrets))
+		}
+	}
+	ar.Log = func(level string, data any) {
+		if in.Log != nil {
+			in.Log(level, redactData(data, own, t.Secrets))
+		}
+	}
+	return ar
+}

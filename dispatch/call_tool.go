@@ -1,0 +1,301 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+)
+
+// ToolResult is what a tool call gives the model: content blocks, the
+// structured content as JSON (nil when there is none) and whether it is an
+// error the model should act on.
+type ToolResult struct {
+	IsError    bool
+	Content    []Block
+	Structured json.RawMessage
+}
+
+// Block is one content block of a result or a prompt message. Kind is the
+// protocol's type: text, image, audio, resource_link or resource.
+type Block struct {
+	Kind     string
+	Text     string // text
+	Data     string // image, audio: base64
+	MimeType string
+	// Link is a resource_link's target; Resource an embedded resource.
+	Link     *Link
+	Resource *Contents
+}
+
+// Link is the target of a resource_link block.
+type Link struct {
+	URI, Name, MimeType, Description string
+}
+
+// Contents is a resource's content: text or a base64 blob.
+type Contents struct {
+	URI, MimeType, Text, Blob string
+}
+
+// Block kinds.
+const (
+	KindText         = "text"
+	KindImage        = "image"
+	KindAudio        = "audio"
+	KindResourceLink = "resource_link"
+	KindResource     = "resource"
+)
+
+// TextBlock is a text content block.
+func TextBlock(s string) Block { return Block{Kind: KindText, Text: s} }
+
+// CallTool calls the tool named name: decode and check the arguments, ask
+// the client the tool's questions, run the call, apply error rules and the
+// result block, check the output schema. A tool that fails in a way the
+// model can act on gives a result with IsError; err is a *CallError (an
+// unknown tool), an Asker's own error, or nil. Nothing it returns holds a
+// sensitive variable, nor (outside the backend's own answer) a sensitive
+// argument.
+func (t *Table) CallTool(ctx context.Context, name string, in *CallInput) (*ToolResult, error) {
+	tool := t.Tool(name)
+	if tool == nil {
+		return nil, callError(InvalidParams, fmt.Sprintf("unknown tool %q", name))
+	}
+	own := sensitiveArgTexts(tool.Args, in.Arguments)
+	ctx = WithCallSecrets(ctx, own)
+	res, err := t.callTool(ctx, tool, in)
+	if len(own) > 0 || len(t.Secrets) > 0 {
+		if res != nil && res.IsError {
+			redactBlocks(res.Content, own)
+		}
+		if res != nil {
+			redactToolResult(res, t.Secrets)
+		}
+		err = redactCallError(err, own, t.Secrets)
+	}
+	return res, err
+}
+
+func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolResult, error) {
+	log := in.logger()
+	args, err := tool.Args.decode(t.Static, in.Arguments)
+	if err != nil {
+		return argError(ctx, log, tool.Name, err), nil
+	}
+	var answerFields map[string]any
+	if len(tool.Questions) > 0 {
+		answers, instead, err := t.ask(ctx, in, "tool "+tool.Name, tool.Questions, args)
+		if answers == nil {
+			return instead, err
+		}
+		if answerFields, instead, err = decodeAnswers(tool.Questions, answers); instead != nil || err != nil {
+			return instead, err // declined before the call: nothing is run
+		}
+	}
+	timeout := tool.Timeout
+	if timeout <= 0 {
+		timeout = in.DefaultTimeout
+	}
+	var res *adapter.Result
+	if tool.Action != nil {
+		req := t.adapterRequest(ctx, in, args)
+		callCtx, cancel := withDeadline(ctx, timeout, req)
+		var failure string
+		res, failure = invoke(callCtx, log, "tool "+tool.Name, tool.Action, req)
+		cancel()
+		if failure != "" {
+			return errorResult(failure), nil
+		}
+	}
+	if answerFields != nil {
+		res = withFields(res, answerFields)
+	}
+	out, err := mapAnswer(&tool.Answer, res, args.JSON)
+	if err != nil {
+		log.ErrorContext(ctx, "mapping the answer failed", "tool", tool.Name, "error", err)
+		return errorResult(fmt.Sprintf("The answer could not be read: %s. The tool's configuration may not match what the backend returned.", err)), nil
+	}
+	if msg := checkOutput(ctx, log, tool, out); msg != "" {
+		return errorResult(msg), nil
+	}
+	if len(tool.Content) > 0 {
+		return t.contentResult(ctx, log, tool, args, out), nil
+	}
+	r, err := toolResult(out)
+	if err != nil {
+		log.ErrorContext(ctx, "encoding the answer failed", "tool", tool.Name, "error", err)
+		return errorResult(fmt.Sprintf("The answer could not be sent: %s. The tool's result expressions may produce a value JSON cannot hold.", err)), nil
+	}
+	return r, nil
+}
+
+// ask obtains the answers to questions before a call. Instead of answers
+// it may return a result for the model (the client cannot be asked), or
+// the Asker's own error.
+func (t *Table) ask(ctx context.Context, in *CallInput, target string, qs []*Question, args *callArgs) (map[string]json.RawMessage, *ToolResult, error) {
+	answers, err := t.askAll(ctx, in, target, qs, args)
+	var failure *AskFailure
+	if errors.As(err, &failure) {
+		return nil, errorResult(failure.Message), nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return answers, nil, nil
+}
+
+func (t *Table) askAll(ctx context.Context, in *CallInput, target string, qs []*Question, args *callArgs) (map[string]json.RawMessage, error) {
+	if in.Ask == nil {
+		return nil, &AskFailure{"This must ask the client first, and nothing here can carry the question."}
+	}
+	build := func(q *Question) (string, any, error) { return t.buildQuestion(q, args) }
+	return in.Ask(ctx, &Asking{Target: target, Questions: qs, Args: args.JSON, build: build})
+}
+
+// contentResult builds the answer of a tool from its content blocks, then
+// the result block's text (if any) and structured content.
+func (t *Table) contentResult(ctx context.Context, log *slog.Logger, tool *Tool, args *callArgs, out *outcome) *ToolResult {
+	r := &ToolResult{IsError: out.isError}
+	for _, item := range tool.Content {
+		block, err := t.contentBlock(item, args)
+		if err != nil {
+			log.ErrorContext(ctx, "content block failed", "tool", tool.Name, "error", err)
+			return errorResult("The answer could not be built: " + err.Error())
+		}
+		r.Content = append(r.Content, block)
+	}
+	if out.text != "" {
+		r.Content = append(r.Content, TextBlock(out.text))
+	}
+	if out.structured != nil {
+		b, err := out.structuredJSON()
+		if err != nil {
+			log.ErrorContext(ctx, "encoding the answer failed", "tool", tool.Name, "error", err)
+			return errorResult("The answer could not be sent: " + err.Error())
+		}
+		r.Structured = b
+	}
+	return r
+}
+
+func (t *Table) contentBlock(item *ContentItem, args *callArgs) (Block, error) {
+	var firstErr error
+	str := func(e hcl.Expression) string {
+		if e == nil || firstErr != nil {
+			return ""
+		}
+		v, err := t.evalString(e, args.Cty, nil)
+		firstErr = err
+		return v
+	}
+	switch item.Kind {
+	case KindText:
+		return TextBlock(str(item.Text)), firstErr
+	case KindImage, KindAudio:
+		return Block{Kind: item.Kind, Data: str(item.Data), MimeType: str(item.MimeType)}, firstErr
+	case KindResourceLink:
+		link := &Link{URI: str(item.URI), Name: str(item.Name), MimeType: str(item.MimeType), Description: str(item.Description)}
+		return Block{Kind: KindResourceLink, Link: link}, firstErr
+	}
+	c := &Contents{URI: str(item.URI), MimeType: str(item.MimeType), Text: str(item.Text), Blob: str(item.Blob)}
+	return Block{Kind: KindResource, Resource: c}, firstErr
+}
+
+// checkOutput validates structured content against the tool's output
+// schema, as the protocol requires of servers that declare one.
+func checkOutput(ctx context.Context, log *slog.Logger, tool *Tool, out *outcome) string {
+	if out.isError || out.structured == nil || !tool.OutputDeclared {
+		return ""
+	}
+	validator, err := tool.OutputValidator()
+	if validator == nil || err != nil {
+		return ""
+	}
+	value := jsonValue(out.structured)
+	if absurd := absurdNumbers(value); len(absurd) > 0 {
+		// Checked first, as in arguments: the schema library would expand
+		// such a number exactly, at a cost the backend's answer chooses.
+		log.WarnContext(ctx, "structured answer holds numbers of absurd size", "tool", tool.Name)
+		return "The answer holds numbers too large to check against the tool's output schema:\n" + renderViolations(absurd, "answer", "field") +
+			"\nThis is a problem of the backend's answer, not of the arguments."
+	}
+	err = validator.Validate(value)
+	if err != nil {
+		log.WarnContext(ctx, "structured answer does not match the output schema", "tool", tool.Name, "error", err)
+		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +
+			"\nThis is a problem of the server's configuration or of the backend, not of the arguments."
+	}
+	return ""
+}
+
+func argError(ctx context.Context, log *slog.Logger, name string, err error) *ToolResult {
+	var p *argProblem
+	if errors.As(err, &p) {
+		return errorResult(p.msg)
+	}
+	log.ErrorContext(ctx, "argument handling failed", "target", name, "error", err)
+	return errorResult("The arguments could not be checked (the details are in the server log).")
+}
+
+func errorResult(msg string) *ToolResult {
+	return &ToolResult{Content: []Block{TextBlock(msg)}, IsError: true}
+}
+
+// toolResult shapes an outcome as a tool result: media as an image, audio
+// or embedded blob, text as text, structured values as structured content
+// (with a text copy, as the protocol recommends).
+func toolResult(out *outcome) (*ToolResult, error) {
+	r := &ToolResult{IsError: out.isError, Content: make([]Block, 0, 2)}
+	if out.media != nil {
+		r.Content = append(r.Content, mediaBlock(out.media))
+	}
+	if out.structured != nil {
+		b, err := out.structuredJSON()
+		if err != nil {
+			return nil, err
+		}
+		r.Structured = b
+	}
+	if out.text != "" || out.media == nil {
+		r.Content = append(r.Content, TextBlock(out.text))
+	}
+	return r, nil
+}
+
+func mediaBlock(m *adapter.Media) Block {
+	data := base64.StdEncoding.EncodeToString(m.Data)
+	switch {
+	case hasPrefix(m.MimeType, "image/"):
+		return Block{Kind: KindImage, Data: data, MimeType: m.MimeType}
+	case hasPrefix(m.MimeType, "audio/"):
+		return Block{Kind: KindAudio, Data: data, MimeType: m.MimeType}
+	}
+	return Block{Kind: KindResource, Resource: &Contents{URI: "mcpdecl://result", MimeType: m.MimeType, Blob: data}}
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// withFields adds fields (the client's answers) to what the programs see.
+func withFields(res *adapter.Result, fields map[string]any) *adapter.Result {
+	out := &adapter.Result{}
+	if res != nil {
+		*out = *res
+	}
+	out.Fields = make(map[string]any, len(out.Fields)+len(fields))
+	if res != nil {
+		for k, v := range res.Fields {
+			out.Fields[k] = v
+		}
+	}
+	for k, v := range fields {
+		out.Fields[k] = v
+	}
+	return out
+}
