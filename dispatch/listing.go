@@ -86,7 +86,7 @@ func (t *Table) Listing() *Listing {
 	}
 	for _, r := range t.Resources {
 		l.Resources = append(l.Resources, ResourceListing{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
-			MimeType: r.MimeType, Size: r.Size, Annotations: r.Annotations, Icons: r.Icons})
+			MimeType: r.MimeType, Size: listedSize(r), Annotations: r.Annotations, Icons: r.Icons})
 	}
 	for _, tm := range t.Templates {
 		l.ResourceTemplates = append(l.ResourceTemplates, TemplateListing{URITemplate: tm.URITemplate, Name: tm.Name, Title: tm.Title,
@@ -100,6 +100,15 @@ func (t *Table) Listing() *Listing {
 		l.Prompts = append(l.Prompts, pl)
 	}
 	return l
+}
+
+// listedSize is a resource's size in bytes when it is known without
+// reading anything: the configured size, else the length of inline text.
+func listedSize(r *Resource) int64 {
+	if r.Size > 0 {
+		return r.Size
+	}
+	return int64(len(r.Text))
 }
 
 func nonEmpty(m map[string]any) map[string]any {

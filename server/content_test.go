@@ -292,3 +292,35 @@ resource_template "tag" {
 		}
 	}
 }
+
+// TestListingIsInspectsListing: what tools/list and resources/list send is
+// built from the listing `mcpdecl inspect` prints; a text resource's size
+// is in both.
+func TestListingIsInspectsListing(t *testing.T) {
+	table := compileTable(t, `
+resource "note" {
+  uri  = "note://a"
+  name = "note"
+  text = "hello, world"
+}
+tool "t" {
+  description = "T."
+  arg "x" {
+    type = string
+  }
+  result {
+    text = "'ok'"
+  }
+}`, adapter.NewRegistry(), dispatch.Options{})
+	s := New(table, nil)
+	listed, _ := s.ListResources(context.Background(), &mcp.Request{})
+	inspected := table.Listing()
+	if len(listed) != 1 || listed[0].Size == nil || *listed[0].Size != 12 || inspected.Resources[0].Size != 12 {
+		t.Errorf("size on the wire %v, in inspect %d; want 12 in both", listed[0].Size, inspected.Resources[0].Size)
+	}
+	tools, _ := s.ListTools(context.Background(), &mcp.Request{})
+	want, _ := json.Marshal(inspected.Tools[0].InputSchema)
+	if string(tools[0].InputSchema) != string(want) {
+		t.Errorf("input schema on the wire %s, in inspect %s", tools[0].InputSchema, want)
+	}
+}

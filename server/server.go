@@ -93,6 +93,10 @@ func changedResources(prev, next *state) []string {
 	if prev == nil {
 		return nil
 	}
+	listed := make(map[string]mcp.Resource, len(prev.resources))
+	for _, r := range prev.resources {
+		listed[r.URI] = r
+	}
 	var out []string
 	for i, r := range next.table.Resources {
 		old := prev.table.Resource(r.URI)
@@ -100,7 +104,7 @@ func changedResources(prev, next *state) []string {
 			continue
 		}
 		same := old.Text == r.Text && old.Blob == r.Blob && old.File == r.File &&
-			sameJSON(resourceListing(old), next.resources[i])
+			sameJSON(listed[r.URI], next.resources[i])
 		if !same {
 			out = append(out, r.URI)
 		}

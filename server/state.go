@@ -22,28 +22,30 @@ type state struct {
 	secrets []string
 }
 
+// newState builds a generation's listings from the table's own listing,
+// the one `mcpdecl inspect` prints, so the two cannot differ.
 func newState(t *dispatch.Table) *state {
 	s := &state{table: t}
 	s.refs.Store(1)
-	s.info = serverInfo(t)
+	l := t.Listing()
+	s.info = serverInfo(t, &l.Server)
 	s.secrets = t.Secrets
-	for _, tool := range t.Tools {
-		s.tools = append(s.tools, toolListing(tool))
+	for i, tl := range l.Tools {
+		s.tools = append(s.tools, toolListing(&tl, t.Tools[i].HeaderParams))
 	}
-	for _, r := range t.Resources {
-		s.resources = append(s.resources, resourceListing(r))
+	for _, rl := range l.Resources {
+		s.resources = append(s.resources, resourceListing(&rl))
 	}
-	for _, tm := range t.Templates {
-		s.templates = append(s.templates, templateListing(tm))
+	for _, tl := range l.ResourceTemplates {
+		s.templates = append(s.templates, templateListing(&tl))
 	}
-	for _, p := range t.Prompts {
-		s.prompts = append(s.prompts, promptListing(p))
+	for _, pl := range l.Prompts {
+		s.prompts = append(s.prompts, promptListing(&pl))
 	}
 	return s
 }
 
-func serverInfo(t *dispatch.Table) *mcp.ServerInfo {
-	srv := t.Server
+func serverInfo(t *dispatch.Table, srv *dispatch.ServerListing) *mcp.ServerInfo {
 	info := &mcp.ServerInfo{
 		Implementation: mcp.Implementation{Name: srv.Name, Version: srv.Version, Title: srv.Title,
 			Description: srv.Description, WebsiteURL: srv.WebsiteURL, Icons: icons(srv.Icons)},
@@ -69,9 +71,9 @@ func icons(in []dispatch.Icon) []mcp.Icon {
 	return out
 }
 
-func toolListing(t *dispatch.Tool) mcp.Tool {
-	out := mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons), HeaderParams: t.HeaderParams}
-	out.InputSchema = mustJSON(t.Args.Schema)
+func toolListing(t *dispatch.ToolListing, headerParams map[string]string) mcp.Tool {
+	out := mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons), HeaderParams: headerParams}
+	out.InputSchema = mustJSON(t.InputSchema)
 	if t.OutputSchema != nil {
 		out.OutputSchema = mustJSON(t.OutputSchema)
 	}
@@ -95,20 +97,17 @@ func toolAnnotations(m map[string]any) *mcp.ToolAnnotations {
 	return a
 }
 
-func resourceListing(r *dispatch.Resource) mcp.Resource {
+func resourceListing(r *dispatch.ResourceListing) mcp.Resource {
 	out := mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
 		MimeType: r.MimeType, Annotations: annotations(r.Annotations), Icons: icons(r.Icons)}
 	if r.Size > 0 {
 		size := r.Size
 		out.Size = &size
-	} else if r.Text != "" {
-		size := int64(len(r.Text))
-		out.Size = &size
 	}
 	return out
 }
 
-func templateListing(t *dispatch.Template) mcp.ResourceTemplate {
+func templateListing(t *dispatch.TemplateListing) mcp.ResourceTemplate {
 	return mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title,
 		Description: t.Description, MimeType: t.MimeType, Annotations: annotations(t.Annotations), Icons: icons(t.Icons)}
 }
@@ -129,9 +128,9 @@ func annotations(m map[string]any) *mcp.Annotations {
 	return a
 }
 
-func promptListing(p *dispatch.Prompt) mcp.Prompt {
+func promptListing(p *dispatch.PromptListing) mcp.Prompt {
 	out := mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
-	for _, a := range p.Args.List {
+	for _, a := range p.Arguments {
 		out.Arguments = append(out.Arguments, mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 	}
 	return out
