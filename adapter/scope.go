@@ -43,7 +43,7 @@ type Scope struct {
 // references and type errors at the attribute.
 func (s *Scope) StaticValue(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
 	names := *s.Names
-	names.Args = nil
+	names.Args, names.Extra = nil, nil // values of the call (args, steps) are not known here
 	diags := eval.CheckRefs(attr.Expr, &names)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
