@@ -87,6 +87,11 @@ type Request struct {
 	// Static evaluates expressions of the call block (variables, locals,
 	// functions).
 	Static *eval.Static
+	// Vars are further variables of the call's HCL expressions, by root
+	// name: "steps", the answers of the steps that ran before this call
+	// (the roots Scope.Extra declared at load time). nil when there are
+	// none.
+	Vars map[string]cty.Value
 	// Header holds the inbound HTTP request's headers; nil on stdio.
 	Header http.Header
 	// Timeout, when positive, is THE deadline of this call: the enclosing
@@ -101,6 +106,21 @@ type Request struct {
 	// Log sends a log line to the client at a level (debug, info, notice,
 	// warning, error); never nil (a no-op when the client asked for none).
 	Log func(level string, data any)
+}
+
+// Context returns the evaluation context of expr in this call: variables,
+// locals, functions, args and Vars. A nil Static gives no variables or
+// locals.
+func (r *Request) Context(expr hcl.Expression) *hcl.EvalContext {
+	static := r.Static
+	if static == nil {
+		static = &eval.Static{}
+	}
+	ctx := static.WithArgs(expr, r.Args)
+	for k, v := range r.Vars {
+		ctx.Variables[k] = v
+	}
+	return ctx
 }
 
 // Result is what a call produced.

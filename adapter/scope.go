@@ -42,8 +42,11 @@ type Scope struct {
 // want (cty.DynamicPseudoType for any). It reports references to args, bad
 // references and type errors at the attribute.
 func (s *Scope) StaticValue(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	if d := s.callValues(attr); d != nil {
+		return cty.DynamicVal, d
+	}
 	names := *s.Names
-	names.Args = nil
+	names.Args, names.Extra = nil, nil // values of the call (args, steps) are not known here
 	diags := eval.CheckRefs(attr.Expr, &names)
 	if diags.HasErrors() {
 		return cty.DynamicVal, diags
@@ -53,6 +56,24 @@ func (s *Scope) StaticValue(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.
 		return cty.DynamicVal, d
 	}
 	return convertAttr(attr, v, want)
+}
+
+// callValues reports each reference of a static attribute to a further
+// root of the call (the answer of a step), known only when the call runs.
+func (s *Scope) callValues(attr *hcl.Attribute) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, tr := range attr.Expr.Variables() {
+		if _, extra := s.Extra[tr.RootName()]; !extra {
+			continue
+		}
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Value known only when called",
+			Detail:   fmt.Sprintf("%s must be known when the configuration is loaded, and %s is only known when the call runs. Write the value in the configuration, or use var.<name> or local.<name>.", attr.Name, tr.RootName()),
+			Subject:  tr.SourceRange().Ptr(),
+		})
+	}
+	return diags
 }
 
 // CheckDynamic checks an attribute evaluated per call: its references, and

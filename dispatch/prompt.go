@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/yosida95/uritemplate/v3"
@@ -26,12 +27,19 @@ func (c *compiler) compilePrompts() {
 			}
 		}
 		prompt.Args = c.compileArgs(p.Args, nil, fmt.Sprintf("The prompt %q", p.Name))
-		scope := c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name))
+		newScope := func() *adapter.Scope { return c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name)) }
+		scope := newScope()
 		prompt.Questions = c.compileQuestions(p.Elicit, p.Sample, p.Roots, scope)
+		prompt.Steps = c.compileSteps(p.Steps, fmt.Sprintf("prompt %q", p.Name), prompt.Args, newScope, 0)
+		scope = c.scopeWithSteps(newScope, p.Steps)
 		if len(prompt.Questions) > 0 {
 			// The messages may use the answers, answers.<key>.
-			scope.Names.Extra = []eval.Namespace{answersNamespace(prompt.Questions)}
-			scope.Extra = map[string]cty.Value{"answers": cty.DynamicVal}
+			scope.Names.Extra = append(scope.Names.Extra, answersNamespace(prompt.Questions))
+			scope.Extra = maps.Clone(scope.Extra)
+			if scope.Extra == nil {
+				scope.Extra = map[string]cty.Value{}
+			}
+			scope.Extra["answers"] = cty.DynamicVal
 		}
 		for _, m := range p.Messages {
 			if msg := c.compileMessage(m, scope); msg != nil {
@@ -136,10 +144,11 @@ func (c *compiler) staticStringQuiet(attr *hcl.Attribute) string {
 	return v.AsString()
 }
 
-// refersToArgs reports whether an expression depends on the arguments.
+// refersToArgs reports whether an expression depends on the call: the
+// arguments or the answers of steps.
 func refersToArgs(e hcl.Expression) bool {
 	for _, tr := range e.Variables() {
-		if tr.RootName() == "args" {
+		if root := tr.RootName(); root == "args" || root == "steps" {
 			return true
 		}
 	}

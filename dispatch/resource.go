@@ -13,6 +13,7 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
@@ -69,16 +70,21 @@ func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
 		res.Size, _ = size.AsBigFloat().Int64()
 	}
 	where := fmt.Sprintf("the resource %q", r.Name)
-	scope := c.scope(&Args{Type: cty.EmptyObject, Env: eval.EnvType(nil)}, where)
-	scope.Names.NoArgsHint = fmt.Sprintf("A resource has a fixed URI and takes no arguments. To read a value from the URI, "+
-		"make it a resource_template with a variable, as in uri_template = \"%s/{name}\", and use args.name.", exampleURI(res.URI))
+	newScope := func() *adapter.Scope {
+		scope := c.scope(&Args{Type: cty.EmptyObject, Env: eval.EnvType(nil)}, where)
+		scope.Names.NoArgsHint = fmt.Sprintf("A resource has a fixed URI and takes no arguments. To read a value from the URI, "+
+			"make it a resource_template with a variable, as in uri_template = \"%s/{name}\", and use args.name.", exampleURI(res.URI))
+		return scope
+	}
+	res.Steps = c.compileSteps(r.Steps, fmt.Sprintf("resource %q", r.Name), nil, newScope, 0)
 	var env []eval.EnvField
 	if r.Call != nil {
 		res.Kind = r.Call.Kind
-		res.Action = c.compileCall(r.Call, fmt.Sprintf("resource %q", r.Name), scope)
+		res.Action = c.compileCall(r.Call, fmt.Sprintf("resource %q", r.Name), c.scopeWithSteps(newScope, r.Steps))
 		env = c.resultEnv(r.Call.Kind)
 	}
-	res.Answer = c.compileAnswer(first(r.Result), r.Errors, env, nil, r.Call != nil)
+	env = append(env, c.ownerStepsEnv(r.Steps)...)
+	res.Answer = c.compileAnswer(first(r.Result), r.Errors, env, nil, r.Call != nil || len(r.Steps) > 0)
 	if r.Call == nil && len(r.Result) > 0 {
 		c.add(hcl.Diagnostics{errorf(r.Result[0].DeclRange, "Result without a call",
 			"A result block maps the answer of a call; this resource has static content. Remove the result block.")})
@@ -220,8 +226,13 @@ func (c *compiler) templateArgs(t *lang.ResourceTemplate, vars []string) []*lang
 }
 
 func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
-	scope := c.scope(tmpl.Args, fmt.Sprintf("the resource template %q", t.Name))
-	scope.Reserved = reservedVars(tmpl.URITemplate)
+	newScope := func() *adapter.Scope {
+		scope := c.scope(tmpl.Args, fmt.Sprintf("the resource template %q", t.Name))
+		scope.Reserved = reservedVars(tmpl.URITemplate)
+		return scope
+	}
+	tmpl.Steps = c.compileSteps(t.Steps, fmt.Sprintf("resource_template %q", t.Name), tmpl.Args, newScope, 0)
+	scope := c.scopeWithSteps(newScope, t.Steps)
 	if t.Text != nil {
 		_, d := scope.CheckDynamic(t.Text, cty.String)
 		c.add(d)
@@ -238,7 +249,8 @@ func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
 		tmpl.Action = c.compileCall(t.Call, fmt.Sprintf("resource_template %q", t.Name), scope)
 		env = c.resultEnv(t.Call.Kind)
 	}
-	tmpl.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tmpl.Args, t.Call != nil)
+	env = append(env, c.ownerStepsEnv(t.Steps)...)
+	tmpl.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tmpl.Args, t.Call != nil || len(t.Steps) > 0)
 }
 
 // reservedExpr matches an RFC 6570 expression with reserved ("+") or

@@ -163,6 +163,9 @@ type Tool struct {
 	Annotations    map[string]any
 	Icons          []Icon
 	Timeout        time.Duration
+	// Steps run before Action, in order, within the same deadline (see
+	// Step); their answers are steps.<name> in Action, Answer and Content.
+	Steps []*Step
 	// Action runs the call; nil for a tool that answers from its result
 	// block alone.
 	Action adapter.Action
@@ -239,8 +242,10 @@ type Resource struct {
 	Icons                                   []Icon
 	// Exactly one source of content: Text, Blob (base64), File or Action.
 	Text, Blob, File string
-	Action           adapter.Action
-	Kind             string
+	// Steps run before Action, in order (see Step).
+	Steps  []*Step
+	Action adapter.Action
+	Kind   string
 	Answer
 	DeclRange hcl.Range
 }
@@ -254,8 +259,11 @@ type Template struct {
 	Icons                                           []Icon
 	Text                                            hcl.Expression
 	Blob                                            hcl.Expression
-	Action                                          adapter.Action
-	Kind                                            string
+	// Steps run before Action (or before Text and Blob are evaluated),
+	// in order (see Step).
+	Steps  []*Step
+	Action adapter.Action
+	Kind   string
 	Answer
 	DeclRange hcl.Range
 }
@@ -266,6 +274,9 @@ type Prompt struct {
 	Args                     *Args
 	Icons                    []Icon
 	Messages                 []*Message
+	// Steps run before the messages are built, in order (see Step);
+	// their answers are steps.<name> in the messages.
+	Steps []*Step
 	// Questions are asked of the client before the messages are built.
 	Questions []*Question
 	DeclRange hcl.Range

@@ -37,17 +37,21 @@ func (c *compiler) compileTools() {
 		} else {
 			tool.Args = c.compileArgs(t.Args, t.Validations, where)
 		}
-		scope := c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name))
+		newScope := func() *adapter.Scope { return c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)) }
+		scope := newScope()
+		tool.Steps = c.compileSteps(t.Steps, fmt.Sprintf("tool %q", t.Name), tool.Args, newScope, tool.Timeout)
+		callScope := c.scopeWithSteps(newScope, t.Steps)
 		var env []eval.EnvField
 		if t.Call != nil {
 			tool.Kind = t.Call.Kind
-			tool.Action = c.compileCallWithin(t.Call, fmt.Sprintf("tool %q", t.Name), scope, tool.Timeout)
+			tool.Action = c.compileCallWithin(t.Call, fmt.Sprintf("tool %q", t.Name), callScope, tool.Timeout)
 			env = c.resultEnv(t.Call.Kind)
 		}
 		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
 		env = append(env, questionEnv(tool.Questions)...)
-		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil)
-		tool.Content = c.compileContent(t.Content, scope)
+		env = append(env, c.ownerStepsEnv(t.Steps)...)
+		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil || len(t.Steps) > 0)
+		tool.Content = c.compileContent(t.Content, callScope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
 			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
 			tool.OutputDeclared = true
@@ -86,7 +90,7 @@ func (c *compiler) compileAnswer(res *lang.Result, rules []*lang.ErrorRule, env 
 	for _, r := range rules {
 		if !hasCall {
 			c.add(hcl.Diagnostics{errorf(r.DeclRange, "Error rule without a call",
-				"An error block inspects the answer of a call (http, sql or shell), and this block makes none. Remove it, or use a validation block to check arguments.")})
+				"An error block inspects the answer of a call (http, sql or shell) or of a step, and this block makes none. Remove it, or use a validation block to check arguments.")})
 			continue
 		}
 		when, d1 := eval.CompileProgram(r.When, ans.Env, true, c.cfg.Files)

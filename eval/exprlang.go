@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -24,6 +25,10 @@ type EnvField struct {
 	// (HTTP response headers): a literal key with a capital letter would
 	// never be found, so it is a load-time error.
 	LowerKeys bool
+	// Hidden maps names that exist under this field but may not be used
+	// here (a step that runs later) to the sentence that says why; a
+	// program naming one gets that sentence instead of "no field".
+	Hidden map[string]string
 }
 
 // EnvType builds the struct type that is an expr-lang environment with the
@@ -35,6 +40,10 @@ func EnvType(fields []EnvField) reflect.Type {
 		tag := fmt.Sprintf(`expr:%q`, f.Name)
 		if f.LowerKeys {
 			tag += ` keys:"lower"`
+		}
+		if len(f.Hidden) > 0 {
+			hidden, _ := json.Marshal(f.Hidden)
+			tag += fmt.Sprintf(` hidden:%q`, hidden)
 		}
 		sf[i] = reflect.StructField{
 			Name: fmt.Sprintf("F%d", i),
@@ -101,26 +110,17 @@ func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, 
 }
 
 // checkLowerKeys finds a literal key with a capital letter used on a field
-// whose keys are lower case (headers['Link']): expr-lang would give the
-// empty string for it, silently.
+// whose keys are lower case (headers['Link'], steps.page.headers['Link']):
+// expr-lang would give the empty string for it, silently.
 func checkLowerKeys(root ast.Node, env reflect.Type) error {
-	lower := map[string]bool{}
-	for i := range env.NumField() {
-		if f := env.Field(i); f.Tag.Get("keys") == "lower" {
-			lower[f.Tag.Get("expr")] = true
-		}
-	}
-	if len(lower) == 0 {
-		return nil
-	}
-	v := &lowerKeyVisitor{lower: lower}
+	v := &lowerKeyVisitor{env: env}
 	ast.Walk(&root, v)
 	return v.err
 }
 
 type lowerKeyVisitor struct {
-	lower map[string]bool
-	err   error
+	env reflect.Type
+	err error
 }
 
 func (v *lowerKeyVisitor) Visit(node *ast.Node) {
@@ -128,17 +128,39 @@ func (v *lowerKeyVisitor) Visit(node *ast.Node) {
 	if !ok || v.err != nil {
 		return
 	}
-	id, ok := m.Node.(*ast.IdentifierNode)
-	if !ok || !v.lower[id.Value] {
-		return
-	}
 	key, ok := m.Property.(*ast.StringNode)
 	if !ok || key.Value == strings.ToLower(key.Value) {
 		return
 	}
+	f, path, ok := envFieldOf(m.Node, v.env)
+	if !ok || f.Tag.Get("keys") != "lower" {
+		return
+	}
 	loc := key.Location()
 	v.err = &file.Error{Location: loc, Message: fmt.Sprintf("the keys of %s are lower case: write %s['%s'] (%s['%s'] would be empty)",
-		id.Value, id.Value, strings.ToLower(key.Value), id.Value, key.Value)}
+		path, path, strings.ToLower(key.Value), path, key.Value)}
+}
+
+// envFieldOf finds the environment field a name or a chain of members
+// (steps.page.headers) stands for, with its path as written.
+func envFieldOf(n ast.Node, env reflect.Type) (reflect.StructField, string, bool) {
+	switch n := n.(type) {
+	case *ast.IdentifierNode:
+		f, ok := fieldByTag(env, n.Value)
+		return f, n.Value, ok
+	case *ast.MemberNode:
+		prop, ok := n.Property.(*ast.StringNode)
+		if !ok {
+			return reflect.StructField{}, "", false
+		}
+		parent, path, ok := envFieldOf(n.Node, env)
+		if !ok {
+			return reflect.StructField{}, "", false
+		}
+		f, ok := fieldByTag(parent.Type, prop.Value)
+		return f, path + "." + prop.Value, ok
+	}
+	return reflect.StructField{}, "", false
 }
 
 func exprDiag(err error, text string, offset int, src *exprSource, attr *hcl.Attribute, env reflect.Type) hcl.Diagnostics {
@@ -335,17 +357,21 @@ func noFieldHint(path []string, env reflect.Type) string {
 		return "unknown field"
 	}
 	ty, missing := env, path[len(path)-1]
+	var owner reflect.StructField
 	for _, name := range path[:len(path)-1] {
 		f, ok := fieldByTag(ty, name)
 		if !ok || f.Type.Kind() != reflect.Struct {
 			return fmt.Sprintf("%s has no field %s", strings.Join(path[:len(path)-1], "."), missing)
 		}
-		ty = f.Type
+		ty, owner = f.Type, f
 	}
-	owner := strings.Join(path[:len(path)-1], ".")
+	if why := hiddenOf(owner)[missing]; why != "" {
+		return why
+	}
+	ownerName := strings.Join(path[:len(path)-1], ".")
 	names := plainNames(envNames(ty))
 	var out string
-	switch owner {
+	switch ownerName {
 	case "args":
 		out = fmt.Sprintf("there is no argument named %s; the arguments are %s", missing, listOrNone(names))
 		if len(names) == 0 {
@@ -353,11 +379,29 @@ func noFieldHint(path []string, env reflect.Type) string {
 		}
 	case "answers":
 		out = fmt.Sprintf("there is no question key %s in answers; the keys are %s", missing, listOrNone(names))
+	case "steps":
+		out = fmt.Sprintf("there is no step named %s; the steps that can be used here are %s", missing, listOrNone(names))
+		if len(names) == 0 {
+			out = fmt.Sprintf("there is no step named %s; no step can be used here", missing)
+		}
 	default:
-		out = fmt.Sprintf("there is no field %s in %s; its fields are %s", missing, owner, listOrNone(names))
+		out = fmt.Sprintf("there is no field %s in %s; its fields are %s", missing, ownerName, listOrNone(names))
 	}
 	if s := closestName(missing, names); s != "" {
-		out += fmt.Sprintf(". Did you mean %s.%s?", owner, s)
+		out += fmt.Sprintf(". Did you mean %s.%s?", ownerName, s)
+	}
+	return out
+}
+
+// hiddenOf reads the Hidden names of an environment field from its tag.
+func hiddenOf(f reflect.StructField) map[string]string {
+	tag := f.Tag.Get("hidden")
+	if tag == "" {
+		return nil
+	}
+	var out map[string]string
+	if json.Unmarshal([]byte(tag), &out) != nil {
+		return nil
 	}
 	return out
 }

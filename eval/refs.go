@@ -42,6 +42,12 @@ type Namespace struct {
 	// Keys maps each name under Root to the names under it in turn; a
 	// nil list leaves those unchecked.
 	Keys map[string][]string
+	// Hidden maps names that exist but may not be used here (a step that
+	// runs later) to the sentence that says why and what to do instead.
+	Hidden map[string]string
+	// Used, when not nil, records each key a checked reference names, so
+	// that the caller learns what an expression depends on.
+	Used map[string]bool
 }
 
 // CheckRefs checks every reference in expr against names and reports each
@@ -174,12 +180,21 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 	}
 	key := stepName(tr, 1)
 	under, ok := ns.Keys[key]
+	if why, hidden := ns.Hidden[key]; !ok && hidden {
+		return refDiag(tr, upperFirst(ns.What)+" not available here", why)
+	}
 	if !ok {
 		detail := fmt.Sprintf("There is no %s %q; the %s here are %s.", ns.What, key, english.Plural(ns.What), strings.Join(keys, ", "))
+		if len(keys) == 0 {
+			detail = fmt.Sprintf("There is no %s %q; no %s can be used here.", ns.What, key, ns.What)
+		}
 		if s := closest(key, keys); s != "" {
 			detail += fmt.Sprintf(" Did you mean %s.%s?", ns.Root, s)
 		}
 		return refDiag(tr, "Reference to unknown "+ns.What, detail)
+	}
+	if ns.Used != nil {
+		ns.Used[key] = true
 	}
 	name := stepName(tr, 2)
 	if under == nil || len(tr) < 3 || name == "" || slices.Contains(under, name) {

@@ -100,7 +100,7 @@ func decodeArgSpec(body hcl.Body) (*ArgSpec, hcl.Diagnostics) {
 	cb, d := single(spec.CompleteBlocks, func(b *completeBlock) hcl.Range { return b.DeclRange }, "complete", "This argument")
 	diags = append(diags, d...)
 	if cb != nil {
-		spec.Complete, d = oneCall(allCalls(cb.HTTP, cb.SQL, cb.Shell), "A complete block", cb.DeclRange, true, "")
+		spec.Complete, d = oneCall(allCalls(cb.HTTP, cb.SQL, cb.Shell), "A complete block", cb.DeclRange, true, "", "Split it into separate tools.")
 		diags = append(diags, d...)
 	}
 	items, d := single(spec.ItemsBlocks, func(b *itemsBlock) hcl.Range { return b.DeclRange }, "items", "This argument")

@@ -36,8 +36,9 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		what := fmt.Sprintf("The tool %q", t.Name)
 		var d hcl.Diagnostics
 		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, len(t.Result) == 0 && len(t.Content) == 0,
-			" A tool without a call needs a result block or content blocks that build its answer from the arguments.")
+			" A tool without a call needs a result block or content blocks that build its answer from the arguments (and its steps).", splitTool)
 		diags = append(diags, d...)
+		diags = append(diags, checkSteps(t.Steps, what)...)
 		_, d = single(t.Annotations, func(a *Annotations) hcl.Range { return a.DeclRange }, "annotations", what)
 		diags = append(diags, d...)
 		_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
@@ -54,8 +55,13 @@ func (cfg *Config) addResources(rs []*Resource) hcl.Diagnostics {
 		diags = append(diags, checkIdentifierLike(r.Name, r.NameRange, "resource")...)
 		what := fmt.Sprintf("The resource %q", r.Name)
 		var d hcl.Diagnostics
-		r.Call, d = oneCall(allCalls(r.HTTP, r.SQL, r.Shell), what, r.DeclRange, false, "")
+		r.Call, d = oneCall(allCalls(r.HTTP, r.SQL, r.Shell), what, r.DeclRange, false, "", splitTool)
 		diags = append(diags, d...)
+		diags = append(diags, checkSteps(r.Steps, what)...)
+		if r.Call == nil {
+			diags = append(diags, stepsWithoutUse(r.Steps, what,
+				"A resource's text, blob or file is fixed; steps run before a call. Add a call block that uses them, or remove the steps.")...)
+		}
 		diags = append(diags, checkOneSource(what, r.DeclRange, r.Call, r.Text, r.Blob, r.File)...)
 		_, d = single(r.Result, func(x *Result) hcl.Range { return x.DeclRange }, "result", what)
 		diags = append(diags, d...)
@@ -71,8 +77,9 @@ func (cfg *Config) addTemplates(ts []*ResourceTemplate) hcl.Diagnostics {
 		diags = append(diags, decodeArgs(t.Args)...)
 		what := fmt.Sprintf("The resource template %q", t.Name)
 		var d hcl.Diagnostics
-		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, false, "")
+		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, false, "", splitTool)
 		diags = append(diags, d...)
+		diags = append(diags, checkSteps(t.Steps, what)...)
 		diags = append(diags, checkOneSource(what, t.DeclRange, t.Call, t.Text, t.Blob)...)
 		_, d = single(t.Result, func(x *Result) hcl.Range { return x.DeclRange }, "result", what)
 		diags = append(diags, d...)
@@ -97,10 +104,14 @@ func (cfg *Config) addPrompts(ps []*Prompt) hcl.Diagnostics {
 		for _, m := range p.Messages {
 			diags = append(diags, checkMessage(m)...)
 		}
+		diags = append(diags, checkSteps(p.Steps, fmt.Sprintf("The prompt %q", p.Name))...)
 		cfg.Prompts = append(cfg.Prompts, p)
 	}
 	return diags
 }
+
+// splitTool is what to do with a second call block of a tool or resource.
+const splitTool = "Split it into separate tools, or make the first call a step (step \"name\" { ... }) whose answer the second reads as steps.name."
 
 // checkOneSource reports a resource whose content comes from none or from
 // more than one of: a call, text, blob or file.

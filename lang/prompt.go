@@ -12,6 +12,9 @@ type Prompt struct {
 	Icons       []*Icon        `hcl:"icon,block"`
 	Args        []*Arg         `hcl:"arg,block"`
 	Messages    []*Message     `hcl:"message,block"`
+	// Steps are calls made before the messages are built, in order; their
+	// answers are steps.<name> in the messages.
+	Steps []*Step `hcl:"step,block"`
 	// Questions asked of the client before the messages are built; their
 	// answers are answers.<key> in the messages.
 	Elicit    []*Elicit `hcl:"elicit,block"`

@@ -22,6 +22,8 @@ type Resource struct {
 	HTTP        []*labeledCall `hcl:"http,block"`
 	SQL         []*labeledCall `hcl:"sql,block"`
 	Shell       []*shellCall   `hcl:"shell,block"`
+	// Steps are calls made before Call, in order (see Tool.Steps).
+	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
 	Call      *Call
 	Result    []*Result    `hcl:"result,block"`
@@ -50,6 +52,8 @@ type ResourceTemplate struct {
 	HTTP        []*labeledCall `hcl:"http,block"`
 	SQL         []*labeledCall `hcl:"sql,block"`
 	Shell       []*shellCall   `hcl:"shell,block"`
+	// Steps are calls made before Call, in order (see Tool.Steps).
+	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
 	Call      *Call
 	Result    []*Result    `hcl:"result,block"`

@@ -25,6 +25,9 @@ type Tool struct {
 	HTTP        []*labeledCall `hcl:"http,block"`
 	SQL         []*labeledCall `hcl:"sql,block"`
 	Shell       []*shellCall   `hcl:"shell,block"`
+	// Steps are calls made before Call, in order; their answers are
+	// steps.<name> in Call, the result and the error rules.
+	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
 	Call   *Call
 	Result []*Result    `hcl:"result,block"`
@@ -142,8 +145,9 @@ func sortByPos(calls []*Call) {
 }
 
 // oneCall returns the first call block (nil when there is none) and reports
-// any further call block in what, and with required set, a missing one.
-func oneCall(all []*Call, what string, decl hcl.Range, required bool, hint string) (*Call, hcl.Diagnostics) {
+// any further call block in what (split says what to do instead), and with
+// required set, a missing one.
+func oneCall(all []*Call, what string, decl hcl.Range, required bool, hint, split string) (*Call, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	if len(all) == 0 && required {
 		diags = append(diags, &hcl.Diagnostic{
@@ -157,7 +161,7 @@ func oneCall(all []*Call, what string, decl hcl.Range, required bool, hint strin
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "More than one call block",
-			Detail:   fmt.Sprintf("%s already calls %s at %s; each may make one call. Split it into separate tools.", what, all[0].Kind, all[0].DeclRange),
+			Detail:   fmt.Sprintf("%s already calls %s at %s; each may make one call. %s", what, all[0].Kind, all[0].DeclRange, split),
 			Subject:  extra.TypeRange.Ptr(),
 			Context:  extra.DeclRange.Ptr(),
 		})

@@ -45,7 +45,7 @@ type evaluator struct {
 
 func (ev *evaluator) value(expr hcl.Expression, what string) (cty.Value, error) {
 	if ev.ctx == nil {
-		ev.ctx = ev.req.Static.WithArgs(expr, ev.req.Args)
+		ev.ctx = ev.req.Context(expr)
 	}
 	v, diags := eval.Value(expr, ev.ctx)
 	if diags.HasErrors() {

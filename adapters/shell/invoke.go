@@ -141,7 +141,7 @@ func (a *Action) prepareCall(req *adapter.Request) (*call, error) {
 	var ectx *hcl.EvalContext
 	eval1 := func(expr hcl.Expression) (cty.Value, string, bool) {
 		if ectx == nil {
-			ectx = req.Static.WithArgs(expr, req.Args)
+			ectx = req.Context(expr)
 		}
 		v, diags := eval.Value(expr, ectx)
 		if diags.HasErrors() {

@@ -52,7 +52,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 // parameter. A query that is not a template but a static string (file(),
 // var.x) is compiled as plain text.
 func compileQueryAttr(s *adapter.Scope, attr *hcl.Attribute, d Dialect, readOnly bool) (*Query, hcl.Diagnostics) {
-	if !isTemplate(attr.Expr) && !refersToArgs(attr.Expr) {
+	if !isTemplate(attr.Expr) && !refersToCall(s, attr.Expr) {
 		v, known, diags := check.Static(s, attr, cty.String)
 		if diags.HasErrors() {
 			return nil, diags
@@ -96,9 +96,13 @@ func isTemplate(e hcl.Expression) bool {
 	return false
 }
 
-func refersToArgs(e hcl.Expression) bool {
+// refersToCall reports whether e uses a value of the call: the arguments,
+// or another root the scope adds (the answers of steps), which must then
+// be bound as parameters like arguments.
+func refersToCall(s *adapter.Scope, e hcl.Expression) bool {
 	for _, tr := range e.Variables() {
-		if tr.RootName() == "args" {
+		root := tr.RootName()
+		if _, extra := s.Extra[root]; root == "args" || extra {
 			return true
 		}
 	}

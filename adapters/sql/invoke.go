@@ -106,11 +106,7 @@ func (a *Action) bind(req *adapter.Request) ([]any, error) {
 			v = req.Args.GetAttr(name)
 		} else {
 			if file := p.Range().Filename; ectx == nil || file != ectxFile {
-				static := req.Static
-				if static == nil {
-					static = &eval.Static{}
-				}
-				ectx, ectxFile = static.WithArgs(p, req.Args), file
+				ectx, ectxFile = req.Context(p), file
 			}
 			var diags hcl.Diagnostics
 			v, diags = eval.Value(p, ectx)

@@ -55,17 +55,57 @@ func Scope(f *hcl.File) *adapter.Scope {
 	}
 }
 
+// StepType is the type of the answer of the step "prev" in a scope made
+// WithSteps: that of an HTTP call.
+var StepType = cty.Object(map[string]cty.Type{
+	"status":  cty.Number,
+	"headers": cty.Map(cty.String),
+	"body":    cty.DynamicPseudoType,
+	"text":    cty.String,
+})
+
+// WithSteps makes s the scope of a call after one step, "prev", as the
+// compiler makes it: steps.prev.<field> is checked like args.<name>, and
+// its value is known only when the call runs.
+func WithSteps(s *adapter.Scope) {
+	s.Names.Extra = append(s.Names.Extra, eval.Namespace{Root: "steps", What: "step",
+		Keys: map[string][]string{"prev": {"status", "headers", "body", "text"}}})
+	if s.Extra == nil {
+		s.Extra = map[string]cty.Value{}
+	}
+	s.Extra["steps"] = cty.UnknownVal(cty.Object(map[string]cty.Type{"prev": StepType}))
+}
+
+// StepsVars are the Request.Vars of a call after the step "prev" (see
+// WithSteps) that answered with body.
+func StepsVars(body cty.Value) map[string]cty.Value {
+	prev := cty.ObjectVal(map[string]cty.Value{
+		"status": cty.NumberIntVal(200), "headers": cty.MapValEmpty(cty.String),
+		"body": body, "text": cty.StringVal(""),
+	})
+	return map[string]cty.Value{"steps": cty.ObjectVal(map[string]cty.Value{"prev": prev})}
+}
+
 // Compiled is the outcome of compiling a snippet.
 type Compiled struct {
 	Backends map[string]adapter.Backend
 	Actions  []adapter.Action
 	Diags    hcl.Diagnostics
+	// Static is the static part of the scope the calls were compiled in.
+	Static *eval.Static
 }
 
 // Compile parses src, compiles every `backend "<kind>" "<name>"` block and
 // then every `<kind> ["<backend>"] { ... }` call block with a, handing each
 // call the backend it names (by label, or by a literal backend attribute).
 func Compile(t *testing.T, a adapter.Adapter, src string) *Compiled {
+	t.Helper()
+	return CompileScoped(t, a, src, nil)
+}
+
+// CompileScoped is Compile with the scope changed by adjust (when not nil)
+// first, as WithSteps does.
+func CompileScoped(t *testing.T, a adapter.Adapter, src string, adjust func(*adapter.Scope)) *Compiled {
 	t.Helper()
 	f, diags := hclsyntax.ParseConfig([]byte(src), Filename, hcl.InitialPos)
 	if diags.HasErrors() {
@@ -81,7 +121,10 @@ func Compile(t *testing.T, a adapter.Adapter, src string) *Compiled {
 		t.Fatalf("decode: %s", diags.Error())
 	}
 	s := Scope(f)
-	out := &Compiled{Backends: map[string]adapter.Backend{}}
+	if adjust != nil {
+		adjust(s)
+	}
+	out := &Compiled{Backends: map[string]adapter.Backend{}, Static: s.Static}
 	for _, b := range content.Blocks.OfType("backend") {
 		be, d := a.CompileBackend(&adapter.BackendBlock{Name: b.Labels[1], Body: b.Body, DeclRange: b.DefRange, Scope: s})
 		out.Diags = append(out.Diags, d...)
