@@ -129,10 +129,18 @@ func invoke(ctx context.Context, log *slog.Logger, what string, action adapter.A
 // withDeadline applies a call's one deadline (the tool's timeout, else
 // the server's default) to ctx and to req.
 func withDeadline(ctx context.Context, timeout time.Duration, req *adapter.Request) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		req.Timeout = timeout
+	}
+	return withTimeout(ctx, timeout)
+}
+
+// withTimeout is ctx with the deadline timeout from now; none when it is
+// not positive.
+func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
 	if timeout <= 0 {
 		return ctx, func() {}
 	}
-	req.Timeout = timeout
 	return context.WithTimeout(ctx, timeout)
 }
 

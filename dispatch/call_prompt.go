@@ -55,6 +55,17 @@ func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[str
 			return nil, err
 		}
 	}
+	if len(prompt.Steps) > 0 {
+		stepVars, err := t.promptSteps(ctx, in, prompt, args)
+		if err != nil {
+			return nil, err
+		}
+		if extra == nil {
+			extra = stepVars
+		} else {
+			extra["steps"] = stepVars["steps"]
+		}
+	}
 	out := &PromptResult{Description: prompt.Description}
 	for _, m := range prompt.Messages {
 		content, err := t.messageContent(ctx, in, m, args, extra)
@@ -64,6 +75,26 @@ func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[str
 		out.Messages = append(out.Messages, PromptMessage{Role: m.Role, Content: content})
 	}
 	return out, nil
+}
+
+// promptSteps runs a prompt's steps before its messages are built: a
+// step's failure is the server's (Internal); a step's error rule turns
+// the request down with its message (InvalidParams: the arguments name
+// something that is not there, say).
+func (t *Table) promptSteps(ctx context.Context, in *CallInput, prompt *Prompt, args *callArgs) (map[string]cty.Value, error) {
+	ctx, cancel := withTimeout(ctx, in.DefaultTimeout)
+	defer cancel()
+	run, stop, err := t.runSteps(ctx, in, "prompt "+prompt.Name, prompt.Steps, args, in.DefaultTimeout)
+	switch {
+	case err != nil:
+		in.logger().Error("a step failed", "prompt", prompt.Name, "error", err)
+		return nil, callError(Internal, fmt.Sprintf("the prompt %s cannot be built: %s", prompt.Name, err))
+	case stop != nil && stop.failed:
+		return nil, callError(Internal, stop.text)
+	case stop != nil:
+		return nil, callError(InvalidParams, stop.text)
+	}
+	return run.vars(), nil
 }
 
 func missingArgs(a *Args, given map[string]string) []string {

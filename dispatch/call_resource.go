@@ -55,7 +55,7 @@ func (t *Table) readResource(ctx context.Context, in *CallInput, r *Resource) (*
 	switch {
 	case r.Action != nil:
 		args := &callArgs{JSON: map[string]any{}, Cty: cty.EmptyObjectVal}
-		return t.readByCall(ctx, in, r.URI, r.MimeType, r.Action, &r.Answer, args)
+		return t.readByCall(ctx, in, r.URI, r.MimeType, r.Steps, r.Action, &r.Answer, args)
 	case r.File != "":
 		b, err := eval.ReadConfigFile("", r.File)
 		if err != nil {
@@ -95,14 +95,23 @@ func (t *Table) readTemplate(ctx context.Context, in *CallInput, tm *Template, u
 		return nil, err
 	}
 	if tm.Action != nil {
-		return t.readByCall(ctx, in, uri, tm.MimeType, tm.Action, &tm.Answer, args)
+		return t.readByCall(ctx, in, uri, tm.MimeType, tm.Steps, tm.Action, &tm.Answer, args)
+	}
+	var run *stepRun
+	if len(tm.Steps) > 0 {
+		stepsCtx, cancel := withTimeout(ctx, in.DefaultTimeout)
+		run, err = t.readSteps(stepsCtx, in, uri, tm.Steps, args)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
 	}
 	c := &Contents{URI: uri, MimeType: tm.MimeType}
 	expr, blob := tm.Text, false
 	if expr == nil {
 		expr, blob = tm.Blob, true
 	}
-	text, err := t.evalString(expr, args.Cty, nil)
+	text, err := t.evalString(expr, args.Cty, run.vars())
 	if err != nil {
 		in.logger().Error("template content failed", "uri", uri, "error", err, "path", filePath(err))
 		if missingFile(err) {
@@ -141,16 +150,24 @@ func templateArgs(tm *Template, vars map[string]string) map[string]any {
 	return out
 }
 
-func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType string, action adapter.Action, ans *Answer, args *callArgs) (*Contents, error) {
+func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType string, steps []*Step, action adapter.Action, ans *Answer, args *callArgs) (*Contents, error) {
 	log := in.logger()
+	ctx, cancel := withTimeout(ctx, in.DefaultTimeout)
+	defer cancel()
+	var run *stepRun
+	if len(steps) > 0 {
+		var err error
+		if run, err = t.readSteps(ctx, in, uri, steps, args); err != nil {
+			return nil, err
+		}
+	}
 	req := t.adapterRequest(ctx, in, args)
-	callCtx, cancel := withDeadline(ctx, in.DefaultTimeout, req)
-	res, failure := invoke(callCtx, log, "resource "+uri, action, req)
-	cancel()
+	req.Vars, req.Timeout = run.vars(), in.DefaultTimeout
+	res, failure := invoke(ctx, log, "resource "+uri, action, req)
 	if failure != "" {
 		return nil, callError(Internal, failure)
 	}
-	out, err := mapAnswer(ans, res, args.JSON)
+	out, err := mapAnswer(ans, run.withSteps(res), args.JSON)
 	if err != nil {
 		log.Error("mapping the answer failed", "uri", uri, "error", err)
 		return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be read: %s", uri, err))
@@ -179,6 +196,23 @@ func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType str
 		c.Text = out.text
 	}
 	return c, nil
+}
+
+// readSteps runs the steps of a read: a step's failure is the server's
+// (Internal), a step's error rule turns the read down (NotFound with its
+// message), as for the read's own call.
+func (t *Table) readSteps(ctx context.Context, in *CallInput, uri string, steps []*Step, args *callArgs) (*stepRun, error) {
+	run, stop, err := t.runSteps(ctx, in, "resource "+uri, steps, args, in.DefaultTimeout)
+	switch {
+	case err != nil:
+		in.logger().Error("a step failed", "uri", uri, "error", err)
+		return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be read: %s", uri, err))
+	case stop != nil && stop.failed:
+		return nil, callError(Internal, stop.text)
+	case stop != nil:
+		return nil, notFound(uri, stop.text)
+	}
+	return run, nil
 }
 
 // notFound is the one failure of a read that finds nothing to serve: an

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 )
@@ -103,20 +105,14 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 	if timeout <= 0 {
 		timeout = in.DefaultTimeout
 	}
-	var res *adapter.Result
-	if tool.Action != nil {
-		req := t.adapterRequest(ctx, in, args)
-		callCtx, cancel := withDeadline(ctx, timeout, req)
-		var failure string
-		res, failure = invoke(callCtx, log, "tool "+tool.Name, tool.Action, req)
-		cancel()
-		if failure != "" {
-			return errorResult(failure), nil
-		}
+	res, run, instead := t.runTool(ctx, in, tool, args, timeout)
+	if instead != nil {
+		return instead, nil
 	}
 	if answerFields != nil {
 		res = withFields(res, answerFields)
 	}
+	res = run.withSteps(res)
 	out, err := mapAnswer(&tool.Answer, res, args.JSON)
 	if err != nil {
 		log.ErrorContext(ctx, "mapping the answer failed", "tool", tool.Name, "error", err)
@@ -126,7 +122,7 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 		return errorResult(msg), nil
 	}
 	if len(tool.Content) > 0 {
-		return t.contentResult(ctx, log, tool, args, out), nil
+		return t.contentResult(ctx, log, tool, args, run.vars(), out), nil
 	}
 	r, err := toolResult(out)
 	if err != nil {
@@ -134,6 +130,48 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 		return errorResult(fmt.Sprintf("The answer could not be sent: %s. The tool's result expressions may produce a value JSON cannot hold.", err)), nil
 	}
 	return r, nil
+}
+
+// runTool runs a tool's steps and its call under the call's one deadline
+// (timeout, when positive). Instead of an answer it may return the error
+// result that ended the call: a step's failure or error rule, or the
+// call's own failure.
+func (t *Table) runTool(ctx context.Context, in *CallInput, tool *Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
+	if tool.Action == nil && len(tool.Steps) == 0 {
+		return nil, nil, nil
+	}
+	log := in.logger()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	var run *stepRun
+	if len(tool.Steps) > 0 {
+		var stop *stopped
+		var err error
+		run, stop, err = t.runSteps(ctx, in, "tool "+tool.Name, tool.Steps, args, timeout)
+		if err != nil {
+			log.ErrorContext(ctx, "a step failed", "tool", tool.Name, "error", err)
+			return nil, nil, errorResult(fmt.Sprintf("The call could not go on: %s. The tool's configuration may not match what the backend returned.", err))
+		}
+		if stop != nil {
+			return nil, nil, errorResult(stop.text)
+		}
+	}
+	if tool.Action == nil {
+		return nil, run, nil
+	}
+	req := t.adapterRequest(ctx, in, args)
+	req.Vars = run.vars()
+	if timeout > 0 {
+		req.Timeout = timeout
+	}
+	res, failure := invoke(ctx, log, "tool "+tool.Name, tool.Action, req)
+	if failure != "" {
+		return nil, nil, errorResult(failure)
+	}
+	return res, run, nil
 }
 
 // ask obtains the answers to questions before a call. Instead of answers
@@ -161,10 +199,10 @@ func (t *Table) askAll(ctx context.Context, in *CallInput, target string, qs []*
 
 // contentResult builds the answer of a tool from its content blocks, then
 // the result block's text (if any) and structured content.
-func (t *Table) contentResult(ctx context.Context, log *slog.Logger, tool *Tool, args *callArgs, out *outcome) *ToolResult {
+func (t *Table) contentResult(ctx context.Context, log *slog.Logger, tool *Tool, args *callArgs, vars map[string]cty.Value, out *outcome) *ToolResult {
 	r := &ToolResult{IsError: out.isError}
 	for _, item := range tool.Content {
-		block, err := t.contentBlock(item, args)
+		block, err := t.contentBlock(item, args, vars)
 		if err != nil {
 			log.ErrorContext(ctx, "content block failed", "tool", tool.Name, "error", err)
 			return errorResult("The answer could not be built: " + err.Error())
@@ -185,13 +223,13 @@ func (t *Table) contentResult(ctx context.Context, log *slog.Logger, tool *Tool,
 	return r
 }
 
-func (t *Table) contentBlock(item *ContentItem, args *callArgs) (Block, error) {
+func (t *Table) contentBlock(item *ContentItem, args *callArgs, vars map[string]cty.Value) (Block, error) {
 	var firstErr error
 	str := func(e hcl.Expression) string {
 		if e == nil || firstErr != nil {
 			return ""
 		}
-		v, err := t.evalString(e, args.Cty, nil)
+		v, err := t.evalString(e, args.Cty, vars)
 		firstErr = err
 		return v
 	}

@@ -68,7 +68,7 @@ func (s *Step) Value(fields map[string]any) (cty.Value, error) {
 	}
 	attrs := make(map[string]cty.Value, len(s.Type.AttributeTypes()))
 	for name, ty := range s.Type.AttributeTypes() {
-		v, err := eval.FromGoJSON(plainJSON(fields[name]), ty)
+		v, err := eval.FromGoJSON(jsonValue(fields[name]), ty)
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("step %q: %s: %w", s.Name, name, err)
 		}
