@@ -60,8 +60,8 @@ type Step struct {
 
 // Value is the answer of the step as HCL expressions read it,
 // steps.<name>: an object of s.Type built from the adapter's
-// Result.Fields. Numbers may be int, int64, float64 or json.Number;
-// bodies and rows are decoded JSON.
+// Result.Fields, whatever Go types the adapter used (ints, string maps,
+// rows), read as JSON values; numbers keep the digits the backend wrote.
 func (s *Step) Value(fields map[string]any) (cty.Value, error) {
 	if !s.Type.IsObjectType() {
 		return cty.EmptyObjectVal, nil
@@ -93,34 +93,6 @@ func StepsValue(steps []*Step, done map[string]cty.Value) cty.Value {
 		}
 	}
 	return cty.ObjectVal(attrs)
-}
-
-// plainJSON turns the Go types adapters put in Result.Fields into the
-// shapes of decoded JSON that eval.FromGoJSON reads.
-func plainJSON(v any) any {
-	switch x := v.(type) {
-	case int:
-		return int64(x)
-	case map[string]string:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = e
-		}
-		return out
-	case []string:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = e
-		}
-		return out
-	case []map[string]any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = e
-		}
-		return out
-	}
-	return v
 }
 
 // ctyTypeOf is the cty type HCL expressions see for a field of a call
