@@ -78,19 +78,32 @@ tool "checkout" {
     description = "The member number printed on the library card."
   }
 
+  # Look the book up first: the loan is only asked for when a copy is on
+  # the shelf, and the model learns the title either way.
+  step "book" {
+    http "catalog" {
+      path = "/books/${args.isbn}"
+    }
+    error {
+      when    = "status == 404"
+      message = "There is no book with ISBN {{ args.isbn }}. Search the catalogue for the right ISBN."
+    }
+    error {
+      when    = "(body.available ?? 0) < 1"
+      message = "No copies of '{{ body.title }}' are available. Search for another title."
+    }
+  }
+
   http "catalog" {
     method = "POST"
     path   = "/loans"
     body   = { isbn = args.isbn, member = args.member }
   }
 
+  # Another member may take the last copy between the lookup and the loan.
   error {
     when    = "status == 409"
-    message = "No copies of '{{ body?.title ?? args.isbn }}' are available. Search for another title."
-  }
-  error {
-    when    = "status == 404"
-    message = "There is no book with ISBN {{ args.isbn }}. Search the catalogue for the right ISBN."
+    message = "No copies of '{{ steps.book.body.title }}' are available. Search for another title."
   }
 }
 

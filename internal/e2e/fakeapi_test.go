@@ -81,6 +81,8 @@ type book struct {
 	ISBN   string `json:"isbn"`
 	Title  string `json:"title"`
 	Author string `json:"author"`
+	// Available counts the copies on the shelf (GET /books/{isbn} only).
+	Available int `json:"available,omitempty"`
 }
 
 const (
@@ -91,9 +93,9 @@ const (
 )
 
 var catalogue = []book{
-	{isbnNoCopies, "Maps of Small Rivers", "Ada Brook"},
-	{isbnAtlas, "The River Atlas", "Ben Ford"},
-	{isbnRain, "Small Gods of Rain", "Cora Lind"},
+	{isbnNoCopies, "Maps of Small Rivers", "Ada Brook", 0},
+	{isbnAtlas, "The River Atlas", "Ben Ford", 0},
+	{isbnRain, "Small Gods of Rain", "Cora Lind", 0},
 }
 
 // Special search words of the library API.
@@ -144,7 +146,7 @@ func libraryAPI(t testing.TB) *fakeAPI {
 			case queryMany:
 				out := []book{}
 				for i := range 400 {
-					out = append(out, book{fmt.Sprintf("97810000%05d", i), fmt.Sprintf("Rivière numéro %d — été à la campagne", i), "Zoë Åström-Lindqvist"})
+					out = append(out, book{fmt.Sprintf("97810000%05d", i), fmt.Sprintf("Rivière numéro %d — été à la campagne", i), "Zoë Åström-Lindqvist", 0})
 				}
 				writeJSON(w, http.StatusOK, out)
 				return
@@ -178,6 +180,9 @@ func libraryAPI(t testing.TB) *fakeAPI {
 			if err == nil {
 				for _, b := range catalogue {
 					if b.ISBN == isbn {
+						if b.ISBN != isbnNoCopies {
+							b.Available = 2
+						}
 						writeJSON(w, http.StatusOK, b)
 						return
 					}

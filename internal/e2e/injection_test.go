@@ -218,7 +218,8 @@ func TestInjectionLibrary(t *testing.T) {
 				if err != nil || res.IsError {
 					t.Errorf("checkout for member %q = %+v, %v; want success", v, res, err)
 				}
-				reqs := checkRequests(t, "checkout member "+v, api, wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnAtlas, "member": v}})
+				reqs := checkRequests(t, "checkout member "+v, api, wantRequest{Method: "GET", Path: "/books/" + isbnAtlas},
+					wantRequest{Method: "POST", Path: "/loans", Body: map[string]any{"isbn": isbnAtlas, "member": v}})
 				checkClean(t, "checkout member "+v, reqs, host)
 			}
 			if got := evil.requests(); len(got) != 0 {
