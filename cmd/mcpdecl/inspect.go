@@ -40,5 +40,5 @@ func (c *inspectCmd) Run(s streams) error {
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(table.Listing())
+	return enc.Encode(inspect(table))
 }

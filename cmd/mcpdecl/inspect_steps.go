@@ -1,0 +1,80 @@
+package main
+
+import "github.com/mcpdecl/mcpdecl/dispatch"
+
+// inspection is what inspect prints: the listing, with the steps each
+// tool, resource, resource template and prompt runs before its call,
+// which clients never see.
+type inspection struct {
+	Server            dispatch.ServerListing `json:"server"`
+	Tools             []toolInspection       `json:"tools"`
+	Resources         []resourceInspection   `json:"resources"`
+	ResourceTemplates []templateInspection   `json:"resourceTemplates"`
+	Prompts           []promptInspection     `json:"prompts"`
+}
+
+type toolInspection struct {
+	dispatch.ToolListing
+	Steps []stepInspection `json:"steps,omitempty"`
+}
+
+type resourceInspection struct {
+	dispatch.ResourceListing
+	Steps []stepInspection `json:"steps,omitempty"`
+}
+
+type templateInspection struct {
+	dispatch.TemplateListing
+	Steps []stepInspection `json:"steps,omitempty"`
+}
+
+type promptInspection struct {
+	dispatch.PromptListing
+	Steps []stepInspection `json:"steps,omitempty"`
+}
+
+// stepInspection is one step, in the order steps run.
+type stepInspection struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Backend string   `json:"backend,omitempty"`
+	When    string   `json:"when,omitempty"`
+	Errors  []string `json:"errors,omitempty"` // the when of each error rule
+	Uses    []string `json:"uses,omitempty"`
+}
+
+func inspect(t *dispatch.Table) *inspection {
+	l := t.Listing()
+	out := &inspection{Server: l.Server, Tools: []toolInspection{}, Resources: []resourceInspection{},
+		ResourceTemplates: []templateInspection{}, Prompts: []promptInspection{}}
+	for i, x := range l.Tools {
+		out.Tools = append(out.Tools, toolInspection{x, inspectSteps(t.Tools[i].Steps)})
+	}
+	for i, x := range l.Resources {
+		out.Resources = append(out.Resources, resourceInspection{x, inspectSteps(t.Resources[i].Steps)})
+	}
+	for i, x := range l.ResourceTemplates {
+		out.ResourceTemplates = append(out.ResourceTemplates, templateInspection{x, inspectSteps(t.Templates[i].Steps)})
+	}
+	for i, x := range l.Prompts {
+		out.Prompts = append(out.Prompts, promptInspection{x, inspectSteps(t.Prompts[i].Steps)})
+	}
+	return out
+}
+
+func inspectSteps(steps []*dispatch.Step) []stepInspection {
+	var out []stepInspection
+	for _, s := range steps {
+		si := stepInspection{Name: s.Name, Kind: s.Kind, Backend: s.Backend, Uses: s.Uses}
+		if s.When != nil {
+			si.When = s.When.Source
+		}
+		for _, r := range s.Errors {
+			if r.When != nil {
+				si.Errors = append(si.Errors, r.When.Source)
+			}
+		}
+		out = append(out, si)
+	}
+	return out
+}
