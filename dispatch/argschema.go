@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -308,7 +309,7 @@ func (c *compiler) checkConstraintValues(s map[string]any, spec *lang.ArgSpec, n
 	}
 	if f, ok := s["format"].(string); ok && !contains(knownFormats, f) {
 		c.add(hcl.Diagnostics{errorf(spec.Format.Expr.Range(), "Unknown format",
-			"%q is not a format the argument validator knows.%s Known formats: date, date-time, time, email, uri, uuid, hostname, ipv4, ipv6 and more (see docs/language.md).", f, suggestion(f, knownFormats))})
+			"%q is not a format the argument validator knows.%s Known formats: date, date-time, time, email, uri, uuid, hostname, ipv4, ipv6 and more (see docs/language.md).", f, rule.DidYouMean(f, knownFormats))})
 		delete(s, "format")
 	}
 	c.checkOrder(s, spec.Maximum, "minimum", "maximum", name)
