@@ -59,9 +59,9 @@ func validIdentifiers(names []string) []string {
 	return out
 }
 
-// MinSecretLen is the shortest sensitive value mcpdecl redacts: a shorter
-// one would match ordinary text everywhere (and protects nothing).
-const MinSecretLen = 4
+// MinSecretLen is the shortest sensitive value mcpdecl redacts (see
+// rule.MinSecretLen).
+const MinSecretLen = rule.MinSecretLen
 
 // SecretTexts lists the texts of a sensitive value as they may appear in a
 // message: each string, number or bool in it, written out.

@@ -11,11 +11,15 @@ import (
 // a credential.
 const Redacted = "[redacted]"
 
+// MinSecretLen is the length of the shortest secret [Redact] replaces: a
+// shorter one ("on", "1", "abc") would match ordinary text everywhere and
+// protects nothing.
+const MinSecretLen = 4
+
 // Redact replaces every secret in s by [Redacted]. Longer secrets are
 // replaced first, so that one holding another ("token-1234" and "1234")
-// is replaced whole rather than leaving its other part behind; empty
-// secrets are ignored. Callers that only mean to hide values long enough
-// to be secrets (not "1" or "on") leave the short ones out of the list.
+// is replaced whole rather than leaving its other part behind. Secrets
+// shorter than [MinSecretLen] (the empty one included) are ignored.
 //
 // Text without any secret is returned as it is, without allocating: that
 // is the common case, and it costs one substring search per secret.
@@ -27,7 +31,7 @@ func Redact(s string, secrets []string) string {
 		secrets = LongestFirst(secrets)
 	}
 	for _, sec := range secrets {
-		if sec != "" && strings.Contains(s, sec) {
+		if len(sec) >= MinSecretLen && strings.Contains(s, sec) {
 			s = strings.ReplaceAll(s, sec, Redacted)
 		}
 	}
@@ -44,7 +48,7 @@ func LongestFirst(secrets []string) []string {
 
 func holdsAny(s string, secrets []string) bool {
 	for _, sec := range secrets {
-		if sec != "" && strings.Contains(s, sec) {
+		if len(sec) >= MinSecretLen && strings.Contains(s, sec) {
 			return true
 		}
 	}

@@ -17,6 +17,8 @@ func TestRedact(t *testing.T) {
 		{"a secret holding another is replaced whole", "key=token-1234", []string{"1234", "token-1234"}, "key=[redacted]"},
 		{"longest first whatever the order given", "key=token-1234 pin=1234", []string{"1234", "token-1234"}, "key=[redacted] pin=[redacted]"},
 		{"empty secrets are ignored", "abc", []string{"", "zzzz"}, "abc"},
+		{"secrets shorter than MinSecretLen are ignored", "pin 123 on", []string{"123", "on"}, "pin 123 on"},
+		{"a secret of MinSecretLen is replaced", "pin 1234", []string{"1234"}, "pin [redacted]"},
 		{"no secrets", "abc", nil, "abc"},
 		{"several secrets", "user alice pass hunter2", []string{"alice", "hunter2"}, "user [redacted] pass [redacted]"},
 	}
