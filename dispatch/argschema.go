@@ -436,15 +436,16 @@ func (c *compiler) refuseNestedValidations(spec *lang.ArgSpec, name string) {
 }
 
 // plainNumbers returns a copy of a JSON value with json.Number replaced by
-// int64 (whole numbers) or float64, the forms decoded arguments take.
+// int64 (whole numbers that fit) or float64, the forms decoded arguments
+// take, except a number no float64 holds as written: that one keeps its
+// digits as a json.Number, as a client's argument would (rule.Number).
 func plainNumbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		if i, err := x.Int64(); err == nil {
 			return i
 		}
-		f, _ := x.Float64()
-		return f
+		return rule.Number(string(x))
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
