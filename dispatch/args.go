@@ -95,24 +95,13 @@ func (c *compiler) checkDefaults(out *Args, args []*lang.Arg) {
 		}
 		val, err := eval.ToJSON(arg.Default)
 		if err == nil {
-			err = s.Validate(jsonNumbers(val))
+			err = s.Validate(val)
 		}
 		if err != nil {
 			c.add(hcl.Diagnostics{errorf(args[i].Spec.Default.Expr.Range(), "Invalid default value",
 				"The default of %q does not satisfy its own constraints: %s.", arg.Name, schemaErrorText(err))})
 		}
 	}
-}
-
-// jsonNumbers converts json.Number values (as ToJSON returns them) to the
-// representation the validator expects.
-func jsonNumbers(v any) any {
-	b, _ := json.Marshal(v)
-	out, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
-	if err != nil {
-		return v
-	}
-	return out
 }
 
 func schemaErrorText(err error) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -308,7 +309,7 @@ func (c *compiler) checkConstraintValues(s map[string]any, spec *lang.ArgSpec, n
 	}
 	if f, ok := s["format"].(string); ok && !contains(knownFormats, f) {
 		c.add(hcl.Diagnostics{errorf(spec.Format.Expr.Range(), "Unknown format",
-			"%q is not a format the argument validator knows.%s Known formats: date, date-time, time, email, uri, uuid, hostname, ipv4, ipv6 and more (see docs/language.md).", f, suggestion(f, knownFormats))})
+			"%q is not a format the argument validator knows.%s Known formats: date, date-time, time, email, uri, uuid, hostname, ipv4, ipv6 and more (see docs/language.md).", f, rule.DidYouMean(f, knownFormats))})
 		delete(s, "format")
 	}
 	c.checkOrder(s, spec.Maximum, "minimum", "maximum", name)
@@ -435,15 +436,16 @@ func (c *compiler) refuseNestedValidations(spec *lang.ArgSpec, name string) {
 }
 
 // plainNumbers returns a copy of a JSON value with json.Number replaced by
-// int64 (whole numbers) or float64, the forms decoded arguments take.
+// int64 (whole numbers that fit) or float64, the forms decoded arguments
+// take, except a number no float64 holds as written: that one keeps its
+// digits as a json.Number, as a client's argument would (rule.Number).
 func plainNumbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		if i, err := x.Int64(); err == nil {
 			return i
 		}
-		f, _ := x.Float64()
-		return f
+		return rule.Number(string(x))
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {

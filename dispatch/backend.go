@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -20,7 +21,7 @@ func (c *compiler) compileBackends() {
 		a, ok := c.reg.Lookup(b.Kind)
 		if !ok {
 			c.add(hcl.Diagnostics{errorf(b.KindRange, "Unknown backend kind",
-				"There is no backend kind %q; the kinds are %s.%s", b.Kind, listNames(c.reg.Names()), suggestion(b.Kind, c.reg.Names()))})
+				"There is no backend kind %q; the kinds are %s.%s", b.Kind, listNames(c.reg.Names()), rule.DidYouMean(b.Kind, c.reg.Names()))})
 			continue
 		}
 		c.backends[b.Name] = b
@@ -73,7 +74,7 @@ func (c *compiler) lookupBackend(call *lang.Call) (adapter.Backend, bool) {
 			}
 		}
 		detail := fmt.Sprintf("No backend %q { ... } block is named %q.", call.Kind, call.Backend)
-		if s := suggestion(call.Backend, same); s != "" {
+		if s := rule.DidYouMean(call.Backend, same); s != "" {
 			detail += s
 		} else if len(same) > 0 {
 			detail += fmt.Sprintf(" The %s backends are %s.", call.Kind, listNames(same))

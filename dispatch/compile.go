@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -76,23 +76,16 @@ func RedactDiagnostics(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics 
 	return diags
 }
 
-// RedactText replaces each secret in s by "(sensitive)"; secrets come
-// longest first (as Table.Secrets do), so one holding another is replaced
-// whole.
+// RedactText replaces each secret in s by rule.Redacted, a secret that
+// holds another whole (see rule.Redact).
 func RedactText(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) >= MinSecretLen && strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, "(sensitive)")
-		}
-	}
-	return s
+	return rule.Redact(s, secrets)
 }
 
-// LongestFirst returns texts ordered for RedactText.
+// LongestFirst returns texts ordered for RedactText, which then need not
+// order them on each call.
 func LongestFirst(texts []string) []string {
-	out := append([]string(nil), texts...)
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
+	return rule.LongestFirst(texts)
 }
 
 func (c *compiler) add(d hcl.Diagnostics) { c.diags = append(c.diags, d...) }

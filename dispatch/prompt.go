@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -128,7 +129,7 @@ func (c *compiler) checkOwnResource(attr *hcl.Attribute, uri string) {
 		}
 	}
 	c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Unknown resource",
-		"No resource or resource template serves %q, so the message cannot embed it. Give text or blob inline, or declare the resource.%s", uri, suggestion(uri, uris))})
+		"No resource or resource template serves %q, so the message cannot embed it. Give text or blob inline, or declare the resource.%s", uri, rule.DidYouMean(uri, uris))})
 }
 
 // staticStringQuiet evaluates a static string without reporting problems

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -212,7 +213,7 @@ func (c *compiler) templateArgs(t *lang.ResourceTemplate, vars []string) []*lang
 		declared[a.Name] = true
 		if vars != nil && !contains(vars, a.Name) {
 			c.add(hcl.Diagnostics{errorf(a.NameRange, "Argument is not a template variable",
-				"The URI template has no {%s}; its variables are %s.%s Template arguments come from the URI.", a.Name, listNames(vars), suggestion(a.Name, vars))})
+				"The URI template has no {%s}; its variables are %s.%s Template arguments come from the URI.", a.Name, listNames(vars), rule.DidYouMean(a.Name, vars))})
 		}
 	}
 	args := append([]*lang.Arg{}, t.Args...)

@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -31,7 +32,7 @@ func (c *compiler) compileStatic() {
 			c.add(hcl.Diagnostics{{
 				Severity: hcl.DiagError,
 				Summary:  "Value for undeclared variable",
-				Detail:   fmt.Sprintf("A value was given for the variable %q, which the configuration does not declare.%s", name, suggestion(name, validIdentifiers(c.names.Vars))),
+				Detail:   fmt.Sprintf("A value was given for the variable %q, which the configuration does not declare.%s", name, rule.DidYouMean(name, validIdentifiers(c.names.Vars))),
 			}})
 		}
 	}
@@ -58,9 +59,9 @@ func validIdentifiers(names []string) []string {
 	return out
 }
 
-// MinSecretLen is the shortest sensitive value mcpdecl redacts: a shorter
-// one would match ordinary text everywhere (and protects nothing).
-const MinSecretLen = 4
+// MinSecretLen is the shortest sensitive value mcpdecl redacts (see
+// rule.MinSecretLen).
+const MinSecretLen = rule.MinSecretLen
 
 // SecretTexts lists the texts of a sensitive value as they may appear in a
 // message: each string, number or bool in it, written out.

@@ -115,7 +115,8 @@ type Arg struct {
 	// when there is none: the argument is then null).
 	Default cty.Value
 	// DefaultJSON is Default as a JSON value (numbers as int64 or
-	// float64), computed once so calls need not convert it.
+	// float64, or a json.Number when no float64 holds one as written),
+	// computed once so calls need not convert it.
 	DefaultJSON any
 	Type        cty.Type
 	Completions []string

@@ -2,20 +2,10 @@ package dispatch
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
-
-	"github.com/mcpdecl/mcpdecl/lang"
 )
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
-
-func suggestion(given string, candidates []string) string {
-	if s := lang.NameSuggestion(given, candidates); s != "" {
-		return fmt.Sprintf(" Did you mean %q?", s)
-	}
-	return ""
-}
 
 func toFloat(v any) (float64, bool) {
 	switch n := v.(type) {

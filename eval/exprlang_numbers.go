@@ -6,6 +6,8 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Exact numbers in expr-lang programs.
@@ -45,8 +47,8 @@ func NumberOf(v any) any {
 	if !ok {
 		return v
 	}
-	if i, err := n.Int64(); err == nil && int64(int(i)) == i {
-		return int(i)
+	if i, ok := rule.Int(string(n)); ok {
+		return i
 	}
 	f, _ := n.Float64() // out of range gives ±Inf, which JSON output refuses
 	return f

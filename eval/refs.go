@@ -7,12 +7,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Names says which names an expression may refer to.
@@ -231,16 +231,13 @@ func refDiag(tr hcl.Traversal, summary, detail string) hcl.Diagnostics {
 // may use: a name the file itself refuses (an argument "my-date", a
 // variable "9lives", each reported where it is declared) is never offered.
 func closest(given string, candidates []string) string {
-	best, bestDist := "", 3
+	valid := make([]string, 0, len(candidates))
 	for _, c := range candidates {
-		if !hclsyntax.ValidIdentifier(c) {
-			continue
-		}
-		if d := levenshtein.Distance(given, c, nil); d < bestDist {
-			best, bestDist = c, d
+		if hclsyntax.ValidIdentifier(c) {
+			valid = append(valid, c)
 		}
 	}
-	return best
+	return rule.Closest(given, valid)
 }
 
 func upperFirst(s string) string {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 func (cfg *Config) addVariables(vs []*Variable) hcl.Diagnostics {
@@ -152,7 +153,7 @@ func checkMessage(m *Message) hcl.Diagnostics {
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid message role",
-			Detail:   fmt.Sprintf("A prompt message is from \"user\" or \"assistant\", not %q.%s", m.Role, suggest(m.Role, messageRoles)),
+			Detail:   fmt.Sprintf("A prompt message is from \"user\" or \"assistant\", not %q.%s", m.Role, rule.DidYouMean(m.Role, messageRoles)),
 			Subject:  m.RoleRange.Ptr(),
 		})
 	}
@@ -203,7 +204,7 @@ func checkContentBlock(c *Content) hcl.Diagnostics {
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Unknown content kind",
-			Detail:   fmt.Sprintf("%q is not a kind of content; the kinds are text, image, audio, resource_link and resource.%s", c.Kind, suggest(c.Kind, keys(contentAttrs))),
+			Detail:   fmt.Sprintf("%q is not a kind of content; the kinds are text, image, audio, resource_link and resource.%s", c.Kind, rule.DidYouMean(c.Kind, keys(contentAttrs))),
 			Subject:  c.KindRange.Ptr(),
 		}}
 	}

@@ -76,6 +76,7 @@ func TestParseType(t *testing.T) {
 		{"object({ b = bool, a = optional(string) })", "object({ a = optional(string), b = bool })", ""},
 		{"list", "list", ""},
 		{"strng", "", `"strng" is not a type. Did you mean "string"?`},
+		{"NUMBER", "", `"NUMBER" is not a type. Did you mean "number"?`}, // case never counts
 		{"int", "", `"int" is not a type. Did you mean integer?`},
 		{"boolean", "", `"boolean" is not a type. Did you mean bool?`},
 		{"float", "", `"float" is not a type. Did you mean number?`},

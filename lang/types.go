@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Kind is the kind of an argument type.
@@ -67,7 +69,7 @@ func ParseType(expr hcl.Expression) (*Type, hcl.Diagnostics) {
 		if k, ok := primitiveKinds[kw]; ok {
 			return &Type{Kind: k}, nil
 		}
-		hint := suggest(kw, keys(primitiveKinds))
+		hint := rule.DidYouMean(kw, keys(primitiveKinds))
 		if other, ok := typeSynonyms[kw]; ok {
 			hint = fmt.Sprintf(" Did you mean %s?", other)
 		}
@@ -87,7 +89,7 @@ func ParseType(expr hcl.Expression) (*Type, hcl.Diagnostics) {
 	if call.Name == "object" {
 		return parseObjectType(expr, call)
 	}
-	return nil, typeDiag(expr, fmt.Sprintf("%q is not a type constructor.%s %s", call.Name, suggest(call.Name, []string{"list", "set", "map", "object"}), typeHelp))
+	return nil, typeDiag(expr, fmt.Sprintf("%q is not a type constructor.%s %s", call.Name, rule.DidYouMean(call.Name, []string{"list", "set", "map", "object"}), typeHelp))
 }
 
 func parseObjectType(expr hcl.Expression, call *hcl.StaticCall) (*Type, hcl.Diagnostics) {

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/jsondec"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // failureExcerpt is how much of a failed answer's body Failure quotes.
@@ -94,7 +95,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	}
 	rt.scrubAnswer(res, ans.token)
 	if ans.status < 200 || ans.status > 299 {
-		res.Failure = redactAll(failure(ans, kind, mt, res.Text), append(secretParts(ans.token), rt.secrets...))
+		res.Failure = rule.Redact(failure(ans, kind, mt, res.Text), append(secretParts(ans.token), rt.secrets...))
 	}
 	return res
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Defaults of a backend "http" block.
@@ -386,7 +387,7 @@ func decodeRetry(s *adapter.Scope, blk *hcl.Block, r *Retry) hcl.Diagnostics {
 
 func unknownMethod(m string, r hcl.Range) *hcl.Diagnostic {
 	return check.Error("Unknown HTTP method",
-		fmt.Sprintf("%q is not an HTTP method mcpdecl sends. Use one of %s (in capitals).%s", m, check.Quoted(Methods), check.Suggest(m, Methods)), r)
+		fmt.Sprintf("%q is not an HTTP method mcpdecl sends. Use one of %s (in capitals).%s", m, check.Quoted(Methods), rule.DidYouMean(m, Methods)), r)
 }
 
 func decodeAuth(s *adapter.Scope, blk *hcl.Block) (*Auth, hcl.Diagnostics) {
@@ -432,7 +433,7 @@ func decodeAuth(s *adapter.Scope, blk *hcl.Block) (*Auth, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		if places := []string{"header", "query"}; known && !slices.Contains(places, auth.APIKeyIn) {
 			diags = append(diags, check.Error("Invalid API key location",
-				fmt.Sprintf("in must be \"header\" or \"query\", not %q.%s", auth.APIKeyIn, check.Suggest(auth.APIKeyIn, places)),
+				fmt.Sprintf("in must be \"header\" or \"query\", not %q.%s", auth.APIKeyIn, rule.DidYouMean(auth.APIKeyIn, places)),
 				c.Attributes["in"].Expr.Range()))
 		}
 		auth.APIKeyName, known, d = check.String(s, c.Attributes["name"], "")

@@ -17,6 +17,7 @@ import (
 	"github.com/go-resty/resty/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // MaxRedirects is how many redirects a call follows, all within the
@@ -226,7 +227,7 @@ func portOf(u *url.URL) string {
 }
 
 // redact replaces every secret in s.
-func (rt *runtime) redact(s string) string { return redactAll(s, rt.secrets) }
+func (rt *runtime) redact(s string) string { return rule.Redact(s, rt.secrets) }
 
 // redactErr returns err with the URL of a *url.Error redacted, so that
 // whoever logs it does not log an API key sent in the query.

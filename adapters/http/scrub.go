@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // scrubAnswer replaces the backend's credentials wherever an answer
@@ -26,10 +27,10 @@ func (rt *runtime) scrubAnswer(res *adapter.Result, token string) {
 		return
 	}
 	for k, v := range headers {
-		headers[k] = redactAll(v, secrets)
+		headers[k] = rule.Redact(v, secrets)
 	}
-	res.Text = redactAll(res.Text, secrets)
-	res.Fields["text"] = redactAll(raw, secrets)
+	res.Text = rule.Redact(res.Text, secrets)
+	res.Fields["text"] = rule.Redact(raw, secrets)
 	if body := res.Fields["body"]; body != nil {
 		body = scrubValue(body, secrets)
 		res.Fields["body"] = body
@@ -57,19 +58,9 @@ func withEscapedForms(secrets []string) []string {
 	return append(out, secrets...)
 }
 
-// redactAll replaces each secret (of 4 characters or more) in s.
-func redactAll(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) >= 4 && strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, "[redacted]")
-		}
-	}
-	return s
-}
-
 func mentions(s string, secrets []string) bool {
 	for _, sec := range secrets {
-		if len(sec) >= 4 && strings.Contains(s, sec) {
+		if len(sec) >= rule.MinSecretLen && strings.Contains(s, sec) {
 			return true
 		}
 	}
@@ -90,14 +81,14 @@ func headersMention(h map[string]string, secrets []string) bool {
 func scrubValue(v any, secrets []string) any {
 	switch x := v.(type) {
 	case string:
-		return redactAll(x, secrets)
+		return rule.Redact(x, secrets)
 	case []any:
 		for i, e := range x {
 			x[i] = scrubValue(e, secrets)
 		}
 	case map[string]any:
 		for k, e := range x {
-			if r := redactAll(k, secrets); r != k {
+			if r := rule.Redact(k, secrets); r != k {
 				delete(x, k)
 				k = r
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Outputs lists how stdout may be read.
@@ -74,7 +75,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		if !slices.Contains(Outputs, out) {
 			diags = append(diags, check.Error("Invalid output format",
-				fmt.Sprintf("output must be %s, not %q.%s", check.Quoted(Outputs), out, check.Suggest(out, Outputs)),
+				fmt.Sprintf("output must be %s, not %q.%s", check.Quoted(Outputs), out, rule.DidYouMean(out, Outputs)),
 				a["output"].Expr.Range()))
 		} else {
 			act.Output = out

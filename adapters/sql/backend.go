@@ -13,6 +13,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Defaults of a backend "sql" block.
@@ -209,5 +210,5 @@ func parseDriver(name string, r hcl.Range) (Dialect, hcl.Diagnostics) {
 		return Dialect(name), nil
 	}
 	return "", hcl.Diagnostics{check.Error("Unknown SQL driver",
-		fmt.Sprintf("driver must be %s (mariadb is accepted for mysql), not %q.%s", check.Quoted(names), name, check.Suggest(name, append(names, "mariadb"))), r)}
+		fmt.Sprintf("driver must be %s (mariadb is accepted for mysql), not %q.%s", check.Quoted(names), name, rule.DidYouMean(name, append(names, "mariadb"))), r)}
 }

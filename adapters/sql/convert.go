@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // colKind is how a column's values are turned into JSON-friendly values.
@@ -131,14 +133,14 @@ func convert(v any, k colKind, d Dialect) any {
 func textValue(s string, k colKind) any {
 	switch k {
 	case kDecimal:
-		if isJSONNumber(s) {
+		if rule.IsNumber(s) {
 			return json.Number(s)
 		}
 	case kInt:
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return i
 		}
-		if isJSONNumber(s) {
+		if rule.IsNumber(s) {
 			return json.Number(s)
 		}
 	case kFloat, kFloat32:
@@ -191,43 +193,4 @@ func jsonValue(b []byte) any {
 		return string(b)
 	}
 	return v
-}
-
-// isJSONNumber reports whether s is a number in JSON syntax.
-func isJSONNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	i := 0
-	if s[0] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	start := i
-	if digits() == 0 || s[start] == '0' && i-start > 1 {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }

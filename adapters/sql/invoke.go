@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -20,6 +19,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // rowVerbs start statements that yield rows; other statements run with
@@ -166,9 +166,7 @@ func goValue(v cty.Value) (any, error) {
 			}
 			return bf.Text('f', 0), nil
 		}
-		f, _ := bf.Float64()
-		text := bf.Text('g', -1)
-		if !math.IsInf(f, 0) && strconv.FormatFloat(f, 'g', -1, 64) == text {
+		if f, exact := rule.ExactFloat(bf.Text('g', -1)); exact {
 			return f, nil
 		}
 		return bf.Text('f', -1), nil

@@ -3,7 +3,8 @@
 // nothing else of mcpdecl but the shared leaf rules; dispatch → adapter ←
 // adapters/*; lang
 // imports no adapter; mcp imports no other mcpdecl package but the leaf
-// internal/jsonenc; eval depends on hcl, cty and expr only.
+// internal/jsonenc; eval depends on hcl, cty and expr only; internal/rule
+// imports no mcpdecl package.
 package arch_test
 
 import (
@@ -118,7 +119,7 @@ var stdlibOnly = map[string][]string{
 	"mcp":              {"internal/jsonenc"},
 	"internal/jsonenc": nil,
 	"internal/english": nil,
-	"internal/jsondec": nil,
+	"internal/jsondec": {"internal/rule"},
 }
 
 // TestStdlibOnly keeps the protocol layer and its JSON encoder free of
@@ -148,4 +149,22 @@ func besides(allowed []string) string {
 		return ""
 	}
 	return " and " + strings.Join(allowed, ", ")
+}
+
+// TestRuleIsALeaf keeps internal/rule free of every mcpdecl package, so
+// that any of them, the JSON decoder included, may share its rules; of
+// third-party code it uses the Levenshtein distance alone.
+func TestRuleIsALeaf(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{join .Deps \"\\n\"}}", "../../internal/rule").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const allowed = "github.com/agext/levenshtein"
+	for _, dep := range strings.Fields(string(out)) {
+		first, _, _ := strings.Cut(dep, "/")
+		if !strings.Contains(first, ".") || dep == allowed {
+			continue // the standard library, or the distance
+		}
+		t.Errorf("internal/rule depends on %s: it may use the standard library and %s only", dep, allowed)
+	}
 }

@@ -2,15 +2,16 @@
 // checking pass, for the answers of backends and the arguments of clients.
 // It gives what encoding/json gives (fuzzed against it) but reads the text
 // in place: no reader buffer that grows with the input, and strings without
-// escapes are slices of the text rather than copies. It imports only the
-// standard library.
+// escapes are slices of the text rather than copies. Besides the standard
+// library it imports only the leaf internal/rule, for the number rule.
 package jsondec
 
 import (
 	"encoding/json"
 	"errors"
-	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // maxDepth is encoding/json's nesting limit, kept so that both accept the
@@ -299,28 +300,13 @@ func (p *jsonParser) digits() int {
 }
 
 // numberValue converts a valid JSON number: an int when it is whole and
-// fits, else its digits.
+// fits (rule.Int), else its digits. -0 keeps its digits too: no int is
+// negative zero.
 func numberValue(s string, integer bool) any {
-	if !integer || s == "-0" {
-		return json.Number(s)
-	}
-	if len(s) <= 18 {
-		// At most 18 digits always fit in an int64.
-		b, neg := s, s[0] == '-'
-		if neg {
-			b = b[1:]
+	if integer && s != "-0" {
+		if n, ok := rule.Int(s); ok {
+			return n
 		}
-		var n int64
-		for i := 0; i < len(b); i++ {
-			n = n*10 + int64(b[i]-'0')
-		}
-		if neg {
-			n = -n
-		}
-		return int(n)
 	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil && int64(int(n)) == n {
-		return int(n)
-	}
-	return json.Number(s) // too large for int64: keep every digit
+	return json.Number(s)
 }

@@ -162,4 +162,19 @@ func BenchmarkDecodeJSON(b *testing.B) {
 			}
 		}
 	})
+	// Rows of numbers: ids, counts, prices and an integer past 64 bits,
+	// the shape of a database answer.
+	var rows []map[string]any
+	for i := range 27 {
+		rows = append(rows, map[string]any{"id": 1000 + i, "stock": -i, "price": json.Number(fmt.Sprintf("%d.%02d", i, i)), "serial": json.Number(fmt.Sprintf("98765432109876543210%02d", i))})
+	}
+	numbers, _ := json.Marshal(rows)
+	b.Run("Decode-numbers", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Decode(string(numbers)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -1,6 +1,6 @@
 // Package check holds the small decoding helpers the built-in adapters
 // share: static attribute values with defaults, durations, sizes, maps whose
-// values are evaluated per call, and "Did you mean" suggestions. Every helper
+// values are evaluated per call, and quoted lists of names. Every helper
 // reports its problems as diagnostics at the tightest range it knows and
 // never stops at the first one.
 package check
@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -31,31 +30,6 @@ func Error(summary, detail string, subject hcl.Range) *hcl.Diagnostic {
 // Warning returns a warning diagnostic.
 func Warning(summary, detail string, subject hcl.Range) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail, Subject: subject.Ptr()}
-}
-
-// Closest returns the candidate closest to given, or "" when none is close
-// enough to be a likely typo. Case differences alone always match.
-func Closest(given string, candidates []string) string {
-	for _, c := range candidates {
-		if strings.EqualFold(c, given) {
-			return c
-		}
-	}
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if d := levenshtein.Distance(strings.ToLower(given), strings.ToLower(c), nil); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// Suggest returns ` Did you mean "x"?` for the closest candidate, or "".
-func Suggest(given string, candidates []string) string {
-	if s := Closest(given, candidates); s != "" {
-		return fmt.Sprintf(" Did you mean %q?", s)
-	}
-	return ""
 }
 
 // Quoted lists values as "a", "b" or "c".
