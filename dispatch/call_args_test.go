@@ -43,7 +43,7 @@ func TestSensitiveVariablesNotInStructured(t *testing.T) {
 	const key = "KEY-77aa-secret"
 	r := &ToolResult{Structured: json.RawMessage(`{"echo":{"` + key + `":["x ` + key + `", 1234]},"n":12345}`)}
 	redactToolResult(r, []string{key})
-	if string(r.Structured) != `{"echo":{"(sensitive)":["x (sensitive)",1234]},"n":12345}` {
+	if string(r.Structured) != `{"echo":{"[redacted]":["x [redacted]",1234]},"n":12345}` {
 		t.Errorf("structured content: %s", r.Structured)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Sensitive values are replaced in everything a call writes: sensitive
@@ -35,15 +36,13 @@ func CallSecrets(ctx context.Context) []string {
 	return texts
 }
 
-// Redact replaces each secret of each list (each longest first) in s.
-func Redact(s string, lists ...[]string) string {
+// redact replaces each secret of each list in s.
+func redact(s string, lists ...[]string) string {
 	for _, list := range lists {
-		s = RedactText(s, list)
+		s = rule.Redact(s, list)
 	}
 	return s
 }
-
-func redact(s string, lists ...[]string) string { return Redact(s, lists...) }
 
 // sensitiveArgTexts lists the texts of a call's sensitive arguments, read
 // from the raw arguments so that they are known even when the arguments
@@ -66,7 +65,7 @@ func sensitiveArgTexts(a *Args, raw json.RawMessage) []string {
 	for _, name := range names {
 		out = append(out, jsonTexts(obj[name])...)
 	}
-	return LongestFirst(out)
+	return rule.LongestFirst(out)
 }
 
 // jsonTexts lists the strings and numbers inside a JSON value, as they
@@ -86,11 +85,11 @@ func jsonTexts(raw json.RawMessage) []string {
 	walk = func(v any) {
 		switch x := v.(type) {
 		case string:
-			if len(x) >= MinSecretLen {
+			if len(x) >= rule.MinSecretLen {
 				out = append(out, x)
 			}
 		case json.Number:
-			if len(x) >= MinSecretLen {
+			if len(x) >= rule.MinSecretLen {
 				out = append(out, string(x))
 			}
 		case []any:
@@ -151,7 +150,7 @@ func redactToolResult(r *ToolResult, secrets []string) {
 
 func holdsAny(b []byte, secrets []string) bool {
 	for _, s := range secrets {
-		if len(s) >= MinSecretLen && bytes.Contains(b, []byte(s)) {
+		if len(s) >= rule.MinSecretLen && bytes.Contains(b, []byte(s)) {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // Step is a `step "<name>"` block: a call made before the main call of its
@@ -69,7 +70,7 @@ func checkStepRest(s *Step) hcl.Diagnostics {
 			continue
 		}
 		name := m[1]
-		d.Detail = fmt.Sprintf("A step takes when, one call block (http, sql or shell) and error blocks, not %s.%s", name, suggest(name, stepAttrs))
+		d.Detail = fmt.Sprintf("A step takes when, one call block (http, sql or shell) and error blocks, not %s.%s", name, rule.DidYouMean(name, stepAttrs))
 		if s.Call != nil {
 			d.Detail += fmt.Sprintf(" If %s belongs to the call, move it into the %s block at line %d.", name, s.Call.Kind, s.Call.DeclRange.Start.Line)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
@@ -90,7 +91,7 @@ tool "parse" {
 		t.Errorf("validation message: %q", short)
 	}
 	quoted := call(`{"token":"abcd-1"}`)
-	if strings.Contains(quoted, "abcd-1") || !strings.Contains(quoted, "The token (sensitive) is not a token (nor (sensitive))") {
+	if strings.Contains(quoted, "abcd-1") || !strings.Contains(quoted, "The token [redacted] is not a token (nor [redacted])") {
 		t.Errorf("validation message quotes the sensitive argument: %q", quoted)
 	}
 	if log.Len() == 0 {
@@ -135,7 +136,7 @@ tool "t" {
 }
 
 // redacted stands where a sensitive value would have been written.
-const redacted = "(sensitive)"
+const redacted = rule.Redacted
 
 // TestRedactingHandler: the log handler replaces the server's secrets and
 // the call's in the message, strings, errors and groups.
@@ -150,7 +151,7 @@ func TestRedactingHandler(t *testing.T) {
 	if strings.Contains(got, "secret") {
 		t.Errorf("a secret reached the log: %s", got)
 	}
-	for _, want := range []string{`msg="failed for (sensitive)"`, `fixed="with (sensitive)"`, `error="dial (sensitive): refused"`, `g.inner=(sensitive)`, "n=42", "list=[(sensitive)]"} {
+	for _, want := range []string{`msg="failed for [redacted]"`, `fixed="with [redacted]"`, `error="dial [redacted]: refused"`, `g.inner=[redacted]`, "n=42", "list=[[redacted]]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("log lacks %s: %s", want, got)
 		}
@@ -250,7 +251,7 @@ tool "leak" {
 		t.Fatal(err)
 	}
 	got := fmt.Sprint(n.lines, res.Content)
-	if len(n.lines) == 0 || strings.Contains(got, secret) || strings.Contains(got, "code-5521") || !strings.Contains(got, "err (sensitive) (sensitive)") {
+	if len(n.lines) == 0 || strings.Contains(got, secret) || strings.Contains(got, "code-5521") || !strings.Contains(got, "err [redacted] [redacted]") {
 		t.Errorf("notifications %q, result %+v", n.lines, res.Content)
 	}
 }
