@@ -17,6 +17,8 @@ type stepRun struct {
 	steps  []*Step
 	fields map[string]any
 	values map[string]cty.Value
+	// cached is vars() as of the last step that ran, built when asked.
+	cached map[string]cty.Value
 }
 
 // vars are the further variables of the call's HCL expressions: steps.
@@ -24,7 +26,10 @@ func (r *stepRun) vars() map[string]cty.Value {
 	if r == nil {
 		return nil
 	}
-	return map[string]cty.Value{"steps": StepsValue(r.steps, r.values)}
+	if r.cached == nil {
+		r.cached = map[string]cty.Value{"steps": StepsValue(r.steps, r.values)}
+	}
+	return r.cached
 }
 
 // withSteps adds steps to an answer's fields, for the owner's error rules
@@ -62,7 +67,9 @@ func (t *Table) runSteps(ctx context.Context, in *CallInput, owner string, steps
 			}
 		}
 		req := t.adapterRequest(ctx, in, args)
-		req.Vars = run.vars()
+		if len(s.Uses) > 0 {
+			req.Vars = run.vars() // nothing to build for a step that reads no other
+		}
 		if timeout > 0 {
 			req.Timeout = timeout
 		}
@@ -80,7 +87,7 @@ func (t *Table) runSteps(ctx context.Context, in *CallInput, owner string, steps
 		if err != nil {
 			return nil, nil, err
 		}
-		run.fields[s.Name], run.values[s.Name] = res.Fields, v
+		run.fields[s.Name], run.values[s.Name], run.cached = res.Fields, v, nil
 	}
 	return run, nil, nil
 }

@@ -68,7 +68,12 @@ func (s *Step) Value(fields map[string]any) (cty.Value, error) {
 	}
 	attrs := make(map[string]cty.Value, len(s.Type.AttributeTypes()))
 	for name, ty := range s.Type.AttributeTypes() {
-		v, err := eval.FromGoJSON(jsonValue(fields[name]), ty)
+		v, err := eval.FromGoJSON(plainJSON(fields[name]), ty)
+		if err != nil {
+			// A Go type of its own (a time, a driver's value): read it
+			// through its JSON form.
+			v, err = eval.FromGoJSON(jsonValue(fields[name]), ty)
+		}
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("step %q: %s: %w", s.Name, name, err)
 		}
@@ -93,6 +98,35 @@ func StepsValue(steps []*Step, done map[string]cty.Value) cty.Value {
 		}
 	}
 	return cty.ObjectVal(attrs)
+}
+
+// plainJSON turns the Go types adapters put at the top of Result.Fields
+// (string maps, string lists, rows) into the shapes of decoded JSON that
+// eval.FromGoJSON reads; values inside are decoded JSON already.
+func plainJSON(v any) any {
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	case map[string]string:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		return out
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	case []map[string]any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	}
+	return v
 }
 
 // ctyTypeOf is the cty type HCL expressions see for a field of a call

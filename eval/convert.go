@@ -219,6 +219,8 @@ func impliedValue(v any) (cty.Value, error) {
 		return RawString(x), nil
 	case json.Number, int64, float64:
 		return primitiveValue(x, cty.Number)
+	case int:
+		return cty.NumberIntVal(int64(x)), nil
 	case bool:
 		return cty.BoolVal(x), nil
 	case []any:
