@@ -63,6 +63,14 @@ type Action interface {
 	Invoke(ctx context.Context, req *Request) (*Result, error)
 }
 
+// ReadOnlyAction is implemented by actions that can tell that a call
+// changes nothing (an HTTP GET, an SQL statement in a read-only
+// transaction). Steps that only read, and do not read each other's
+// answers, may run at the same time; any other step runs alone, in order.
+type ReadOnlyAction interface {
+	ChangesNothing() bool
+}
+
 // Checker is implemented by actions that can be checked against their
 // live backend without running them (a SQL statement is prepared, not
 // executed). `mcpdecl check` calls it after opening the backends.

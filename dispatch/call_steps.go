@@ -3,6 +3,8 @@ package dispatch
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -48,19 +50,72 @@ type stopped struct {
 	text   string
 }
 
-// runSteps runs an owner's steps in order, under ctx, which carries the
-// call's one deadline (timeout, also passed to each adapter as its
-// Request.Timeout when positive). A step whose when does not hold is
-// skipped. The first step that fails, or whose error rule holds, stops
-// the call: nothing after it runs. err is a failure of the configuration
-// (a program that cannot run), written for the log.
+// runSteps runs an owner's steps under ctx, which carries the call's one
+// deadline (timeout, also passed to each adapter as its Request.Timeout
+// when positive). Steps run in source order, except that a step that only
+// reads runs together with the read-only steps right after it that read
+// none of their answers (see wave). A step whose when does not hold is
+// skipped. The first step (in source order) that fails, or whose error
+// rule holds, stops the call: nothing after it runs. err is a failure of
+// the configuration (a program that cannot run), written for the log.
 func (t *Table) runSteps(ctx context.Context, in *CallInput, owner string, steps []*Step, args *callArgs, timeout time.Duration) (*stepRun, *stopped, error) {
 	run := &stepRun{steps: steps, fields: make(map[string]any, len(steps)), values: make(map[string]cty.Value, len(steps))}
+	for i := 0; i < len(steps); {
+		n := wave(steps, i)
+		if stop, err := t.runWave(ctx, in, owner, steps[i:i+n], run, args, timeout); stop != nil || err != nil {
+			return nil, stop, err
+		}
+		i += n
+	}
+	return run, nil, nil
+}
+
+// wave is how many steps from steps[i] on run at the same time: a step
+// that changes nothing is joined by the steps right after it that change
+// nothing and read none of the wave's answers. Any other step runs alone,
+// so writes keep their written order with everything around them.
+func wave(steps []*Step, i int) int {
+	if !changesNothing(steps[i]) {
+		return 1
+	}
+	n := 1
+	for i+n < len(steps) && changesNothing(steps[i+n]) && !usesAny(steps[i+n], steps[i:i+n]) {
+		n++
+	}
+	return n
+}
+
+func changesNothing(s *Step) bool {
+	ro, ok := s.Action.(adapter.ReadOnlyAction)
+	return ok && ro.ChangesNothing()
+}
+
+func usesAny(s *Step, others []*Step) bool {
+	for _, o := range others {
+		if slices.Contains(s.Uses, o.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stepCall is one step of a wave: its request, and what its call gave.
+type stepCall struct {
+	step    *Step
+	req     *adapter.Request
+	res     *adapter.Result
+	failure string
+}
+
+// runWave runs steps that may run at the same time (one, most often),
+// then reads their answers in source order.
+func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps []*Step, run *stepRun, args *callArgs, timeout time.Duration) (*stopped, error) {
+	calls := make([]*stepCall, 0, len(steps))
 	for _, s := range steps {
 		if s.When != nil {
 			hit, err := runProgram(s.When.Program, buildEnv(s.WhenEnv, map[string]any{"steps": run.fields}, args.JSON))
 			if err != nil {
-				return nil, nil, fmt.Errorf("step %q: when %q: %w", s.Name, s.When.Source, err)
+				return nil, fmt.Errorf("step %q: when %q: %w", s.Name, s.When.Source, err)
 			}
 			if hit != true {
 				continue
@@ -73,23 +128,47 @@ func (t *Table) runSteps(ctx context.Context, in *CallInput, owner string, steps
 		if timeout > 0 {
 			req.Timeout = timeout
 		}
-		res, failure := invoke(ctx, in.logger(), owner+" step "+s.Name, s.Action, req)
-		if failure != "" {
-			return nil, &stopped{failed: true, text: failure}, nil
-		}
-		if stop, err := stepErrors(s, res, run, args); stop != nil || err != nil {
-			return nil, stop, err
-		}
-		if res.Failure != "" {
-			return nil, &stopped{failed: true, text: res.Failure}, nil
-		}
-		v, err := s.Value(res.Fields)
-		if err != nil {
-			return nil, nil, err
-		}
-		run.fields[s.Name], run.values[s.Name], run.cached = res.Fields, v, nil
+		calls = append(calls, &stepCall{step: s, req: req})
 	}
-	return run, nil, nil
+	log := in.logger()
+	if len(calls) == 1 {
+		c := calls[0]
+		c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Action, c.req)
+	} else {
+		var wg sync.WaitGroup
+		for _, c := range calls {
+			wg.Go(func() { c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Action, c.req) })
+		}
+		wg.Wait()
+	}
+	for _, c := range calls {
+		if stop, err := run.take(c, args); stop != nil || err != nil {
+			return stop, err
+		}
+	}
+	return nil, nil
+}
+
+// take reads a step's answer: its call's failure, its error rules, its
+// backend's failure, in that order, stop the call; otherwise the answer
+// becomes steps.<name> for what comes after.
+func (r *stepRun) take(c *stepCall, args *callArgs) (*stopped, error) {
+	if c.failure != "" {
+		return &stopped{failed: true, text: c.failure}, nil
+	}
+	s, res := c.step, c.res
+	if stop, err := stepErrors(s, res, r, args); stop != nil || err != nil {
+		return stop, err
+	}
+	if res.Failure != "" {
+		return &stopped{failed: true, text: res.Failure}, nil
+	}
+	v, err := s.Value(res.Fields)
+	if err != nil {
+		return nil, err
+	}
+	r.fields[s.Name], r.values[s.Name], r.cached = res.Fields, v, nil
+	return nil, nil
 }
 
 // stepErrors applies a step's error rules to its answer: the first that

@@ -65,7 +65,16 @@ type Action struct {
 	queryNames, formNames, headerNames map[string]bool
 }
 
-var _ adapter.Action = (*Action)(nil)
+var (
+	_ adapter.Action         = (*Action)(nil)
+	_ adapter.ReadOnlyAction = (*Action)(nil)
+)
+
+// ChangesNothing implements adapter.ReadOnlyAction: GET, HEAD and OPTIONS are
+// safe methods, which change nothing on the server by HTTP's rules.
+func (a *Action) ChangesNothing() bool {
+	return a.Method == "GET" || a.Method == "HEAD" || a.Method == "OPTIONS"
+}
 
 // Describe returns the call's static settings.
 func (a *Action) Describe() map[string]any {

@@ -22,7 +22,14 @@ type Action struct {
 	ReadOnly bool
 }
 
-var _ adapter.Action = (*Action)(nil)
+var (
+	_ adapter.Action         = (*Action)(nil)
+	_ adapter.ReadOnlyAction = (*Action)(nil)
+)
+
+// ChangesNothing implements adapter.ReadOnlyAction: a read-only call runs in a
+// read-only transaction, so it changes nothing.
+func (a *Action) ChangesNothing() bool { return a.ReadOnly }
 
 // Describe returns the call's static settings.
 func (a *Action) Describe() map[string]any {

@@ -1,0 +1,224 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// stepsAPI answers GET /pair/{x} only once another GET /pair/ request is
+// in flight at the same time (else, after a while, 503), so two steps
+// pass only when they run together; every other request is recorded in
+// the order it arrived.
+type stepsAPI struct {
+	mu      sync.Mutex
+	arrived []string
+	waiting chan struct{}
+}
+
+func (a *stepsAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	a.arrived = append(a.arrived, r.Method+" "+r.URL.Path)
+	a.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/pair/"):
+		a.mu.Lock()
+		partner := a.waiting
+		if partner == nil {
+			a.waiting = make(chan struct{})
+			partner = a.waiting
+		} else {
+			a.waiting = nil
+			close(partner)
+		}
+		a.mu.Unlock()
+		select {
+		case <-partner:
+			json.NewEncoder(w).Encode(map[string]string{"v": strings.TrimPrefix(r.URL.Path, "/pair/")})
+		case <-time.After(5 * time.Second):
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	case strings.HasPrefix(r.URL.Path, "/missing/"):
+		time.Sleep(time.Duration(len(r.URL.Path)) * time.Millisecond) // the later step answers first
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{}`))
+	default:
+		json.NewEncoder(w).Encode(map[string]string{"v": strings.TrimPrefix(r.URL.Path, "/")})
+	}
+}
+
+func stepsTable(t *testing.T, src string) (*Table, *stepsAPI) {
+	t.Helper()
+	api := &stepsAPI{}
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	cfg, diags := lang.LoadSource("steps.hcl", []byte(`
+variable "url" {
+  type = string
+}
+backend "http" "api" {
+  base_url = var.url
+}
+`+src))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	table, diags := Compile(cfg, all.Registry(), Options{Vars: map[string]string{"url": srv.URL}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if failed := table.OpenBackends(context.Background()); len(failed) > 0 {
+		t.Fatal(failed[0])
+	}
+	t.Cleanup(func() { table.CloseBackends(nil) })
+	return table, api
+}
+
+// TestReadingStepsRunTogether: two lookups that do not read each other
+// run at the same time (the API answers neither until both are in).
+func TestReadingStepsRunTogether(t *testing.T) {
+	table, _ := stepsTable(t, `
+tool "both" {
+  description = "Two lookups."
+  step "a" {
+    http "api" {
+      path = "/pair/A"
+    }
+  }
+  step "b" {
+    http "api" {
+      path = "/pair/B"
+    }
+  }
+  result {
+    text = "{{ steps.a.body.v }} {{ steps.b.body.v }}"
+  }
+}`)
+	res := callTableTool(t, table, "both", `{}`)
+	if res.IsError || res.Content[0].Text != "A B" {
+		t.Errorf("both = %+v; want the two lookups made together", res)
+	}
+}
+
+// TestWritingStepsKeepTheirOrder: a write runs alone, after the steps
+// above it and before those below it; a step reading another's answer
+// waits for it.
+func TestWritingStepsKeepTheirOrder(t *testing.T) {
+	table, api := stepsTable(t, `
+tool "ordered" {
+  description = "Reads around a write."
+  step "before" {
+    http "api" {
+      path = "/before"
+    }
+  }
+  step "write" {
+    http "api" {
+      method = "POST"
+      path   = "/write"
+    }
+  }
+  step "after" {
+    http "api" {
+      path = "/after"
+    }
+  }
+  step "then" {
+    http "api" {
+      path = "/then-${steps.after.body.v}"
+    }
+  }
+  result {
+    text = "steps.then.body.v"
+  }
+}`)
+	for range 5 {
+		api.arrived = nil
+		res := callTableTool(t, table, "ordered", `{}`)
+		want := []string{"GET /before", "POST /write", "GET /after", "GET /then-after"}
+		if res.IsError || res.Content[0].Text != "then-after" || strings.Join(api.arrived, ",") != strings.Join(want, ",") {
+			t.Fatalf("ordered = %+v, requests %q; want %q", res, api.arrived, want)
+		}
+	}
+}
+
+// TestFirstStopWins: when steps that ran together both stop the call, the
+// message is the first step's in source order, whichever answered first.
+func TestFirstStopWins(t *testing.T) {
+	table, _ := stepsTable(t, `
+tool "missing" {
+  description = "Two lookups that find nothing."
+  step "long" {
+    http "api" {
+      path = "/missing/a-longer-path-answered-later"
+    }
+    error {
+      when    = "status == 404"
+      message = "The first is missing."
+    }
+  }
+  step "short" {
+    http "api" {
+      path = "/missing/b"
+    }
+    error {
+      when    = "status == 404"
+      message = "The second is missing."
+    }
+  }
+  result {
+    text = "'found'"
+  }
+}`)
+	for range 3 {
+		res := callTableTool(t, table, "missing", `{}`)
+		if !res.IsError || res.Content[0].Text != "The first is missing." {
+			t.Fatalf("missing = %+v; want the first step's message", res)
+		}
+	}
+}
+
+// TestStepAnswersRedacted: a step's answer that repeats a sensitive
+// variable (an echo endpoint) reaches the model redacted, in the result
+// and in a step's error message alike.
+func TestStepAnswersRedacted(t *testing.T) {
+	table, _ := stepsTable(t, `
+variable "token" {
+  sensitive = true
+  default   = "tok-8812-secret"
+}
+tool "echo" {
+  description = "Echoes a path."
+  arg "fail" {
+    type    = bool
+    default = false
+  }
+  step "a" {
+    http "api" {
+      path = "/${var.token}"
+    }
+    error {
+      when    = "args.fail"
+      message = "Refused: {{ body.v }}."
+    }
+  }
+  result {
+    text = "'got ' + steps.a.body.v"
+  }
+}`)
+	for args, want := range map[string]string{`{}`: "got [redacted]", `{"fail":true}`: "Refused: [redacted]."} {
+		res := callTableTool(t, table, "echo", args)
+		if got := res.Content[0].Text; got != want {
+			t.Errorf("echo %s = %q, want %q", args, got, want)
+		}
+	}
+}
