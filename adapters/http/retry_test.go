@@ -256,14 +256,10 @@ backend "http" "api" {
   }
 }
 http "api" { path = "/slow" }`, srv.URL), nil)
-	start := time.Now()
 	res, err := c.invoke(0, args(nil), nil)
-	d := time.Since(start)
-	// Generous slack for loaded machines; without the total deadline the
-	// call would take 10 × 150ms.
-	if d > 900*time.Millisecond {
-		t.Errorf("the call took %s; the deadline is 400ms for all attempts", d)
-	}
+	// The attempts prove the one deadline (time itself is not asserted: a
+	// loaded machine stretches it): without it the call would make all 10
+	// attempts of 150ms each; within 400ms there is room for at most 3.
 	if n := srv.count(); n < 1 || n > 3 {
 		t.Errorf("attempts = %d, want at most 3 within 400ms", n)
 	}
