@@ -54,6 +54,9 @@ func init() {
 		"prompts/get":              {modern: true, legacy: true, gate: hasPrompts, run: runGetPrompt},
 		"completion/complete":      {modern: true, legacy: true, gate: hasCompletions, run: runComplete},
 	}
+	for name := range methods {
+		known[name] = name
+	}
 }
 
 // lookup is step 10 of the validation ladder: the method must exist in the request's era and its
