@@ -129,6 +129,40 @@ func decodeMismatch(body []byte) string {
 	if !paramsEqual(&m.params, &rp) {
 		return fmt.Sprintf("params %s, reference %s", dumpParams(&m.params), dumpParams(&rp))
 	}
+	if mt := m.params.Meta; mt != nil && firstByte(mt.ClientCapabilities) == '{' {
+		if d := capsMismatch(mt.ClientCapabilities); d != "" {
+			return d
+		}
+	}
+	return argsMismatch(m.params.Arguments)
+}
+
+// capsMismatch compares decodeClientCaps with encoding/json.
+func capsMismatch(raw []byte) string {
+	var caps, rcaps ClientCapabilities
+	ok := decodeClientCaps(raw, &caps)
+	rok := json.Unmarshal(raw, &rcaps) == nil
+	if ok != rok || ok && !reflect.DeepEqual(caps, rcaps) {
+		return fmt.Sprintf("client capabilities %v %+v, reference %v %+v", ok, caps, rok, rcaps)
+	}
+	return ""
+}
+
+// argsMismatch compares objectMember with a map decoded by encoding/json.
+func argsMismatch(args []byte) string {
+	if len(args) == 0 {
+		return ""
+	}
+	var argv map[string]rawRef
+	_ = json.Unmarshal(args, &argv)
+	for k, v := range argv {
+		if got, found := objectMember(args, k); !found || !bytes.Equal(got, v) {
+			return fmt.Sprintf("argument %q: %q %v, reference %q", k, got, found, v)
+		}
+	}
+	if got, found := objectMember(args, "\x00absent"); found {
+		return fmt.Sprintf("absent argument found: %q", got)
+	}
 	return ""
 }
 
@@ -216,6 +250,12 @@ var decodeSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1},"_meta":null,"_meta":{}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":null}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"a":1,"b":"x","a":null,"\u0063":[],"\ud800":2}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":[1]}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"sampling":null,"Elicitation":{"form":{}},"experimental":{"a":1,"a":2},"experimental":{"b":null},"extensions":null,"tasks":[1],"other":5}}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"experimental":{"a":1},"experimental":null,"extensions":{}}}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"experimental":[]}}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensionſ":5}}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"},"params":{"uri":"b"}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":1},"params":{"uri":"b"}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":null}}`,

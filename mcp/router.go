@@ -106,14 +106,17 @@ func (s *Server) serve(ctx context.Context, in *inbound) outcome {
 	if e != nil {
 		return s.errorOutcome(m.ID, e, era, version)
 	}
-	body, e := s.dispatch(ctx, in, p, req)
+	body, whole, e := s.dispatch(ctx, in, p, req)
 	if e != nil {
 		return s.errorOutcome(m.ID, e, era, version)
 	}
 	if body == nil {
 		return outcome{era: era, version: version}
 	}
-	return outcome{body: encodeResult(m.ID, body), status: http.StatusOK, era: era, version: version}
+	if !whole {
+		body = encodeResult(m.ID, body)
+	}
+	return outcome{body: body, status: http.StatusOK, era: era, version: version}
 }
 
 func (s *Server) errorOutcome(id json.RawMessage, e *Error, era Era, version string) outcome {

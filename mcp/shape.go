@@ -19,12 +19,12 @@ func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta 
 			return splice(b, field("_meta", handlerMeta)), nil
 		}
 		if _, pooled := payload.(appender); pooled {
-			return append(make([]byte, 0, len(b)), b...), nil
+			return c.endAnswer(append(c.startAnswer(len(b)), b...)), nil
 		}
 		return b, nil
 	}
 	meta := resultMeta(handlerMeta, c.s.serverMeta(c.info), nil)
-	out := make([]byte, 0, len(b)+len(meta)+96)
+	out := c.startAnswer(len(b) + len(meta) + 96)
 	out = append(out, `{"resultType":"complete"`...)
 	if cacheable {
 		ttl, scope := c.info.CacheTTLMs, c.info.CacheScope
@@ -42,9 +42,31 @@ func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta 
 	out = append(out, meta...)
 	if rest := b[1:]; firstByte(rest) != '}' {
 		out = append(out, ',')
-		return append(out, rest...), nil
+		return c.endAnswer(append(out, rest...)), nil
 	}
-	return append(out, '}'), nil
+	return c.endAnswer(append(out, '}')), nil
+}
+
+// startAnswer begins the complete response around a result of n bytes,
+// so that the result is written once instead of being copied again into
+// the envelope; endAnswer closes it. Without an id there is no envelope.
+func (c *call) startAnswer(n int) []byte {
+	id := c.in.msg.ID
+	if id == nil {
+		return make([]byte, 0, n)
+	}
+	out := make([]byte, 0, n+len(id)+len(`{"jsonrpc":"2.0","id":,"result":}`))
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, id...)
+	return append(out, `,"result":`...)
+}
+
+func (c *call) endAnswer(out []byte) []byte {
+	if c.in.msg.ID == nil {
+		return out
+	}
+	c.whole = true
+	return append(out, '}')
 }
 
 func field(name string, v json.RawMessage) []byte {

@@ -289,3 +289,24 @@ func unquote(lit []byte, plain bool) string {
 	_ = json.Unmarshal(lit, &s) // cannot fail: lit was checked
 	return s
 }
+
+// objectMember finds the value of key in obj, a checked JSON text, as
+// decoding it into a map would: keys unquoted and compared exactly, the
+// last of duplicates winning, nothing found when obj is not an object.
+func objectMember(obj []byte, key string) (val []byte, found bool) {
+	r := jsonReader{b: obj}
+	if r.peek() != '{' {
+		return nil, false
+	}
+	ok := r.object(1, func(k []byte) bool {
+		v, ok := r.raw(1)
+		if ok && string(k) == key {
+			val, found = v, true
+		}
+		return ok
+	})
+	if !ok || !r.atEnd() {
+		return nil, false
+	}
+	return val, found
+}
