@@ -134,6 +134,13 @@ func decodeMismatch(body []byte) string {
 			return d
 		}
 	}
+	if mt := m.params.Meta; mt != nil && mt.LogLevel != nil {
+		var lvl string
+		rok := json.Unmarshal(mt.LogLevel, &lvl) == nil && validLogLevel(lvl)
+		if got, e := mt.parseLogLevel(); (e == nil) != rok || rok && got != lvl {
+			return fmt.Sprintf("log level %q %v, reference %q %v", got, e, lvl, rok)
+		}
+	}
 	return argsMismatch(m.params.Arguments)
 }
 
@@ -252,6 +259,9 @@ var decodeSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":null}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"a":1,"b":"x","a":null,"\u0063":[],"\ud800":2}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":[1]}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/logLevel":"in\u0066o"}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/logLevel":null}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/logLevel":"debug"}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"sampling":null,"Elicitation":{"form":{}},"experimental":{"a":1,"a":2},"experimental":{"b":null},"extensions":null,"tasks":[1],"other":5}}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"experimental":{"a":1},"experimental":null,"extensions":{}}}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"experimental":[]}}}}`,

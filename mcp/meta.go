@@ -146,8 +146,8 @@ func (m *requestMeta) parseLogLevel() (string, *Error) {
 	if m == nil || m.LogLevel == nil {
 		return "", nil
 	}
-	var lvl string
-	if json.Unmarshal(m.LogLevel, &lvl) != nil || !validLogLevel(lvl) {
+	lvl := jsonString(m.LogLevel) // "" for a non-string, which is no level
+	if !validLogLevel(lvl) {
 		return "", InvalidParams("invalid %s", MetaLogLevel)
 	}
 	return lvl, nil
