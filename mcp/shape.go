@@ -9,19 +9,25 @@ import (
 // _meta and, when cacheable, ttlMs/cacheScope. Legacy results get none of
 // them: strict legacy clients reject the modern fields (csharp-sdk #1721).
 func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta json.RawMessage) ([]byte, *Error) {
-	b, release, err := encodePayload(payload)
-	defer release()
+	b, buf, err := encodePayload(payload)
+	defer releaseScratch(buf, b)
 	if err != nil {
 		return nil, Errorf(CodeInternalError, "encoding result: %v", err)
 	}
+	return c.wrap(b, buf != nil, cacheable, hint, handlerMeta), nil
+}
+
+// wrap is result for an encoded payload b; scratch says b is a reused
+// buffer, to be copied.
+func (c *call) wrap(b []byte, scratch, cacheable bool, hint *CacheHint, handlerMeta json.RawMessage) []byte {
 	if c.req.Era != EraModern {
 		if len(handlerMeta) > 0 {
-			return splice(b, field("_meta", handlerMeta)), nil
+			return splice(b, field("_meta", handlerMeta))
 		}
-		if _, pooled := payload.(appender); pooled {
-			return c.endAnswer(append(c.startAnswer(len(b)), b...)), nil
+		if scratch {
+			return c.endAnswer(append(c.startAnswer(len(b)), b...))
 		}
-		return b, nil
+		return b
 	}
 	meta := resultMeta(handlerMeta, c.s.serverMeta(c.info), nil)
 	out := c.startAnswer(len(b) + len(meta) + 96)
@@ -42,9 +48,9 @@ func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta 
 	out = append(out, meta...)
 	if rest := b[1:]; firstByte(rest) != '}' {
 		out = append(out, ',')
-		return c.endAnswer(append(out, rest...)), nil
+		return c.endAnswer(append(out, rest...))
 	}
-	return c.endAnswer(append(out, '}')), nil
+	return c.endAnswer(append(out, '}'))
 }
 
 // startAnswer begins the complete response around a result of n bytes,
@@ -109,7 +115,15 @@ func (c *call) shapeCallTool(r *CallToolResult) ([]byte, *Error) {
 	if c.req.Era == EraLegacy {
 		out.StructuredContent = legacyStructured(&out, c.req.ProtocolVersion)
 	}
-	return c.result(&out, false, nil, r.Meta)
+	// Written directly rather than through result's any, which would
+	// move the copy to the heap.
+	buf := scratch.Get().(*[]byte)
+	b, err := out.appendJSON((*buf)[:0])
+	defer releaseScratch(buf, b)
+	if err != nil {
+		return nil, Errorf(CodeInternalError, "encoding result: %v", err)
+	}
+	return c.wrap(b, true, false, nil, r.Meta), nil
 }
 
 // legacyStructured keeps structuredContent only where the revision has it
