@@ -72,9 +72,7 @@ func (s *Server) serveBatchElem(ctx context.Context, raw json.RawMessage, h http
 	if m.IsNotification() {
 		return nil
 	}
-	var p params
-	_ = decodeParams(m.Params, &p)
-	if m.Method == "initialize" || p.Meta.claimsModern() {
+	if m.Method == "initialize" || m.params.Meta.claimsModern() {
 		return encodeError(m.ID, ladderErr(CodeInvalidRequest, "invalid request: %s may not be sent in a batch", m.Method))
 	}
 	s.inflight.Add(1)

@@ -16,22 +16,26 @@ type appender interface {
 }
 
 // encodePayload is json.Marshal for result payloads, direct for the ones
-// that write themselves. Those are written into a reused buffer, valid
-// until release is called; the caller copies what it keeps.
-func encodePayload(payload any) (b []byte, release func(), err error) {
+// that write themselves. Those are written into a reused buffer (buf),
+// valid until releaseScratch; the caller copies what it keeps.
+func encodePayload(payload any) (b []byte, buf *[]byte, err error) {
 	a, ok := payload.(appender)
 	if !ok {
 		b, err = json.Marshal(payload)
-		return b, func() {}, err
+		return b, nil, err
 	}
-	buf := scratch.Get().(*[]byte)
+	buf = scratch.Get().(*[]byte)
 	b, err = a.appendJSON((*buf)[:0])
-	return b, func() {
-		if cap(b) <= maxScratch {
-			*buf = b[:0]
-			scratch.Put(buf)
-		}
-	}, err
+	return b, buf, err
+}
+
+// releaseScratch gives back a buffer of encodePayload (nil: none), b being
+// what was written into it.
+func releaseScratch(buf *[]byte, b []byte) {
+	if buf != nil && cap(b) <= maxScratch {
+		*buf = b[:0]
+		scratch.Put(buf)
+	}
 }
 
 // maxScratch bounds the buffers kept for reuse.

@@ -88,13 +88,9 @@ func checkParamHeaders(h http.Header, params map[string]string, args json.RawMes
 	if len(params) == 0 {
 		return nil
 	}
-	var argv map[string]rawRef // values point into args, not copies
-	if len(args) > 0 {
-		_ = json.Unmarshal(args, &argv)
-	}
 	for hname, arg := range params {
 		full := HeaderParamPrefix + hname
-		raw, present := argv[arg]
+		raw, present := objectMember(args, arg)
 		present = present && string(raw) != "null"
 		hv := h.Values(full)
 		switch {

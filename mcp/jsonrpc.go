@@ -6,10 +6,11 @@ import (
 	"strconv"
 )
 
-// Message is one decoded JSON-RPC 2.0 message. The body is decoded exactly
-// once; Params, Result and the error stay raw until the router knows which
-// shape the method needs (go-sdk re-parses bodies up to six times, its main
-// measured cost).
+// Message is one decoded JSON-RPC 2.0 message. The body is read exactly
+// once: the envelope and, for a request, its params in the same pass;
+// Params, Result and the error also stay raw for the parts a method reads
+// itself (go-sdk re-parses bodies up to six times, its main measured
+// cost).
 type Message struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id,omitempty"`
@@ -17,6 +18,13 @@ type Message struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   json.RawMessage `json:"error,omitempty"`
+
+	// params is what DecodeMessage read of Params (when paramsRead),
+	// with paramsErr the -32602 to report for them after the ladder.
+	params     params
+	meta       requestMeta // where params.Meta points
+	paramsErr  *Error
+	paramsRead bool
 }
 
 // IsNotification reports a message with a method and no id.
@@ -35,20 +43,31 @@ func (m *Message) IsResponse() bool { return m.Method == "" }
 // batches look first. When the id was readable it is returned with the error
 // so the error response can carry it.
 //
+// It reads b as encoding/json would decode it into the message struct
+// (keys matched case-insensitively, the last of duplicate keys winning,
+// null leaving a string as it is) but in one pass and without reflection;
+// FuzzDecodeMatchesReference compares the two.
+//
 // The raw parts of the message point into b instead of copying it (a 4 MiB
 // body would otherwise be held three times), so b must not change afterwards.
 func DecodeMessage(b []byte) (*Message, json.RawMessage, *Error) {
-	var w wireMessage
-	if err := json.Unmarshal(b, &w); err != nil {
-		if !json.Valid(b) {
-			return nil, nil, ladderErr(CodeParseError, "parse error: body is not valid JSON")
-		}
+	m := new(Message)
+	d := msgDecoder{r: jsonReader{b: b}, m: m}
+	if !d.message() {
+		return nil, nil, ladderErr(CodeParseError, "parse error: body is not valid JSON")
+	}
+	if d.wrongType {
 		if IsBatch(b) {
 			return nil, nil, ladderErr(CodeInvalidRequest, "invalid request: JSON-RPC batches are not accepted here")
 		}
 		return nil, nil, ladderErr(CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
 	}
-	m := w.message()
+	if d.paramsWrong {
+		// Rare: let encoding/json word the -32602 and recover _meta.
+		m.params = params{}
+		m.paramsErr = decodeParams(m.Params, &m.params)
+	}
+	m.paramsRead = m.Params == nil || m.Params[0] == '{'
 	id := m.ID
 	if id != nil && !validID(id) {
 		return nil, nil, ladderErr(CodeInvalidRequest, "invalid request: id must be a string or an integer")
@@ -82,21 +101,6 @@ func (r *rawRef) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// wireMessage is Message as decoded, with its raw parts not copied.
-type wireMessage struct {
-	JSONRPC string `json:"jsonrpc"`
-	ID      rawRef `json:"id,omitempty"`
-	Method  string `json:"method,omitempty"`
-	Params  rawRef `json:"params,omitempty"`
-	Result  rawRef `json:"result,omitempty"`
-	Error   rawRef `json:"error,omitempty"`
-}
-
-func (w *wireMessage) message() *Message {
-	return &Message{JSONRPC: w.JSONRPC, ID: json.RawMessage(w.ID), Method: w.Method,
-		Params: json.RawMessage(w.Params), Result: json.RawMessage(w.Result), Error: json.RawMessage(w.Error)}
-}
-
 // IsBatch reports whether b is a JSON array (a JSON-RPC batch).
 func IsBatch(b []byte) bool { return firstByte(b) == '[' }
 
@@ -118,8 +122,9 @@ func validID(id json.RawMessage) bool {
 		return false
 	}
 	if id[0] == '"' {
-		var s string
-		return json.Unmarshal(id, &s) == nil
+		r := jsonReader{b: id}
+		_, _, ok := r.str()
+		return ok && r.atEnd()
 	}
 	_, err := strconv.ParseInt(string(id), 10, 64)
 	return err == nil
@@ -130,9 +135,9 @@ func validID(id json.RawMessage) bool {
 // "1" and 1 stay distinct.
 func idKey(id json.RawMessage) string {
 	if len(id) > 0 && id[0] == '"' {
-		var s string
-		if json.Unmarshal(id, &s) == nil {
-			return "s:" + s
+		r := jsonReader{b: id}
+		if lit, plain, ok := r.str(); ok && r.atEnd() {
+			return "s:" + unquote(lit, plain)
 		}
 	}
 	return "n:" + string(bytes.TrimSpace(id))

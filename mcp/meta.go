@@ -45,7 +45,7 @@ func (m *requestMeta) checkRequired() (version string, caps ClientCapabilities, 
 	}
 	switch {
 	case string(m.ClientCapabilities) == "{}": // the common "none": skip the decoder
-	case firstByte(m.ClientCapabilities) != '{' || json.Unmarshal(m.ClientCapabilities, &caps) != nil:
+	case firstByte(m.ClientCapabilities) != '{' || !decodeClientCaps(m.ClientCapabilities, &caps):
 		missing = append(missing, MetaClientCapabilities)
 	}
 	if len(missing) > 0 {
@@ -53,6 +53,70 @@ func (m *requestMeta) checkRequired() (version string, caps ClientCapabilities, 
 			"missing or invalid required _meta keys: %s", strings.Join(missing, ", "))
 	}
 	return version, caps, nil
+}
+
+var capsFields = fieldNames("roots", "sampling", "elicitation", "experimental", "extensions", "tasks")
+
+const (
+	cRoots = iota
+	cSampling
+	cElicitation
+	cExperimental
+	cExtensions
+	cTasks
+)
+
+// decodeClientCaps decodes a checked clientCapabilities object as
+// encoding/json would decode it into caps (values are slices of raw, not
+// copies); false where encoding/json would fail.
+func decodeClientCaps(raw []byte, caps *ClientCapabilities) bool {
+	r := jsonReader{b: raw}
+	if r.peek() != '{' {
+		return false
+	}
+	wrong := false
+	ok := r.object(1, func(key []byte) bool {
+		ok := true
+		switch fieldOf(key, capsFields) {
+		case cRoots:
+			caps.Roots, ok = r.raw(1)
+		case cSampling:
+			caps.Sampling, ok = r.raw(1)
+		case cElicitation:
+			caps.Elicitation, ok = r.raw(1)
+		case cTasks:
+			caps.Tasks, ok = r.raw(1)
+		case cExperimental:
+			return rawMap(&r, &caps.Experimental, &wrong)
+		case cExtensions:
+			return rawMap(&r, &caps.Extensions, &wrong)
+		default:
+			return r.skip(1)
+		}
+		return ok
+	})
+	return ok && r.atEnd() && !wrong
+}
+
+// rawMap reads a member of type map[string]json.RawMessage: an object adds
+// to the map, null clears it, anything else is marked in wrong.
+func rawMap(r *jsonReader, m *map[string]json.RawMessage, wrong *bool) bool {
+	switch r.peek() {
+	case '{':
+		if *m == nil {
+			*m = map[string]json.RawMessage{}
+		}
+		return r.object(2, func(key []byte) bool {
+			v, ok := r.raw(2)
+			(*m)[string(key)] = v
+			return ok
+		})
+	case 'n':
+		*m = nil
+		return r.literal("null")
+	}
+	*wrong = true
+	return r.skip(1)
 }
 
 // jsonString decodes a JSON string, or returns "" for anything else. Plain
@@ -82,8 +146,8 @@ func (m *requestMeta) parseLogLevel() (string, *Error) {
 	if m == nil || m.LogLevel == nil {
 		return "", nil
 	}
-	var lvl string
-	if json.Unmarshal(m.LogLevel, &lvl) != nil || !validLogLevel(lvl) {
+	lvl := jsonString(m.LogLevel) // "" for a non-string, which is no level
+	if !validLogLevel(lvl) {
 		return "", InvalidParams("invalid %s", MetaLogLevel)
 	}
 	return lvl, nil

@@ -21,6 +21,9 @@ type call struct {
 	p    *params
 	req  *Request
 	info *ServerInfo
+
+	// whole is set when the method's output is the complete response.
+	whole bool
 }
 
 func hasTools(c *ServerCapabilities) bool       { return c.Tools != nil }
@@ -54,6 +57,9 @@ func init() {
 		"prompts/get":              {modern: true, legacy: true, gate: hasPrompts, run: runGetPrompt},
 		"completion/complete":      {modern: true, legacy: true, gate: hasCompletions, run: runComplete},
 	}
+	for name := range methods {
+		known[name] = name
+	}
 }
 
 // lookup is step 10 of the validation ladder: the method must exist in the request's era and its
@@ -70,18 +76,21 @@ func (s *Server) lookup(method string, era Era, version string) (*methodSpec, *E
 }
 
 // dispatch runs a validated request (the ladder's last step).
-func (s *Server) dispatch(ctx context.Context, in *inbound, p *params, req *Request) (out []byte, e *Error) {
+// whole reports an out that is already the complete response (see
+// call.answer), not a result still to be wrapped.
+func (s *Server) dispatch(ctx context.Context, in *inbound, p *params, req *Request) (out []byte, whole bool, e *Error) {
 	// A handler's bug costs one request an internal error, not the
 	// server and every other client's requests.
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Error("handler panicked", "method", in.msg.Method, "panic", v, "stack", string(debug.Stack()))
-			out, e = nil, Errorf(CodeInternalError, "internal error while handling %s; the server log has the details", in.msg.Method)
+			out, whole, e = nil, false, Errorf(CodeInternalError, "internal error while handling %s; the server log has the details", in.msg.Method)
 		}
 	}()
 	req.Notifier = &notifier{req: req, out: in.out}
 	c := &call{s: s, in: in, p: p, req: req, info: s.h.Info()}
-	return methods[in.msg.Method].run(ctx, c)
+	out, e = methods[in.msg.Method].run(ctx, c)
+	return out, c.whole, e
 }
 
 func runEmpty(ctx context.Context, c *call) ([]byte, *Error) { return []byte("{}"), nil }

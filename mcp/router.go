@@ -25,8 +25,10 @@ type params struct {
 	ClientInfo      json.RawMessage `json:"clientInfo"`
 }
 
-// decodeParams decodes params once. On a type error it still recovers _meta
-// so that classification works, and reports -32602 for later.
+// decodeParams decodes params with encoding/json, for messages
+// DecodeMessage did not read params of and for the words of its -32602. On
+// a type error it still recovers _meta so that classification works, and
+// reports -32602 for later.
 func decodeParams(raw json.RawMessage, p *params) *Error {
 	if len(raw) == 0 {
 		return nil
@@ -75,21 +77,24 @@ type outcome struct {
 // 13 dispatch.
 func (s *Server) serve(ctx context.Context, in *inbound) outcome {
 	m := in.msg
-	var p params
-	perr := decodeParams(m.Params, &p)
-	era := s.classify(in, &p)
+	p, perr := &m.params, m.paramsErr
+	if !m.paramsRead {
+		p = new(params)
+		perr = decodeParams(m.Params, p)
+	}
+	era := s.classify(in, p)
 	var (
 		req *Request
 		e   *Error
 	)
 	if era == EraModern {
-		req, e = s.modernLadder(in, &p)
+		req, e = s.modernLadder(in, p)
 	} else if in.sessionGone {
 		o := s.errorOutcome(m.ID, ladderErr(CodeInvalidRequest, "session not found"), era, "")
 		o.status = http.StatusNotFound
 		return o
 	} else {
-		req, e = s.legacyLadder(in, &p)
+		req, e = s.legacyLadder(in, p)
 	}
 	if e == nil && perr != nil {
 		e = perr
@@ -101,14 +106,17 @@ func (s *Server) serve(ctx context.Context, in *inbound) outcome {
 	if e != nil {
 		return s.errorOutcome(m.ID, e, era, version)
 	}
-	body, e := s.dispatch(ctx, in, &p, req)
+	body, whole, e := s.dispatch(ctx, in, p, req)
 	if e != nil {
 		return s.errorOutcome(m.ID, e, era, version)
 	}
 	if body == nil {
 		return outcome{era: era, version: version}
 	}
-	return outcome{body: encodeResult(m.ID, body), status: http.StatusOK, era: era, version: version}
+	if !whole {
+		body = encodeResult(m.ID, body)
+	}
+	return outcome{body: body, status: http.StatusOK, era: era, version: version}
 }
 
 func (s *Server) errorOutcome(id json.RawMessage, e *Error, era Era, version string) outcome {

@@ -9,22 +9,28 @@ import (
 // _meta and, when cacheable, ttlMs/cacheScope. Legacy results get none of
 // them: strict legacy clients reject the modern fields (csharp-sdk #1721).
 func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta json.RawMessage) ([]byte, *Error) {
-	b, release, err := encodePayload(payload)
-	defer release()
+	b, buf, err := encodePayload(payload)
+	defer releaseScratch(buf, b)
 	if err != nil {
 		return nil, Errorf(CodeInternalError, "encoding result: %v", err)
 	}
+	return c.wrap(b, buf != nil, cacheable, hint, handlerMeta), nil
+}
+
+// wrap is result for an encoded payload b; scratch says b is a reused
+// buffer, to be copied.
+func (c *call) wrap(b []byte, scratch, cacheable bool, hint *CacheHint, handlerMeta json.RawMessage) []byte {
 	if c.req.Era != EraModern {
 		if len(handlerMeta) > 0 {
-			return splice(b, field("_meta", handlerMeta)), nil
+			return splice(b, field("_meta", handlerMeta))
 		}
-		if _, pooled := payload.(appender); pooled {
-			return append(make([]byte, 0, len(b)), b...), nil
+		if scratch {
+			return c.endAnswer(append(c.startAnswer(len(b)), b...))
 		}
-		return b, nil
+		return b
 	}
 	meta := resultMeta(handlerMeta, c.s.serverMeta(c.info), nil)
-	out := make([]byte, 0, len(b)+len(meta)+96)
+	out := c.startAnswer(len(b) + len(meta) + 96)
 	out = append(out, `{"resultType":"complete"`...)
 	if cacheable {
 		ttl, scope := c.info.CacheTTLMs, c.info.CacheScope
@@ -42,9 +48,31 @@ func (c *call) result(payload any, cacheable bool, hint *CacheHint, handlerMeta 
 	out = append(out, meta...)
 	if rest := b[1:]; firstByte(rest) != '}' {
 		out = append(out, ',')
-		return append(out, rest...), nil
+		return c.endAnswer(append(out, rest...))
 	}
-	return append(out, '}'), nil
+	return c.endAnswer(append(out, '}'))
+}
+
+// startAnswer begins the complete response around a result of n bytes,
+// so that the result is written once instead of being copied again into
+// the envelope; endAnswer closes it. Without an id there is no envelope.
+func (c *call) startAnswer(n int) []byte {
+	id := c.in.msg.ID
+	if id == nil {
+		return make([]byte, 0, n)
+	}
+	out := make([]byte, 0, n+len(id)+len(`{"jsonrpc":"2.0","id":,"result":}`))
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, id...)
+	return append(out, `,"result":`...)
+}
+
+func (c *call) endAnswer(out []byte) []byte {
+	if c.in.msg.ID == nil {
+		return out
+	}
+	c.whole = true
+	return append(out, '}')
 }
 
 func field(name string, v json.RawMessage) []byte {
@@ -87,7 +115,15 @@ func (c *call) shapeCallTool(r *CallToolResult) ([]byte, *Error) {
 	if c.req.Era == EraLegacy {
 		out.StructuredContent = legacyStructured(&out, c.req.ProtocolVersion)
 	}
-	return c.result(&out, false, nil, r.Meta)
+	// Written directly rather than through result's any, which would
+	// move the copy to the heap.
+	buf := scratch.Get().(*[]byte)
+	b, err := out.appendJSON((*buf)[:0])
+	defer releaseScratch(buf, b)
+	if err != nil {
+		return nil, Errorf(CodeInternalError, "encoding result: %v", err)
+	}
+	return c.wrap(b, true, false, nil, r.Meta), nil
 }
 
 // legacyStructured keeps structuredContent only where the revision has it
