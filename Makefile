@@ -3,7 +3,7 @@ GO ?= go
 
 .PHONY: build test hostile check fmtcheck vet examples bench fuzz update tidycheck
 
-build:      ; $(GO) build -o bin/mcpdecl ./cmd/mcpdecl
+build:      ; CGO_ENABLED=0 $(GO) build -o bin/mcpdecl ./cmd/mcpdecl
 test:       ; $(GO) test -race ./...
 hostile:    ; $(GO) test -run Hostile ./...
 check: fmtcheck vet test examples tidycheck
