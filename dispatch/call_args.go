@@ -24,9 +24,6 @@ import (
 type callArgs struct {
 	JSON map[string]any // with defaults applied
 	Cty  cty.Value      // an object of the declared types; absent ones null
-	// Extra are further variables of HCL expressions (answers, in prompts
-	// that ask the client questions).
-	Extra map[string]cty.Value
 }
 
 // argProblem is an argument error written for the model.

@@ -36,8 +36,7 @@ type compiler struct {
 	table  *Table
 	diags  hcl.Diagnostics
 
-	backends     map[string]*lang.Backend
-	backendKinds map[string]string
+	backends map[string]*lang.Backend
 	// pendingHeaders holds the x-mcp-header mapping of the tool being
 	// compiled, found while reading its input_schema.
 	pendingHeaders map[string]string

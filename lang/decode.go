@@ -108,7 +108,6 @@ var (
 	structInfos    sync.Map // reflect.Type → *structInfo
 	attributeType  = reflect.TypeOf((*hcl.Attribute)(nil))
 	attributesType = reflect.TypeOf(hcl.Attributes(nil))
-	rangeType      = reflect.TypeOf(hcl.Range{})
 )
 
 func structInfoOf(t reflect.Type) *structInfo {

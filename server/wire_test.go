@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"bufio"
-	"encoding/json"
 	"io"
 	"net/http"
 	"testing"
@@ -18,18 +17,10 @@ import (
 
 func requireSchemas(t testing.TB) { wiretest.RequireSchemas(t) }
 
-func checkSent(rev, method string, msg []byte) []error { return wiretest.CheckSent(rev, method, msg) }
-
-func splitHTTPMessages(contentType string, body []byte) [][]byte {
-	return wiretest.SplitHTTPMessages(contentType, body)
-}
-
 // wireLog collects every message a tap saw and the problems found.
 type wireLog struct{ wiretest.Log }
 
 func (l *wireLog) verify(t *testing.T, want ...string) { t.Helper(); l.Verify(t, want...) }
-
-func (l *wireLog) messages(rev, method string) []json.RawMessage { return l.Messages(rev, method) }
 
 // httpTap validates every message an MCP HTTP handler sends.
 type httpTap struct {

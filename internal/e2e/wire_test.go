@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"testing"
@@ -24,8 +23,6 @@ func splitHTTPMessages(contentType string, body []byte) [][]byte {
 type wireLog struct{ wiretest.Log }
 
 func (l *wireLog) verify(t *testing.T, want ...string) { t.Helper(); l.Verify(t, want...) }
-
-func (l *wireLog) messages(rev, method string) []json.RawMessage { return l.Messages(rev, method) }
 
 // httpTap validates every message an MCP HTTP handler sends.
 type httpTap struct {
