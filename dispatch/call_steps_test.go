@@ -222,3 +222,47 @@ tool "echo" {
 		}
 	}
 }
+
+// TestStepLogsAndProgressReachTheClient: what a step's command writes on
+// stderr reaches the client as log lines, and its progress as progress,
+// as for a tool's own call.
+func TestStepLogsAndProgressReachTheClient(t *testing.T) {
+	table, _ := stepsTable(t, `
+tool "copy" {
+  description = "Copies nothing, noisily."
+  step "dd" {
+    shell {
+      command          = ["dd", "if=/dev/null", "of=/dev/null"]
+      progress_pattern = "^([0-9]+)[+]0 records in"
+    }
+  }
+  result {
+    text = "'exit ' + string(steps.dd.exit_code)"
+  }
+}`)
+	var mu sync.Mutex
+	var logs []string
+	var progress []float64
+	in := &CallInput{
+		Arguments: json.RawMessage(`{}`),
+		Log: func(level string, data any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs = append(logs, level+": "+data.(string))
+		},
+		Progress: func(p, total float64, message string) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, p)
+		},
+	}
+	res, err := table.CallTool(context.Background(), "copy", in)
+	if err != nil || res.IsError || res.Content[0].Text != "exit 0" {
+		t.Fatalf("copy = %+v, %v", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(logs, "\n"), "records in") || len(progress) == 0 || progress[0] != 0 {
+		t.Errorf("logs %q, progress %v; want dd's stderr lines and progress 0", logs, progress)
+	}
+}
