@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +48,13 @@ func (a *stepsAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(5 * time.Second):
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
+	case strings.HasPrefix(r.URL.Path, "/sleep/"):
+		ms, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/sleep/"))
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-r.Context().Done():
+		}
+		w.Write([]byte(`{"slept":true}`))
 	case strings.HasPrefix(r.URL.Path, "/missing/"):
 		time.Sleep(time.Duration(len(r.URL.Path)) * time.Millisecond) // the later step answers first
 		w.WriteHeader(http.StatusNotFound)
@@ -54,6 +62,15 @@ func (a *stepsAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		json.NewEncoder(w).Encode(map[string]string{"v": strings.TrimPrefix(r.URL.Path, "/")})
 	}
+}
+
+// take returns the requests that arrived so far and forgets them.
+func (a *stepsAPI) take() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := a.arrived
+	a.arrived = nil
+	return out
 }
 
 func stepsTable(t *testing.T, src string) (*Table, *stepsAPI) {
@@ -142,11 +159,10 @@ tool "ordered" {
   }
 }`)
 	for range 5 {
-		api.arrived = nil
 		res := callTableTool(t, table, "ordered", `{}`)
 		want := []string{"GET /before", "POST /write", "GET /after", "GET /then-after"}
-		if res.IsError || res.Content[0].Text != "then-after" || strings.Join(api.arrived, ",") != strings.Join(want, ",") {
-			t.Fatalf("ordered = %+v, requests %q; want %q", res, api.arrived, want)
+		if got := api.take(); res.IsError || res.Content[0].Text != "then-after" || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("ordered = %+v, requests %q; want %q", res, got, want)
 		}
 	}
 }
@@ -264,5 +280,31 @@ tool "copy" {
 	defer mu.Unlock()
 	if !strings.Contains(strings.Join(logs, "\n"), "records in") || len(progress) == 0 || progress[0] != 0 {
 		t.Errorf("logs %q, progress %v; want dd's stderr lines and progress 0", logs, progress)
+	}
+}
+
+// TestStepsShareTheToolsDeadline: the tool's timeout bounds its steps and
+// its call together: a step taking most of it leaves the call the rest,
+// and the model is told the tool's timeout.
+func TestStepsShareTheToolsDeadline(t *testing.T) {
+	table, api := stepsTable(t, `
+tool "slow" {
+  description = "Two slow calls."
+  timeout     = "400ms"
+  step "first" {
+    http "api" {
+      path = "/sleep/300"
+    }
+  }
+  http "api" {
+    path = "/sleep/300"
+  }
+}`)
+	res := callTableTool(t, table, "slow", `{}`)
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "400ms") {
+		t.Errorf("slow = %+v; want the call stopped at the tool's 400ms for both calls together", res)
+	}
+	if n := len(api.take()); n != 2 {
+		t.Errorf("the API saw %d requests, want the step's and the call's", n)
 	}
 }
