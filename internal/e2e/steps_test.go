@@ -26,6 +26,8 @@ func shopAPI(t testing.TB) *fakeAPI {
 			writeJSON(w, http.StatusOK, plants[path])
 		case r.Method == http.MethodPost && path == "/orders":
 			writeJSON(w, http.StatusCreated, map[string]any{"id": 100 + orders.Add(1)})
+		case r.Method == http.MethodPost && path == "/cards":
+			writeJSON(w, http.StatusCreated, map[string]any{"sent": true})
 		case r.Method == http.MethodPost && strings.HasPrefix(path, "/restock/"):
 			writeJSON(w, http.StatusAccepted, map[string]any{"queued": true})
 		default:
@@ -98,6 +100,13 @@ func TestSteps(t *testing.T) {
 			if res.IsError || res.Text != "Ben -n Ford / York" {
 				t.Errorf("address label: %+v", res)
 			}
+
+			// A command's output, from a step, in an HTTP body.
+			res = call("post_card", map[string]any{"name": "-n Ada"})
+			if res.IsError || res.Text != "Card sent: Dear -n Ada, your plants are on their way." {
+				t.Errorf("post card: %+v", res)
+			}
+			checkRequests(t, "post card", api, wantRequest{Method: "POST", Path: "/cards", Body: map[string]any{"text": "Dear -n Ada, your plants are on their way."}})
 
 			// A conditional step runs only when its when holds.
 			res = call("restock_if_low", map[string]any{"plant_id": 1})

@@ -130,6 +130,26 @@ tool "restock_if_low" {
   }
 }
 
+tool "post_card" {
+  description = "Post a greeting card whose text a command lays out."
+  arg "name" {
+    type = string
+  }
+  step "card" {
+    shell {
+      command = ["printf", "--", "Dear %s, your plants are on their way.", args.name]
+    }
+  }
+  http "shop" {
+    method = "POST"
+    path   = "/cards"
+    body   = { text = steps.card.stdout }
+  }
+  result {
+    text = "'Card sent: ' + steps.card.stdout"
+  }
+}
+
 resource_template "plant" {
   uri_template = "shop://plants/{id}"
   name         = "plant"
