@@ -170,12 +170,14 @@ func goValue(v cty.Value) (any, error) {
 			}
 			return bf.Text('f', 0), nil
 		}
+		// The float64 holds the number as written when both have the same
+		// shortest decimal.
 		f, _ := bf.Float64()
-		text := bf.Text('g', -1)
-		if !math.IsInf(f, 0) && strconv.FormatFloat(f, 'g', -1, 64) == text {
+		text := eval.FloatText(bf)
+		if !math.IsInf(f, 0) && strconv.FormatFloat(f, 'f', -1, 64) == text {
 			return f, nil
 		}
-		return bf.Text('f', -1), nil
+		return text, nil
 	}
 	return nil, fmt.Errorf("a bound parameter takes a string, number or bool, not %s", v.Type().FriendlyName())
 }
