@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 )
@@ -24,8 +25,19 @@ type answer struct {
 	status int
 	reason string // the status line's text, such as "404 Not Found"
 	header http.Header
-	data   []byte
-	token  string // the OAuth2 Authorization value sent, if any
+	// data is the body, in a buffer of its own that is never written
+	// once read (readBody), so that text can share it.
+	data  []byte
+	token string // the OAuth2 Authorization value sent, if any
+}
+
+// text is the body as a string, sharing data's memory instead of copying
+// a body of up to max_response_bytes once more per call.
+func (ans *answer) text() string {
+	if len(ans.data) == 0 {
+		return ""
+	}
+	return unsafe.String(&ans.data[0], len(ans.data))
 }
 
 // Invoke runs the call: it builds the request from the arguments, sends it
@@ -192,7 +204,8 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 }
 
 // readBody reads an answer's body, refusing one larger than limit bytes
-// (decompressed).
+// (decompressed). The buffer it returns is the caller's alone (answer.text
+// relies on it).
 func readBody(raw *http.Response, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxResponseBytes
