@@ -205,3 +205,23 @@ func TestNumbersInTemplatesMatchHCL(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNumberText compares FloatText with big.Float.Text on numbers
+// as arguments bring them (512 bits).
+func BenchmarkNumberText(b *testing.B) {
+	for _, s := range []string{"42", "123456", "2.5", "0.1"} {
+		f := cty.MustParseNumberVal(s).AsBigFloat()
+		b.Run(s+"/FloatText", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				FloatText(f)
+			}
+		})
+		b.Run(s+"/big.Float.Text", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				f.Text('f', -1)
+			}
+		})
+	}
+}
