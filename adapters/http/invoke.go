@@ -168,9 +168,14 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 // attempt sends the request once and reads the answer. token is the
 // OAuth2 Authorization value sent, if any.
 func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *answer, token string, sent bool, err error) {
-	// out.header belongs to this call alone: resty may add to it (Accept
-	// for a JSON body), the same way on every attempt.
+	// out.header belongs to this call alone. The first attempt sends it
+	// and adds to it (Accept for a JSON body, the token); a later one
+	// works on a copy, as the transport may still read the first.
 	h := out.header
+	if out.attempts > 0 {
+		h = h.Clone()
+	}
+	out.attempts++
 	if rt.oauth != nil && !out.authorized {
 		token, err = rt.oauth.Token(ctx)
 		if err != nil {
@@ -178,20 +183,17 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 		}
 		h.Set("Authorization", token)
 	}
-	r := rt.client.R()
-	r.SetContext(ctx)
-	r.Header = h
-	if out.body != nil {
-		r.SetBody(out.body)
+	hreq, err := newRequest(ctx, out.method, out.url, h, out.body)
+	if err != nil {
+		return nil, token, false, err
 	}
-	resp, err := r.Execute(out.method, out.url)
-	if resp != nil && resp.RawResponse != nil && resp.RawResponse.Body != nil {
-		defer resp.RawResponse.Body.Close()
+	raw, err := rt.client.Do(hreq)
+	if raw != nil && raw.Body != nil {
+		defer raw.Body.Close()
 	}
 	if err != nil {
 		return nil, token, true, err
 	}
-	raw := resp.RawResponse
 	ans = &answer{status: raw.StatusCode, reason: raw.Status, header: raw.Header, token: token}
 	if ans.reason == "" {
 		ans.reason = strconv.Itoa(raw.StatusCode)
