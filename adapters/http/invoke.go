@@ -82,9 +82,16 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	if dl, ok := ctx.Deadline(); ok && dl.Sub(start) < timeout && req.Timeout <= 0 {
 		timeout = dl.Sub(start) // an outer deadline is shorter: it is the limit
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	deadline, _ := ctx.Deadline()
+	deadline, ok := ctx.Deadline()
+	if !ok || deadline.After(start.Add(timeout)) {
+		// When ctx ends no later than the limit (the tool's timeout, or a
+		// shorter outer deadline) it is the call's context as it is:
+		// context.WithTimeout would return one that ends with it.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+		deadline, _ = ctx.Deadline()
+	}
 
 	r := a.Backend.Retry
 	attempts := 1

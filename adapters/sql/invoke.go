@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -399,7 +400,7 @@ func rowsJSON(columns []string, rows []map[string]any) string {
 		b = append(b, '}')
 	}
 	b = append(b, '\n', ']')
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
 }
 
 // appendJSON appends one column value. Strings are written by
