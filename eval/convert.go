@@ -40,7 +40,7 @@ func toJSON(v cty.Value) any {
 	case t == cty.String:
 		return v.AsString()
 	case t == cty.Number:
-		return json.Number(v.AsBigFloat().Text('f', -1))
+		return json.Number(NumberText(v))
 	case t == cty.Bool:
 		return v.True()
 	case t.IsObjectType() || t.IsMapType():

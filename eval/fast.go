@@ -181,13 +181,18 @@ func fastTemplate(e *hclsyntax.TemplateExpr, ctx *hcl.EvalContext) (cty.Value, b
 		if !ok || !v.IsKnown() || v.IsNull() || v.IsMarked() || !v.Type().IsPrimitiveType() {
 			return cty.NilVal, false
 		}
-		if v.Type() != cty.String {
+		switch v.Type() {
+		case cty.String:
+			buf = append(buf, v.AsString()...)
+		case cty.Number:
+			buf = append(buf, NumberText(v)...) // as convert writes it, faster
+		default:
 			var err error
 			if v, err = convert.Convert(v, cty.String); err != nil {
 				return cty.NilVal, false
 			}
+			buf = append(buf, v.AsString()...)
 		}
-		buf = append(buf, v.AsString()...)
 	}
 	// The parts' bytes, joined: cty.StringVal would normalise the result
 	// (and so the arguments in it) to NFC.

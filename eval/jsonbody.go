@@ -175,6 +175,12 @@ func (j *jsonWriter) writeValue(expr hcl.Expression) error {
 	if err != nil {
 		return err
 	}
+	if v.Type() == cty.Number && v.IsKnown() && !v.IsNull() && !v.IsMarked() {
+		if f := v.AsBigFloat(); !f.IsInf() {
+			j.buf.WriteString(FloatText(f)) // what ctyjson writes, faster
+			return nil
+		}
+	}
 	b, err := ctyjson.Marshal(v, v.Type())
 	if err != nil {
 		return err
@@ -253,5 +259,5 @@ func plainNumber(n string) string {
 	if err != nil {
 		return n
 	}
-	return f.Text('f', -1)
+	return FloatText(f)
 }

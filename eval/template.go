@@ -118,7 +118,7 @@ func PartString(v cty.Value) (string, error) {
 	case v.Type() == cty.String:
 		return v.AsString(), nil
 	case v.Type() == cty.Number:
-		return v.AsBigFloat().Text('f', -1), nil
+		return NumberText(v), nil
 	case v.Type() == cty.Bool:
 		if v.True() {
 			return "true", nil

@@ -52,7 +52,7 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	mt, params, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
 	kind := classify(mt, ans.data)
 	if kind == kindJSON {
-		raw = string(ans.data)
+		raw = ans.text()
 		v, err := jsondec.Decode(raw)
 		if err != nil {
 			if mt != "" {

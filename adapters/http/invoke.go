@@ -15,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 )
@@ -24,8 +25,19 @@ type answer struct {
 	status int
 	reason string // the status line's text, such as "404 Not Found"
 	header http.Header
-	data   []byte
-	token  string // the OAuth2 Authorization value sent, if any
+	// data is the body, in a buffer of its own that is never written
+	// once read (readBody), so that text can share it.
+	data  []byte
+	token string // the OAuth2 Authorization value sent, if any
+}
+
+// text is the body as a string, sharing data's memory instead of copying
+// a body of up to max_response_bytes once more per call.
+func (ans *answer) text() string {
+	if len(ans.data) == 0 {
+		return ""
+	}
+	return unsafe.String(&ans.data[0], len(ans.data))
 }
 
 // Invoke runs the call: it builds the request from the arguments, sends it
@@ -70,9 +82,16 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	if dl, ok := ctx.Deadline(); ok && dl.Sub(start) < timeout && req.Timeout <= 0 {
 		timeout = dl.Sub(start) // an outer deadline is shorter: it is the limit
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	deadline, _ := ctx.Deadline()
+	deadline, ok := ctx.Deadline()
+	if !ok || deadline.After(start.Add(timeout)) {
+		// When ctx ends no later than the limit (the tool's timeout, or a
+		// shorter outer deadline) it is the call's context as it is:
+		// context.WithTimeout would return one that ends with it.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+		deadline, _ = ctx.Deadline()
+	}
 
 	r := a.Backend.Retry
 	attempts := 1
@@ -156,9 +175,14 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 // attempt sends the request once and reads the answer. token is the
 // OAuth2 Authorization value sent, if any.
 func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *answer, token string, sent bool, err error) {
-	// out.header belongs to this call alone: resty may add to it (Accept
-	// for a JSON body), the same way on every attempt.
+	// out.header belongs to this call alone. The first attempt sends it
+	// and adds to it (Accept for a JSON body, the token); a later one
+	// works on a copy, as the transport may still read the first.
 	h := out.header
+	if out.attempts > 0 {
+		h = h.Clone()
+	}
+	out.attempts++
 	if rt.oauth != nil && !out.authorized {
 		token, err = rt.oauth.Token(ctx)
 		if err != nil {
@@ -166,20 +190,17 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 		}
 		h.Set("Authorization", token)
 	}
-	r := rt.client.R()
-	r.SetContext(ctx)
-	r.Header = h
-	if out.body != nil {
-		r.SetBody(out.body)
+	hreq, err := newRequest(ctx, out.method, out.url, h, out.body)
+	if err != nil {
+		return nil, token, false, err
 	}
-	resp, err := r.Execute(out.method, out.url)
-	if resp != nil && resp.RawResponse != nil && resp.RawResponse.Body != nil {
-		defer resp.RawResponse.Body.Close()
+	raw, err := rt.client.Do(hreq)
+	if raw != nil && raw.Body != nil {
+		defer raw.Body.Close()
 	}
 	if err != nil {
 		return nil, token, true, err
 	}
-	raw := resp.RawResponse
 	ans = &answer{status: raw.StatusCode, reason: raw.Status, header: raw.Header, token: token}
 	if ans.reason == "" {
 		ans.reason = strconv.Itoa(raw.StatusCode)
@@ -192,7 +213,8 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 }
 
 // readBody reads an answer's body, refusing one larger than limit bytes
-// (decompressed).
+// (decompressed). The buffer it returns is the caller's alone (answer.text
+// relies on it).
 func readBody(raw *http.Response, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxResponseBytes

@@ -27,6 +27,8 @@ type outgoing struct {
 	// authorized is set when the call's or the forwarded headers set
 	// Authorization, which then wins over an OAuth2 token.
 	authorized bool
+	// attempts counts the times the request was sent.
+	attempts int
 }
 
 // hopByHop are the headers that describe one connection, never forwarded

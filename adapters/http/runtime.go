@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-resty/resty/v2"
-
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
@@ -27,10 +25,10 @@ const MaxRedirects = 10
 // userAgent is sent unless the backend's or the call's headers set one.
 const userAgent = "mcpdecl"
 
-// runtime is what a backend needs to make calls: one resty client (and so
+// runtime is what a backend needs to make calls: one http.Client (and so
 // one connection pool) shared by every call that names the backend.
 type runtime struct {
-	client    *resty.Client
+	client    *http.Client
 	transport *http.Transport
 	base      *url.URL
 	// origin is "scheme://host" of the base URL, prefix is origin plus the
@@ -103,11 +101,7 @@ func (b *Backend) build() (*runtime, error) {
 		TLSClientConfig:       tlsConfig,
 	}
 	hc := &http.Client{Transport: rt.transport, CheckRedirect: rt.checkRedirect}
-	rt.client = resty.NewWithClient(hc).
-		SetLogger(quietLogger{}).
-		SetDebug(false).
-		SetRetryCount(0). // Invoke retries itself: see retry.go.
-		SetDoNotParseResponse(true)
+	rt.client = hc // Invoke retries itself: see retry.go.
 
 	for name, v := range b.Headers {
 		if badHeaderValue(v) {
@@ -272,11 +266,3 @@ func secretParts(v string) []string {
 	}
 	return out
 }
-
-// quietLogger drops resty's log lines: they could hold URLs with API keys,
-// and standard error is not the place for them.
-type quietLogger struct{}
-
-func (quietLogger) Errorf(string, ...any) {}
-func (quietLogger) Warnf(string, ...any)  {}
-func (quietLogger) Debugf(string, ...any) {}

@@ -1,6 +1,8 @@
 package sqladapter
 
 import (
+	"sync/atomic"
+
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -20,6 +22,11 @@ type Action struct {
 	// ReadOnly is true when the backend or the call is read-only; the
 	// runtime then runs the statement in a read-only transaction.
 	ReadOnly bool
+
+	// columns is the column info of the last result set, which the next
+	// call reuses when its columns are the same (see readRows). It is
+	// shared, read-only, by the results of those calls.
+	columns atomic.Pointer[columnInfo]
 }
 
 var (

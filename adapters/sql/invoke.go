@@ -10,7 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -59,8 +62,10 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	}
 	cctx := ctx
 	// A tool's timeout is the one deadline of its calls (ctx has it);
-	// the backend's statement_timeout bounds only calls of tools without.
-	if t := a.Backend.StatementTimeout; t > 0 && req.Timeout <= 0 {
+	// the backend's statement_timeout bounds only calls of tools without,
+	// and only when ctx would not end first anyway (context.WithTimeout
+	// would then make a context that ends with ctx, at some cost).
+	if t := a.Backend.StatementTimeout; t > 0 && req.Timeout <= 0 && !endsWithin(ctx, t) {
 		var cancel context.CancelFunc
 		cctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
@@ -82,6 +87,12 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		return nil, a.callError(ctx, cctx, err, args, limit)
 	}
 	return out.result(), nil
+}
+
+// endsWithin reports whether ctx has a deadline sooner than d from now.
+func endsWithin(ctx context.Context, d time.Duration) bool {
+	deadline, ok := ctx.Deadline()
+	return ok && time.Until(deadline) < d
 }
 
 // bind evaluates the bound-parameter expressions with the call's arguments
@@ -166,10 +177,13 @@ func goValue(v cty.Value) (any, error) {
 			}
 			return bf.Text('f', 0), nil
 		}
-		if f, exact := rule.ExactFloat(bf.Text('g', -1)); exact {
+		// Bound as a float64 when that holds the number as written (the
+		// rule every layer applies), else as its text.
+		text := eval.FloatText(bf)
+		if f, exact := rule.ExactFloat(text); exact {
 			return f, nil
 		}
-		return bf.Text('f', -1), nil
+		return text, nil
 	}
 	return nil, fmt.Errorf("a bound parameter takes a string, number or bool, not %s", v.Type().FriendlyName())
 }
@@ -274,7 +288,7 @@ func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any) (*
 		return nil, err
 	}
 	defer rows.Close()
-	out, err := readRows(rows, a.MaxRows, a.Backend.Driver)
+	out, err := readRows(rows, a.MaxRows, a.Backend.Driver, &a.columns)
 	if err != nil {
 		return nil, err
 	}
@@ -284,19 +298,23 @@ func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any) (*
 	return out, nil
 }
 
-// readRows reads up to max rows (all when max <= 0).
-func readRows(rows *sql.Rows, max int, d Dialect) (*outcome, error) {
+// readRows reads up to max rows (all when max <= 0). cols keeps the
+// column info of the statement's last result set, reused while the
+// columns stay the same.
+func readRows(rows *sql.Rows, max int, d Dialect, cols *atomic.Pointer[columnInfo]) (*outcome, error) {
 	types, err := rows.ColumnTypes()
 	if err != nil {
 		return nil, err
 	}
-	out := &outcome{rows: []map[string]any{}, columns: columnNames(types)}
-	kinds := make([]colKind, len(types))
-	for i, t := range types {
-		kinds[i] = kindOf(d, t.DatabaseTypeName())
+	info, fresh := columnsOf(types, d, cols.Load())
+	if fresh {
+		cols.Store(info)
 	}
-	vals := make([]any, len(types))
-	ptrs := make([]any, len(types))
+	out := &outcome{rows: []map[string]any{}, columns: info.columns}
+	kinds := info.kinds
+	// One allocation for the scanned values and the pointers to them.
+	scratch := make([]any, 2*len(types))
+	vals, ptrs := scratch[:len(types)], scratch[len(types):]
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
@@ -319,28 +337,6 @@ func readRows(rows *sql.Rows, max int, d Dialect) (*outcome, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// columnNames returns the result's column names, with a repeated name
-// (SELECT a.id, b.id) numbered from its second use on: id, id_2.
-func columnNames(types []*sql.ColumnType) []string {
-	names := make([]string, len(types))
-	seen := make(map[string]bool, len(types))
-	for i, t := range types {
-		name := t.Name()
-		if seen[name] {
-			for n := 2; ; n++ {
-				alt := name + "_" + strconv.Itoa(n)
-				if !seen[alt] {
-					name = alt
-					break
-				}
-			}
-		}
-		seen[name] = true
-		names[i] = name
-	}
-	return names
 }
 
 // truncatedNote ends the text of a truncated result.
@@ -399,7 +395,7 @@ func rowsJSON(columns []string, rows []map[string]any) string {
 		b = append(b, '}')
 	}
 	b = append(b, '\n', ']')
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
 }
 
 // appendJSON appends one column value. Strings are written by
