@@ -447,9 +447,9 @@ func listHint(path []string, env reflect.Type) (string, bool) {
 	list, name := joinPath(path[:len(path)-1]), path[len(path)-1]
 	names := plainNames(envNames(ty.Elem()))
 	if !slices.Contains(names, name) {
-		return fmt.Sprintf("%s is a list, one answer per item, with %s each; pick an item first, as in %s[0].<name>, or map over it, as in map(%s, #.<name>)", list, strings.Join(names, ", "), list, list), true
+		return fmt.Sprintf("there is one answer per item in %s, a list with %s in each; pick an item first, as in %s[0].<name>, or map over it, as in map(%s, #.<name>)", list, strings.Join(names, ", "), list, list), true
 	}
-	return fmt.Sprintf("%s is a list, one answer per item, with %s each; write %s[0].%s for the first, or map(%s, #.%s) for all of them", list, strings.Join(names, ", "), list, name, list, name), true
+	return fmt.Sprintf("there is one answer per item in %s, a list with %s in each; write %s[0].%s for the first, or map(%s, #.%s) for all of them", list, strings.Join(names, ", "), list, name, list, name), true
 }
 
 // joinPath writes a member path as it reads: steps.pages[0].body.

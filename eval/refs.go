@@ -215,9 +215,13 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 	if under == nil || len(tr) < field+1 || name == "" || slices.Contains(under, name) {
 		return nil
 	}
-	detail := fmt.Sprintf("%s.%s holds %s; there is no %q.", ns.Root, key, strings.Join(under, ", "), name)
+	owner := ns.Root + "." + key
+	if field == 3 {
+		owner += indexText(tr[2])
+	}
+	detail := fmt.Sprintf("%s holds %s; there is no %q.", owner, strings.Join(under, ", "), name)
 	if s := closest(name, under); s != "" {
-		detail += fmt.Sprintf(" Did you mean %s.%s.%s?", ns.Root, key, s)
+		detail += fmt.Sprintf(" Did you mean %s.%s?", owner, s)
 	}
 	return refDiag(tr, "Reference to unknown field", detail)
 }
@@ -242,6 +246,15 @@ func checkListItem(tr hcl.Traversal, root, key string, under []string) hcl.Diagn
 		detail = fmt.Sprintf("%s.%s is a list, one value per item of its for_each, with %s each; pick an item first, as in %s.%s[0].<name>.", root, key, strings.Join(under, ", "), root, key)
 	}
 	return refDiag(tr, "Missing index", detail)
+}
+
+// indexText writes an index step as it reads ([0]); "[...]" for one
+// that is not a literal.
+func indexText(step hcl.Traverser) string {
+	if ix, ok := step.(hcl.TraverseIndex); ok && ix.Key.Type() == cty.Number && ix.Key.IsKnown() && !ix.Key.IsNull() {
+		return "[" + ix.Key.AsBigFloat().Text('f', -1) + "]"
+	}
+	return "[...]"
 }
 
 // plainName is the rule for argument names (lang checks it where they are
