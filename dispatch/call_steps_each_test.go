@@ -70,6 +70,10 @@ func (a *eachAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case <-time.After(5 * time.Second):
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
+	case strings.HasPrefix(r.URL.Path, "/price/"):
+		var n int
+		fmt.Sscan(strings.TrimPrefix(r.URL.Path, "/price/"), &n)
+		fmt.Fprintf(w, `{"price": %d.25, "stock": %d}`, n, n-1)
 	case strings.HasPrefix(r.URL.Path, "/gone"):
 		time.Sleep(time.Duration(2*len(r.URL.Path)) * time.Millisecond)
 		w.WriteHeader(http.StatusNotFound)
@@ -377,5 +381,35 @@ tool "wrong" {
 	}
 	if got := api.requests(); !slices.Equal(got, []string{"GET /search"}) {
 		t.Errorf("requests %q, want the search only", got)
+	}
+}
+
+// TestEachAnswersInBothLanguages: the list of answers is read with the
+// list functions of each language: filter and sum in expr-lang (numbers
+// as the API wrote them), for and jsonencode in HCL.
+func TestEachAnswersInBothLanguages(t *testing.T) {
+	table, api := eachTable(t, `
+tool "prices" {
+  description = "Prices."
+  step "p" {
+    for_each = [1, 2, 3]
+    http "api" {
+      path = "/price/${each.value}"
+    }
+  }
+  http "api" {
+    path = "/total/${join("-", [for x in steps.p : x.body.stock])}/${jsonencode(steps.p[2].body)}"
+  }
+  result {
+    text = "string(sum(map(steps.p, #.body.price))) + ' ' + string(len(filter(steps.p, #.body.stock > 0))) + ' ' + body.v"
+  }
+}`)
+	res := callTableTool(t, table, "prices", `{}`)
+	want := `6.75 2 total/0-1-2/{"price":3.25,"stock":2}`
+	if res.IsError || res.Content[0].Text != want {
+		t.Errorf("prices = %+v, want %q", res, want)
+	}
+	if got := api.requests(); len(got) != 4 {
+		t.Errorf("requests %q, want three items and the total", got)
 	}
 }
