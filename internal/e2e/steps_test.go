@@ -21,7 +21,7 @@ func shopAPI(t testing.TB) *fakeAPI {
 	}
 	// A search finds plants by a part of their name, in id order; "ghost"
 	// finds a plant that is gone, and "all" more than a step may look up.
-	search := map[string][]int{"e": {1, 2}, "ros": {2}, "ghost": {2, 99}, "all": {1, 2, 1, 2}}
+	search := map[string][]int{"e": {1, 2}, "ghost": {2, 99}, "all": {1, 2, 1, 2}}
 	var orders atomic.Int64
 	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
 		path, _, _ := strings.Cut(r.RequestURI, "?")
@@ -49,8 +49,9 @@ func shopAPI(t testing.TB) *fakeAPI {
 // TestSteps serves testdata/shop.hcl, whose tools look something up
 // before they act (an HTTP lookup before an HTTP write, an SQL lookup
 // before an HTTP write, an SQL lookup before a command, a conditional
-// write, a search followed by one lookup per result), to every client, transport and era, and checks each answer and
-// each request the API received.
+// write, a search followed by one lookup per result), to every client,
+// transport and era, and checks each answer and each request the API
+// received.
 func TestSteps(t *testing.T) {
 	requireSchemas(t)
 	cfg := repoPath(t, "internal/e2e/testdata/shop.hcl")
