@@ -99,16 +99,20 @@ func usesAny(s *Step, others []*Step) bool {
 	return false
 }
 
-// stepCall is one step of a wave: its request, and what its call gave.
+// stepCall is one step of a wave: its request, and what its call gave
+// (what each item's call gave, for a step with for_each).
 type stepCall struct {
 	step    *Step
 	req     *adapter.Request
 	res     *adapter.Result
 	failure string
+	each    *eachCall
 }
 
 // runWave runs steps that may run at the same time (one, most often),
-// then reads their answers in source order.
+// then reads their answers in source order. The list of a step with
+// for_each is computed before any step of the wave is called, so a list
+// that stops the call (too long) leaves the whole wave uncalled.
 func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps []*Step, run *stepRun, args *callArgs, timeout time.Duration) (*stopped, error) {
 	calls := make([]*stepCall, 0, len(steps))
 	for _, s := range steps {
@@ -128,16 +132,29 @@ func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps 
 		if timeout > 0 {
 			req.Timeout = timeout
 		}
-		calls = append(calls, &stepCall{step: s, req: req})
+		c := &stepCall{step: s, req: req}
+		if s.ForEach != nil {
+			var stop *stopped
+			if c.each, stop = eachItems(s, req); stop != nil {
+				return stop, nil
+			}
+		}
+		calls = append(calls, c)
 	}
 	log := in.logger()
-	if len(calls) == 1 {
-		c := calls[0]
+	call := func(c *stepCall) {
+		if c.each != nil {
+			t.runEach(ctx, log, owner, c, run, args)
+			return
+		}
 		c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Action, c.req)
+	}
+	if len(calls) == 1 {
+		call(calls[0])
 	} else {
 		var wg sync.WaitGroup
 		for _, c := range calls {
-			wg.Go(func() { c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Action, c.req) })
+			wg.Go(func() { call(c) })
 		}
 		wg.Wait()
 	}
@@ -153,15 +170,12 @@ func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps 
 // backend's failure, in that order, stop the call; otherwise the answer
 // becomes steps.<name> for what comes after.
 func (r *stepRun) take(c *stepCall, args *callArgs) (*stopped, error) {
-	if c.failure != "" {
-		return &stopped{failed: true, text: c.failure}, nil
+	if c.each != nil {
+		return r.takeEach(c)
 	}
 	s, res := c.step, c.res
-	if stop, err := stepErrors(s, res, r, args); stop != nil || err != nil {
+	if stop, err := verdict(s, res, c.failure, r, args, nil); stop != nil || err != nil {
 		return stop, err
-	}
-	if res.Failure != "" {
-		return &stopped{failed: true, text: res.Failure}, nil
 	}
 	v, err := s.Value(res.Fields)
 	if err != nil {
@@ -171,17 +185,36 @@ func (r *stepRun) take(c *stepCall, args *callArgs) (*stopped, error) {
 	return nil, nil
 }
 
+// verdict reads one answer of a step (of one item, for a step with
+// for_each, whose each is then given): the call's failure, the step's
+// error rules, the backend's failure, in that order, stop the call.
+func verdict(s *Step, res *adapter.Result, failure string, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
+	if failure != "" {
+		return &stopped{failed: true, text: failure}, nil
+	}
+	if stop, err := stepErrors(s, res, run, args, each); stop != nil || err != nil {
+		return stop, err
+	}
+	if res.Failure != "" {
+		return &stopped{failed: true, text: res.Failure}, nil
+	}
+	return nil, nil
+}
+
 // stepErrors applies a step's error rules to its answer: the first that
 // holds stops the call with its message.
-func stepErrors(s *Step, res *adapter.Result, run *stepRun, args *callArgs) (*stopped, error) {
+func stepErrors(s *Step, res *adapter.Result, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
 	if len(s.Errors) == 0 {
 		return nil, nil
 	}
-	fields := make(map[string]any, len(res.Fields)+1)
+	fields := make(map[string]any, len(res.Fields)+2)
 	for k, v := range res.Fields {
 		fields[k] = v
 	}
 	fields["steps"] = run.fields
+	if each != nil {
+		fields["each"] = each
+	}
 	env := buildEnv(s.Env, fields, args.JSON)
 	for _, rule := range s.Errors {
 		hit, err := runProgram(rule.When.Program, env)

@@ -28,6 +28,11 @@ import (
 // their environment: a map from step name to the step's
 // adapter.Result.Fields (a skipped step is left out, and reads as zero
 // fields: status 0, body nil).
+//
+// A step with ForEach makes its call once per item of a list, and
+// steps.<Name> is then the list of the answers, in item order: a tuple of
+// Values in HCL, a list of field maps for expr-lang; a skipped step is an
+// empty list in both.
 type Step struct {
 	Name string
 	// Kind is the adapter kind of Action: "http", "sql" or "shell".
@@ -49,25 +54,30 @@ type Step struct {
 	// WhenEnv is the environment of When: args and steps (the earlier
 	// steps).
 	WhenEnv reflect.Type
-	// Type is the cty object type of steps.<Name> in HCL expressions: one
-	// attribute per field of its kind.
+	// Type is the cty type of steps.<Name> in HCL expressions: an object
+	// with one attribute per field of its kind, or a list of them for a
+	// step with ForEach.
 	Type cty.Type
+	// ForEach, when not nil, makes the step one call per item of a list.
+	ForEach *ForEach
 	// Uses names the earlier steps that the step's call, when and error
 	// rules refer to, in step order.
 	Uses      []string
 	DeclRange hcl.Range
 }
 
-// Value is the answer of the step as HCL expressions read it,
-// steps.<name>: an object of s.Type built from the adapter's
+// Value is one answer of the step as HCL expressions read it,
+// steps.<name> (or one item of it, for a step with ForEach): an object
+// built from the adapter's
 // Result.Fields, whatever Go types the adapter used (ints, string maps,
 // rows), read as JSON values; numbers keep the digits the backend wrote.
 func (s *Step) Value(fields map[string]any) (cty.Value, error) {
-	if !s.Type.IsObjectType() {
+	at := s.answerType()
+	if !at.IsObjectType() {
 		return cty.EmptyObjectVal, nil
 	}
-	attrs := make(map[string]cty.Value, len(s.Type.AttributeTypes()))
-	for name, ty := range s.Type.AttributeTypes() {
+	attrs := make(map[string]cty.Value, len(at.AttributeTypes()))
+	for name, ty := range at.AttributeTypes() {
 		v, err := eval.FromGoJSON(plainJSON(fields[name]), ty)
 		if err != nil {
 			// A Go type of its own (a time, a driver's value): read it
@@ -84,7 +94,7 @@ func (s *Step) Value(fields map[string]any) (cty.Value, error) {
 
 // StepsValue is the value of the root variable steps for HCL expressions:
 // every step of steps, with its value in done, or null when it is not
-// there (skipped, or not run yet).
+// there (skipped, or not run yet); an empty list for a step with ForEach.
 func StepsValue(steps []*Step, done map[string]cty.Value) cty.Value {
 	if len(steps) == 0 {
 		return cty.EmptyObjectVal
@@ -93,6 +103,8 @@ func StepsValue(steps []*Step, done map[string]cty.Value) cty.Value {
 	for _, s := range steps {
 		if v, ok := done[s.Name]; ok {
 			attrs[s.Name] = v
+		} else if s.ForEach != nil {
+			attrs[s.Name] = cty.EmptyTupleVal
 		} else {
 			attrs[s.Name] = cty.NullVal(s.Type)
 		}
@@ -217,11 +229,15 @@ func (c *compiler) viewBefore(steps []*lang.Step, i int, ownAnswer bool) stepVie
 func (c *compiler) withSteps(s *adapter.Scope, v stepView) *adapter.Scope {
 	keys := make(map[string][]string, len(v.visible))
 	attrs := make(map[string]cty.Type, len(v.visible))
+	lists := map[string]bool{}
 	for _, st := range v.visible {
 		keys[st.Name] = c.stepFieldNames(stepKind(st))
-		attrs[st.Name] = c.stepType(stepKind(st))
+		attrs[st.Name] = c.stepValueType(st)
+		if st.ForEach != nil {
+			lists[st.Name] = true
+		}
 	}
-	s.Names.Extra = append(slices.Clip(s.Names.Extra), eval.Namespace{Root: "steps", What: "step", Keys: keys, Hidden: v.hidden, Used: v.used})
+	s.Names.Extra = append(slices.Clip(s.Names.Extra), eval.Namespace{Root: "steps", What: "step", Keys: keys, Hidden: v.hidden, Used: v.used, Lists: lists})
 	extra := maps.Clone(s.Extra)
 	if extra == nil {
 		extra = map[string]cty.Value{}
@@ -236,7 +252,7 @@ func (c *compiler) withSteps(s *adapter.Scope, v stepView) *adapter.Scope {
 func (c *compiler) stepsEnv(v stepView) eval.EnvField {
 	fields := make([]eval.EnvField, 0, len(v.visible))
 	for _, st := range v.visible {
-		fields = append(fields, eval.EnvField{Name: st.Name, Type: eval.EnvType(c.resultEnv(stepKind(st)))})
+		fields = append(fields, eval.EnvField{Name: st.Name, Type: c.stepEnvType(st)})
 	}
 	return eval.EnvField{Name: "steps", Type: eval.EnvType(fields), Hidden: v.hidden}
 }
@@ -260,13 +276,20 @@ func (c *compiler) compileSteps(decls []*lang.Step, owner string, args *Args, ne
 	}
 	out := make([]*Step, 0, len(decls))
 	for i, d := range decls {
-		st := &Step{Name: d.Name, Kind: stepKind(d), DeclRange: d.DeclRange, Type: c.stepType(stepKind(d))}
+		st := &Step{Name: d.Name, Kind: stepKind(d), DeclRange: d.DeclRange, Type: c.stepValueType(d)}
 		used := map[string]bool{}
 		before := c.viewBefore(decls, i, false)
 		before.used = used
+		elem := cty.NilType
+		if d.ForEach != nil {
+			st.ForEach, elem = c.compileForEach(d, c.withSteps(newScope(), before))
+		}
 		if d.Call != nil {
 			st.Backend = d.Call.Backend
 			scope := c.withSteps(newScope(), before)
+			if elem != cty.NilType {
+				scope = withEach(scope, elem)
+			}
 			st.Action = c.compileCallWithin(d.Call, fmt.Sprintf("%s step %q", owner, d.Name), scope, timeout)
 			if st.Backend == "" {
 				st.Backend = describedBackend(st.Action)
@@ -281,7 +304,11 @@ func (c *compiler) compileSteps(decls []*lang.Step, owner string, args *Args, ne
 			programSteps(p, used)
 		}
 		own := c.viewBefore(decls, i, true)
-		st.Env = eval.EnvType(append(slices.Clone(c.resultEnv(stepKind(d))), argsField, c.stepsEnv(own)))
+		env := append(slices.Clone(c.resultEnv(stepKind(d))), argsField, c.stepsEnv(own))
+		if d.ForEach != nil {
+			env = append(env, eachField)
+		}
+		st.Env = eval.EnvType(env)
 		for _, r := range d.Errors {
 			when, d1 := eval.CompileProgram(r.When, st.Env, true, c.cfg.Files)
 			msg, d2 := eval.CompileTemplate(r.Message, st.Env, c.cfg.Files)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -183,6 +184,11 @@ func exprDiag(err error, text string, offset int, src *exprSource, attr *hcl.Att
 		if strings.Contains(msg, "has no field ") {
 			msg = noFieldHint(memberPath(src.text, offset+fe.From), env)
 		}
+		if strings.HasPrefix(msg, "array elements can only be selected using an integer") {
+			if hint, ok := listHint(memberPath(src.text, offset+fe.From), env); ok {
+				msg = hint
+			}
+		}
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -205,7 +211,9 @@ func exprHint(msg string, env reflect.Type) string {
 	case strings.HasPrefix(msg, "unknown name"):
 		names := envNames(env)
 		out += fmt.Sprintf(" The names available here are %s.", strings.Join(names, ", "))
-		if s := closestName(strings.TrimPrefix(msg, "unknown name "), names); s != "" {
+		if strings.TrimSpace(strings.TrimPrefix(msg, "unknown name ")) == "each" {
+			out += " each is only known in the error rules (and the call) of a step with for_each, not in its when, which runs once for the whole step: add for_each to the step, or read the answers as a list after it, as in map(steps.<name>, #.body)."
+		} else if s := closestName(strings.TrimPrefix(msg, "unknown name "), names); s != "" {
 			out += fmt.Sprintf(" Did you mean %q?", s)
 		}
 	case strings.Contains(msg, "literal not terminated"):
@@ -333,6 +341,17 @@ func memberPath(text string, i int) []string {
 		if j > 0 && runes[j-1] == '?' {
 			j--
 		}
+		for j > 0 && runes[j-1] == ']' { // an index: steps.pages[0].body
+			k := j - 1
+			for k > 0 && runes[k-1] >= '0' && runes[k-1] <= '9' {
+				k--
+			}
+			if k == j-1 || k == 0 || runes[k-1] != '[' {
+				return path
+			}
+			path = append([]string{string(runes[k-1 : j])}, path...)
+			j = k - 1
+		}
 		k := j
 		for k > 0 && isNameRune(runes[k-1]) {
 			k--
@@ -356,19 +375,29 @@ func noFieldHint(path []string, env reflect.Type) string {
 	if len(path) < 2 {
 		return "unknown field"
 	}
+	if hint, ok := listHint(path, env); ok {
+		return hint
+	}
 	ty, missing := env, path[len(path)-1]
+	ownerName := joinPath(path[:len(path)-1])
 	var owner reflect.StructField
 	for _, name := range path[:len(path)-1] {
+		if strings.HasPrefix(name, "[") && ty.Kind() == reflect.Slice && ty.Elem().Kind() == reflect.Struct {
+			ty = ty.Elem() // an item of a list
+			continue
+		}
 		f, ok := fieldByTag(ty, name)
-		if !ok || f.Type.Kind() != reflect.Struct {
-			return fmt.Sprintf("%s has no field %s", strings.Join(path[:len(path)-1], "."), missing)
+		if !ok || f.Type.Kind() != reflect.Struct && !(f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct) {
+			return fmt.Sprintf("%s has no field %s", ownerName, missing)
 		}
 		ty, owner = f.Type, f
+	}
+	if ty.Kind() != reflect.Struct {
+		return fmt.Sprintf("%s has no field %s", ownerName, missing)
 	}
 	if why := hiddenOf(owner)[missing]; why != "" {
 		return why
 	}
-	ownerName := strings.Join(path[:len(path)-1], ".")
 	names := plainNames(envNames(ty))
 	var out string
 	switch ownerName {
@@ -391,6 +420,48 @@ func noFieldHint(path []string, env reflect.Type) string {
 		out += fmt.Sprintf(". Did you mean %s.%s?", ownerName, s)
 	}
 	return out
+}
+
+// listHint explains a name read on a list of answers without picking an
+// item first (steps.pages.body, where steps.pages has one answer per item
+// of its for_each); ok is false when path is not that.
+func listHint(path []string, env reflect.Type) (string, bool) {
+	if len(path) < 2 {
+		return "", false
+	}
+	ty := env
+	for _, name := range path[:len(path)-1] {
+		if strings.HasPrefix(name, "[") && ty.Kind() == reflect.Slice {
+			ty = ty.Elem()
+			continue
+		}
+		f, ok := fieldByTag(ty, name)
+		if !ok {
+			return "", false
+		}
+		ty = f.Type
+	}
+	if ty.Kind() != reflect.Slice || ty.Elem().Kind() != reflect.Struct {
+		return "", false
+	}
+	list, name := joinPath(path[:len(path)-1]), path[len(path)-1]
+	names := plainNames(envNames(ty.Elem()))
+	if !slices.Contains(names, name) {
+		return fmt.Sprintf("there is one answer per item in %s, a list with %s in each; pick an item first, as in %s[0].<name>, or map over it, as in map(%s, #.<name>)", list, strings.Join(names, ", "), list, list), true
+	}
+	return fmt.Sprintf("there is one answer per item in %s, a list with %s in each; write %s[0].%s for the first, or map(%s, #.%s) for all of them", list, strings.Join(names, ", "), list, name, list, name), true
+}
+
+// joinPath writes a member path as it reads: steps.pages[0].body.
+func joinPath(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if i > 0 && !strings.HasPrefix(p, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // hiddenOf reads the Hidden names of an environment field from its tag.

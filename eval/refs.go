@@ -48,6 +48,10 @@ type Namespace struct {
 	// Used, when not nil, records each key a checked reference names, so
 	// that the caller learns what an expression depends on.
 	Used map[string]bool
+	// Lists names the keys that hold a list of values with the names of
+	// Keys (a step with for_each: one answer per item), so a reference
+	// picks an item ([0]) before it names one of them.
+	Lists map[string]bool
 }
 
 // CheckRefs checks every reference in expr against names and reports each
@@ -93,6 +97,10 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 		roots = append(roots, x.Root)
 	}
 	detail := fmt.Sprintf("There is nothing named %q here. Expressions can refer to %s.", root, rootList(n))
+	if root == "each" {
+		detail += " each is only known in a step with for_each, in its call and its error rules (each.value is the item, each.index its position): add for_each = <a list> to the step, or refer to the list's items there."
+		return refDiag(tr, "Unknown reference", detail)
+	}
 	if s := closest(root, append(roots, plainNames(n.Args)...)); s != "" {
 		if !slices.Contains(roots, s) {
 			s = "args." + s
@@ -196,15 +204,57 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 	if ns.Used != nil {
 		ns.Used[key] = true
 	}
-	name := stepName(tr, 2)
-	if under == nil || len(tr) < 3 || name == "" || slices.Contains(under, name) {
+	field := 2
+	if ns.Lists[key] {
+		if d := checkListItem(tr, ns.Root, key, under); d != nil {
+			return d
+		}
+		field = 3 // past the index
+	}
+	name := stepName(tr, field)
+	if under == nil || len(tr) < field+1 || name == "" || slices.Contains(under, name) {
 		return nil
 	}
-	detail := fmt.Sprintf("%s.%s holds %s; there is no %q.", ns.Root, key, strings.Join(under, ", "), name)
+	owner := ns.Root + "." + key
+	if field == 3 {
+		owner += indexText(tr[2])
+	}
+	detail := fmt.Sprintf("%s holds %s; there is no %q.", owner, strings.Join(under, ", "), name)
 	if s := closest(name, under); s != "" {
-		detail += fmt.Sprintf(" Did you mean %s.%s.%s?", ns.Root, key, s)
+		detail += fmt.Sprintf(" Did you mean %s.%s?", owner, s)
 	}
 	return refDiag(tr, "Reference to unknown field", detail)
+}
+
+// checkListItem reports a reference to a list key that names a field
+// without picking an item first (steps.details.body), saying how to read
+// one item or all of them.
+func checkListItem(tr hcl.Traversal, root, key string, under []string) hcl.Diagnostics {
+	if len(tr) < 3 {
+		return nil
+	}
+	if ix, ok := tr[2].(hcl.TraverseIndex); ok && ix.Key.Type() != cty.String {
+		return nil
+	}
+	name := stepName(tr, 2)
+	if name == "" {
+		return nil
+	}
+	detail := fmt.Sprintf("%s.%s is a list, one value per item of its for_each, with %s each; write %s.%s[0].%s for the first, or [for x in %s.%s : x.%s] for all of them.",
+		root, key, strings.Join(under, ", "), root, key, name, root, key, name)
+	if !slices.Contains(under, name) {
+		detail = fmt.Sprintf("%s.%s is a list, one value per item of its for_each, with %s each; pick an item first, as in %s.%s[0].<name>.", root, key, strings.Join(under, ", "), root, key)
+	}
+	return refDiag(tr, "Missing index", detail)
+}
+
+// indexText writes an index step as it reads ([0]); "[...]" for one
+// that is not a literal.
+func indexText(step hcl.Traverser) string {
+	if ix, ok := step.(hcl.TraverseIndex); ok && ix.Key.Type() == cty.Number && ix.Key.IsKnown() && !ix.Key.IsNull() {
+		return "[" + ix.Key.AsBigFloat().Text('f', -1) + "]"
+	}
+	return "[...]"
 }
 
 // plainName is the rule for argument names (lang checks it where they are

@@ -17,10 +17,16 @@ type Step struct {
 	NameRange hcl.Range `hcl:"name,label_range"`
 	// When is an expr-lang condition over args and earlier steps; the step
 	// is skipped when it does not hold. nil: always run.
-	When  *hcl.Attribute `hcl:"when,optional"`
-	HTTP  []*labeledCall `hcl:"http,block"`
-	SQL   []*labeledCall `hcl:"sql,block"`
-	Shell []*shellCall   `hcl:"shell,block"`
+	When *hcl.Attribute `hcl:"when,optional"`
+	// ForEach, when set, is an HCL expression giving a list: the step
+	// makes its call once per item (each.value, each.index), and
+	// steps.<name> is the list of their answers. nil: one call.
+	ForEach *hcl.Attribute `hcl:"for_each,optional"`
+	// MaxItems bounds the items of ForEach; nil: the default bound.
+	MaxItems *hcl.Attribute `hcl:"max_items,optional"`
+	HTTP     []*labeledCall `hcl:"http,block"`
+	SQL      []*labeledCall `hcl:"sql,block"`
+	Shell    []*shellCall   `hcl:"shell,block"`
 	// Call is the step's one call block, set by Load.
 	Call *Call
 	// Errors inspect the step's own answer; the first that holds stops
@@ -31,7 +37,7 @@ type Step struct {
 }
 
 // stepAttrs are the attributes a step block takes, for messages.
-var stepAttrs = []string{"when"}
+var stepAttrs = []string{"when", "for_each", "max_items"}
 
 // checkSteps checks the steps of one block (what names it): their names,
 // that each has exactly one call and nothing else, and that no name is
@@ -53,8 +59,23 @@ func checkSteps(steps []*Step, what string) hcl.Diagnostics {
 			"Make each call a step of its own.")
 		diags = append(diags, d...)
 		diags = append(diags, checkStepRest(s)...)
+		diags = append(diags, checkMaxItems(s)...)
 	}
 	return diags
+}
+
+// checkMaxItems reports a max_items on a step without for_each, which
+// makes one call whatever it holds.
+func checkMaxItems(s *Step) hcl.Diagnostics {
+	if s.MaxItems == nil || s.ForEach != nil {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "max_items without for_each",
+		Detail:   fmt.Sprintf("max_items bounds the items of for_each, and the step %q has no for_each: it makes one call. Add for_each = <a list>, or remove max_items.", s.Name),
+		Subject:  s.MaxItems.NameRange.Ptr(),
+	}}
 }
 
 // checkStepRest reports what a step block holds besides when, its call and
@@ -70,7 +91,7 @@ func checkStepRest(s *Step) hcl.Diagnostics {
 			continue
 		}
 		name := m[1]
-		d.Detail = fmt.Sprintf("A step takes when, one call block (http, sql or shell) and error blocks, not %s.%s", name, rule.DidYouMean(name, stepAttrs))
+		d.Detail = fmt.Sprintf("A step takes when, for_each, max_items, one call block (http, sql or shell) and error blocks, not %s.%s", name, rule.DidYouMean(name, stepAttrs))
 		if s.Call != nil {
 			d.Detail += fmt.Sprintf(" If %s belongs to the call, move it into the %s block at line %d.", name, s.Call.Kind, s.Call.DeclRange.Start.Line)
 		}

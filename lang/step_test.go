@@ -110,7 +110,7 @@ resource "r" {
 	want := []string{
 		`t.hcl:4,3-14: Missing call block: The step "none" needs one call block`,
 		`t.hcl:8,5-8: More than one call block: The step "two" already calls http at t.hcl:7,5-13; each may make one call. Make each call a step of its own.`,
-		`t.hcl:12,5-9: Unsupported argument: A step takes when, one call block (http, sql or shell) and error blocks, not path. If path belongs to the call, move it into the http block at line 11.`,
+		`t.hcl:12,5-9: Unsupported argument: A step takes when, for_each, max_items, one call block (http, sql or shell) and error blocks, not path. If path belongs to the call, move it into the http block at line 11.`,
 		`t.hcl:14,8-13: Duplicate step name: A step named "two" was already declared at t.hcl:6,3-13. Step names must be unique within the tool "t".`,
 		`t.hcl:17,8-18: Invalid step name: The step name "bad-name" is not allowed`,
 		`t.hcl:25,3-11: Steps without a call: The resource "r" has steps but makes no call`,
@@ -160,5 +160,54 @@ func TestStepsJSONSyntax(t *testing.T) {
 	}
 	if steps[1].Call == nil || steps[1].Call.Kind != "shell" {
 		t.Errorf("step audit = %+v", steps[1])
+	}
+}
+
+// TestStepForEach: for_each and max_items decode, in both syntaxes; a
+// max_items without for_each is an error at its name that says what to
+// do.
+func TestStepForEach(t *testing.T) {
+	cfg, diags := LoadSource("t.hcl", []byte(`
+tool "t" {
+  description = "d"
+  step "details" {
+    for_each  = args.ids
+    max_items = 20
+    http "shop" { path = "/plants/${each.value}" }
+  }
+  step "one" {
+    max_items = 5
+    http "shop" { path = "/x" }
+  }
+  result { text = "'ok'" }
+}
+`))
+	var got []string
+	for _, d := range diags {
+		got = append(got, fmt.Sprintf("%s: %s: %s", d.Subject, d.Summary, d.Detail))
+	}
+	want := `t.hcl:10,5-14: max_items without for_each: max_items bounds the items of for_each, and the step "one" has no for_each: it makes one call. Add for_each = <a list>, or remove max_items.`
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+	details := cfg.Tools[0].Steps[0]
+	if details.ForEach == nil || details.ForEach.Range.Start.Line != 5 || details.MaxItems == nil || details.Call == nil {
+		t.Errorf("step details = %+v", details)
+	}
+	cfg, diags = LoadSource("t.hcl.json", []byte(`{
+  "tool": { "t": {
+    "description": "d",
+    "step": { "details": {
+      "for_each": "${args.ids}",
+      "http": { "shop": { "path": "/plants/${each.value}" } }
+    } },
+    "result": { "text": "'ok'" }
+  } }
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if s := cfg.Tools[0].Steps[0]; s.ForEach == nil || s.MaxItems != nil {
+		t.Errorf("step details from JSON = %+v", s)
 	}
 }

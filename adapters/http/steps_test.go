@@ -114,3 +114,91 @@ http "api" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
+
+// TestHostileStepEachValuesInRequest: the item of a step with for_each
+// reaches its request as an argument does: escaped in the path and the
+// query, a separator or a dot segment refused, a header value checked.
+func TestHostileStepEachValuesInRequest(t *testing.T) {
+	srv := newRecorder(t, nil)
+	c := compileScoped(t, fmt.Sprintf(`
+backend "http" "api" { base_url = "%s/api" }
+http "api" {
+  path    = "/items/${each.value.id}/${each.index}"
+  query   = { q = each.value.q }
+  headers = { X-Trace = each.value.trace }
+}`, srv.URL), nil, checktest.WithEach)
+	call := func(id, q, trace string) error {
+		item := cty.ObjectVal(map[string]cty.Value{"id": str(id), "q": str(q), "trace": str(trace)})
+		_, err := c.actions[0].Invoke(context.Background(), &adapter.Request{
+			Args: args(nil), Static: c.static, Vars: checktest.EachVars(item, 3),
+			Progress: func(float64, float64, string) {}, Log: func(string, any) {},
+		})
+		return err
+	}
+	if err := call("a?b#c", "x&admin=1", "t1"); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.requests()
+	if len(got) != 1 || got[0].URI != "/api/items/a%3Fb%23c/3?q=x%26admin%3D1" || got[0].Header.Get("X-Trace") != "t1" {
+		t.Fatalf("requests = %+v", got)
+	}
+	for _, tc := range []struct{ id, trace, refuse string }{
+		{"../admin", "t", `holds a "/"`},
+		{"a/b", "t", `holds a "/"`},
+		{"..", "t", `a path segment would be ".."`},
+		{"%2e%2e", "t", `a path segment would be ".."`},
+		{"a", "t\r\nHost: evil", "holds a line break"},
+	} {
+		before := srv.count()
+		err := call(tc.id, "q", tc.trace)
+		var ce *adapter.CallError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Message, tc.refuse) {
+			t.Errorf("%q/%q: error = %v, want a CallError with %q", tc.id, tc.trace, err, tc.refuse)
+		}
+		if sent := srv.requests()[before:]; len(sent) != 0 {
+			t.Errorf("%q/%q: the request was sent: %v", tc.id, tc.trace, sent)
+		}
+	}
+}
+
+// TestHostileStepEachNamesRefusedAtLoad: an item never names a header, a
+// query parameter or a form field, is never a whole path, and cannot set
+// what must be known at load time, as an argument cannot.
+func TestHostileStepEachNamesRefusedAtLoad(t *testing.T) {
+	got := checktest.CompileScoped(t, New(), `
+backend "http" "api" { base_url = "https://api.example.com" }
+http "api" {
+  path    = "/a"
+  headers = each.value
+}
+http "api" {
+  path  = "/a"
+  query = each.value
+}
+http "api" {
+  method = "POST"
+  path   = "/a"
+  form   = merge(each.value, {})
+}
+http "api" {
+  path = each.value
+}
+http "api" {
+  path   = "/a"
+  method = each.value
+}
+http "api" {
+  path = "/a/${each.valu}"
+}`, checktest.WithEach)
+	want := []string{
+		"5:13 Names from the arguments",
+		"9:11 Names from the arguments",
+		"14:12 Names from the arguments",
+		"17:10 Invalid request path",
+		"21:12 Value known only when called",
+		"24:16 Reference to unknown field",
+	}
+	if diff := cmp.Diff(want, checktest.Format(got.Diags)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}

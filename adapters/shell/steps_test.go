@@ -98,3 +98,74 @@ shell {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
+
+// TestHostileStepEachValuesInArgv: the item of a step with for_each
+// reaches a command as an argument does: one argv element whatever it
+// holds, refused where the program would read it as an option.
+func TestHostileStepEachValuesInArgv(t *testing.T) {
+	ran := filepath.Join(t.TempDir(), "ran")
+	echo := script(t, "argv", `touch "$RAN"; for a; do printf '[%s]\n' "$a"; done`)
+	got := checktest.CompileScoped(t, New(), strings.ReplaceAll(strings.ReplaceAll(`
+shell {
+  command = ["ECHO", "${each.value}", "${each.index}"]
+  env     = { RAN = "MARK" }
+}`, "ECHO", echo), "MARK", ran), checktest.WithEach)
+	// A number may be negative: each.index is warned about as a number
+	// argument is. The columns depend on the length of the script's path.
+	if d := checktest.Format(got.Diags); len(d) != 2 || !strings.HasSuffix(d[0], " Argument may be read as an option") || !strings.HasSuffix(d[1], " Argument may be read as an option") {
+		t.Fatalf("diagnostics = %v, want the option warnings", d)
+	}
+	call := func(item string) (*adapter.Result, error) {
+		return got.Actions[0].Invoke(context.Background(), &adapter.Request{
+			Args: args(nil), Static: got.Static, Vars: checktest.EachVars(cty.StringVal(item), 4),
+			Progress: func(float64, float64, string) {}, Log: func(string, any) {},
+		})
+	}
+	res, err := call("a b; rm -rf / $(id) *")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := res.Fields["stdout"]; out != "[a b; rm -rf / $(id) *]\n[4]\n" {
+		t.Errorf("argv %q, want one element per value", out)
+	}
+	if err := os.Remove(ran); err != nil {
+		t.Fatal(err)
+	}
+	_, err = call("--output=/tmp/x")
+	if err == nil || !strings.Contains(callError(t, err).Message, `starts with "-"`) {
+		t.Errorf("an item starting with \"-\": err = %v, want it refused", err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the command ran for a refused item")
+	}
+}
+
+// TestHostileStepEachCommandsRefusedAtLoad: an item cannot name the
+// program, environment variables, or code a shell runs, as an argument
+// cannot.
+func TestHostileStepEachCommandsRefusedAtLoad(t *testing.T) {
+	got := checktest.CompileScoped(t, New(), `
+shell {
+  command = ["${each.value}", "x"]
+}
+shell {
+  command = ["env"]
+  env     = each.value
+}
+shell {
+  command = ["sh", "-c", "echo ${each.value}"]
+}
+shell {
+  command = ["sh", "-s"]
+  stdin   = each.value
+}`, checktest.WithEach)
+	want := []string{
+		"3:14 Interpolated program name",
+		"7:13 Computed environment names",
+		"10:26 Arguments parsed by the shell",
+		"14:13 Arguments run as code",
+	}
+	if diff := cmp.Diff(want, checktest.Format(got.Diags)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}

@@ -35,12 +35,16 @@ type promptInspection struct {
 
 // stepInspection is one step, in the order steps run.
 type stepInspection struct {
-	Name    string   `json:"name"`
-	Kind    string   `json:"kind"`
-	Backend string   `json:"backend,omitempty"`
-	When    string   `json:"when,omitempty"`
-	Errors  []string `json:"errors,omitempty"` // the when of each error rule
-	Uses    []string `json:"uses,omitempty"`
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Backend string `json:"backend,omitempty"`
+	When    string `json:"when,omitempty"`
+	// ForEach is the list a step calls for item by item, as written, and
+	// MaxItems the longest list it calls for.
+	ForEach  string   `json:"for_each,omitempty"`
+	MaxItems int      `json:"max_items,omitempty"`
+	Errors   []string `json:"errors,omitempty"` // the when of each error rule
+	Uses     []string `json:"uses,omitempty"`
 }
 
 func inspect(t *dispatch.Table) *inspection {
@@ -68,6 +72,9 @@ func inspectSteps(steps []*dispatch.Step) []stepInspection {
 		si := stepInspection{Name: s.Name, Kind: s.Kind, Backend: s.Backend, Uses: s.Uses}
 		if s.When != nil {
 			si.When = s.When.Source
+		}
+		if s.ForEach != nil {
+			si.ForEach, si.MaxItems = s.ForEach.Source, s.ForEach.MaxItems
 		}
 		for _, r := range s.Errors {
 			if r.When != nil {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,10 +19,19 @@ func shopAPI(t testing.TB) *fakeAPI {
 		"/plants/1": {"id": 1, "name": "Fern", "stock": 0, "price": 12.5},
 		"/plants/2": {"id": 2, "name": "Rose", "stock": 10, "price": 4.25},
 	}
+	// A search finds plants by a part of their name, in id order; "ghost"
+	// finds a plant that is gone, and "all" more than a step may look up.
+	search := map[string][]int{"e": {1, 2}, "ghost": {2, 99}, "all": {1, 2, 1, 2}}
 	var orders atomic.Int64
 	return newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
 		path, _, _ := strings.Cut(r.RequestURI, "?")
 		switch {
+		case r.Method == http.MethodGet && path == "/plants":
+			items := []map[string]any{}
+			for _, id := range search[r.URL.Query().Get("q")] {
+				items = append(items, map[string]any{"id": id})
+			}
+			writeJSON(w, http.StatusOK, map[string]any{"items": items})
 		case r.Method == http.MethodGet && plants[path] != nil:
 			writeJSON(w, http.StatusOK, plants[path])
 		case r.Method == http.MethodPost && path == "/orders":
@@ -39,8 +49,9 @@ func shopAPI(t testing.TB) *fakeAPI {
 // TestSteps serves testdata/shop.hcl, whose tools look something up
 // before they act (an HTTP lookup before an HTTP write, an SQL lookup
 // before an HTTP write, an SQL lookup before a command, a conditional
-// write), to every client, transport and era, and checks each answer and
-// each request the API received.
+// write, a search followed by one lookup per result), to every client,
+// transport and era, and checks each answer and each request the API
+// received.
 func TestSteps(t *testing.T) {
 	requireSchemas(t)
 	cfg := repoPath(t, "internal/e2e/testdata/shop.hcl")
@@ -120,6 +131,29 @@ func TestSteps(t *testing.T) {
 			}
 			checkRequests(t, "restock enough", api, wantRequest{Method: "GET", Path: "/plants/2"})
 
+			// A search, then one lookup per result (made together), summarized
+			// in result order; a result that is gone stops the call with its
+			// item's message; a list longer than max_items calls nothing.
+			res = call("compare_plants", map[string]any{"query": "e"})
+			wantPlants := map[string]any{"plants": []any{
+				map[string]any{"name": "Fern", "stock": 0.0, "price": 12.5},
+				map[string]any{"name": "Rose", "stock": 10.0, "price": 4.25},
+			}}
+			if res.IsError || !cmp.Equal(wantPlants, res.Structured) {
+				t.Errorf("compare plants: %+v, want %v", res, wantPlants)
+			}
+			checkLookups(t, "compare plants", api, "q=e", "/plants/1", "/plants/2")
+			res = call("compare_plants", map[string]any{"query": "ghost"})
+			if !res.IsError || res.Text != "Plant 99 (result 2) is gone. Search again." {
+				t.Errorf("compare a plant that is gone: %+v", res)
+			}
+			checkLookups(t, "compare a plant that is gone", api, "q=ghost", "/plants/2", "/plants/99")
+			res = call("compare_plants", map[string]any{"query": "all"})
+			if !res.IsError || !strings.HasPrefix(res.Text, "This would make 4 calls, one per item, and at most 3 are allowed") {
+				t.Errorf("compare too many plants: %+v", res)
+			}
+			checkLookups(t, "compare too many plants", api, "q=all")
+
 			// A resource template and a prompt with steps.
 			text, _, err := c.readResource(ctx, "shop://plants/2")
 			if err != nil || text != "Rose: 10 in stock" {
@@ -134,5 +168,27 @@ func TestSteps(t *testing.T) {
 				t.Errorf("prompt: %q, %v; want %q", msgs, err, want)
 			}
 		})
+	}
+}
+
+// checkLookups checks the requests of a search (GET /plants with query)
+// followed by lookups made together, in any order.
+func checkLookups(t *testing.T, what string, api *fakeAPI, query string, lookups ...string) {
+	t.Helper()
+	got := api.take()
+	if len(got) == 0 || got[0].Method != "GET" || got[0].Path != "/plants" || got[0].RawQuery != query {
+		t.Fatalf("%s: requests %+v, want the search first", what, got)
+	}
+	var paths []string
+	for _, r := range got[1:] {
+		paths = append(paths, r.Method+" "+r.Path)
+	}
+	slices.Sort(paths)
+	var want []string
+	for _, l := range lookups {
+		want = append(want, "GET "+l)
+	}
+	if !slices.Equal(paths, want) {
+		t.Errorf("%s: lookups %q, want %q", what, paths, want)
 	}
 }

@@ -103,3 +103,40 @@ prompt "plan_watering" {
     text = "Here are my plants and when each was last watered: ${jsonencode(steps.plants.rows)}. Plan this week's watering."
   }
 }
+
+tool "compare_plants" {
+  description = "Search the shop and compare the plants found: name, price and stock of each."
+  arg "query" {
+    type = string
+  }
+  arg "limit" {
+    type    = integer
+    default = 5
+    minimum = 1
+    maximum = 20
+  }
+  step "search" {
+    http "shop" {
+      path  = "/plants"
+      query = { q = args.query, limit = args.limit }
+    }
+    error {
+      when    = "len(body?.items ?? []) == 0"
+      message = "No plant matches {{ args.query }}. Try another word."
+    }
+  }
+  step "details" {
+    for_each  = steps.search.body.items
+    max_items = 20
+    http "shop" {
+      path = "/plants/${each.value.id}"
+    }
+    error {
+      when    = "status == 404"
+      message = "Plant {{ each.value.id }} was removed while searching. Search again."
+    }
+  }
+  result {
+    structured = "{'plants': map(steps.details, ({'name': #.body.name, 'price': #.body.price, 'stock': #.body.stock}))}"
+  }
+}

@@ -180,3 +180,21 @@ func Format(diags hcl.Diagnostics) []string {
 	}
 	return out
 }
+
+// WithEach makes s the scope of the call of a step with for_each, as the
+// compiler makes it: each.value (of a type known only when the call runs)
+// and each.index, known only when the call runs.
+func WithEach(s *adapter.Scope) {
+	s.Names.Extra = append(s.Names.Extra, eval.Namespace{Root: "each", What: "field",
+		Keys: map[string][]string{"value": nil, "index": nil}})
+	if s.Extra == nil {
+		s.Extra = map[string]cty.Value{}
+	}
+	s.Extra["each"] = cty.UnknownVal(cty.Object(map[string]cty.Type{"value": cty.DynamicPseudoType, "index": cty.Number}))
+}
+
+// EachVars are the Request.Vars of the call of one item of a step with
+// for_each (see WithEach).
+func EachVars(value cty.Value, index int) map[string]cty.Value {
+	return map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"value": value, "index": cty.NumberIntVal(int64(index))})}
+}

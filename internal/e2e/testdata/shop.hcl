@@ -150,6 +150,37 @@ tool "post_card" {
   }
 }
 
+tool "compare_plants" {
+  description = "Search the shop and compare the plants found: name, stock and price of each."
+  arg "query" {
+    type = string
+  }
+  step "search" {
+    http "shop" {
+      path  = "/plants"
+      query = { q = args.query }
+    }
+    error {
+      when    = "len(body?.items ?? []) == 0"
+      message = "No plant matches {{ args.query }}."
+    }
+  }
+  step "details" {
+    for_each  = steps.search.body.items
+    max_items = 3
+    http "shop" {
+      path = "/plants/${each.value.id}"
+    }
+    error {
+      when    = "status == 404"
+      message = "Plant {{ each.value.id }} (result {{ each.index + 1 }}) is gone. Search again."
+    }
+  }
+  result {
+    structured = "{'plants': map(steps.details, ({'name': #.body.name, 'stock': #.body.stock, 'price': #.body.price}))}"
+  }
+}
+
 resource_template "plant" {
   uri_template = "shop://plants/{id}"
   name         = "plant"
