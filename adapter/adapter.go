@@ -10,6 +10,7 @@ package adapter
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"reflect"
 	"time"
@@ -114,6 +115,12 @@ type Request struct {
 	// Log sends a log line to the client at a level (debug, info, notice,
 	// warning, error); never nil (a no-op when the client asked for none).
 	Log func(level string, data any)
+	// AnswerOnly says that nothing will read the result's Fields (no
+	// error rule, no result block, no step reads them): only Text,
+	// Structured or StructuredJSON, Media and Failure count. An adapter
+	// may then skip decoding the answer into values and give the
+	// structured content as JSON text.
+	AnswerOnly bool
 }
 
 // Context returns the evaluation context of expr in this call: variables,
@@ -143,6 +150,10 @@ type Result struct {
 	Text string
 	// Structured is the default structuredContent (a JSON object), or nil.
 	Structured map[string]any
+	// StructuredJSON is the default structuredContent as JSON text of an
+	// object, checked, in valid UTF-8, instead of Structured (only when
+	// the request was AnswerOnly).
+	StructuredJSON json.RawMessage
 	// Media is binary content (an image, audio, any other blob) the call
 	// produced instead of text; nil for text answers.
 	Media *Media

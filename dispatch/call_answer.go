@@ -76,6 +76,11 @@ func mapAnswer(ans *Answer, res *adapter.Result, args map[string]any) (*outcome,
 	return defaultOutcome(res), nil
 }
 
+// readsNoFields reports whether the answer rules read nothing of a call's
+// fields: with no error rule and no result block, only the adapter's own
+// answer counts (see adapter.Request.AnswerOnly).
+func (ans *Answer) readsNoFields() bool { return len(ans.Errors) == 0 && ans.Result == nil }
+
 // defaultOutcome is the adapter's own answer: its failure, or its text,
 // media and structured content.
 func defaultOutcome(res *adapter.Result) *outcome {
@@ -87,7 +92,11 @@ func defaultOutcome(res *adapter.Result) *outcome {
 		return &outcome{isError: true, failed: true, text: res.Failure}
 	}
 	out.text, out.media = res.Text, res.Media
-	if res.Structured != nil {
+	switch {
+	case res.StructuredJSON != nil:
+		// Already JSON: written as it is, never decoded (nothing reads it).
+		out.structured, out.encoded = res.StructuredJSON, res.StructuredJSON
+	case res.Structured != nil:
 		out.structured = res.Structured
 	}
 	return out

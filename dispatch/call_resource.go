@@ -162,7 +162,7 @@ func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType str
 		}
 	}
 	req := t.adapterRequest(ctx, in, args)
-	req.Vars, req.Timeout = run.vars(), in.DefaultTimeout
+	req.Vars, req.Timeout, req.AnswerOnly = run.vars(), in.DefaultTimeout, ans.readsNoFields()
 	res, failure := invoke(ctx, log, "resource "+uri, action, req)
 	if failure != "" {
 		return nil, callError(Internal, failure)

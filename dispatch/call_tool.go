@@ -163,7 +163,7 @@ func (t *Table) runTool(ctx context.Context, in *CallInput, tool *Tool, args *ca
 		return nil, run, nil
 	}
 	req := t.adapterRequest(ctx, in, args)
-	req.Vars = run.vars()
+	req.Vars, req.AnswerOnly = run.vars(), tool.Answer.readsNoFields()
 	if timeout > 0 {
 		req.Timeout = timeout
 	}

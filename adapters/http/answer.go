@@ -41,6 +41,9 @@ const (
 // Result.Text is the same text, except that pretty-printed JSON is
 // compacted.
 func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter.Result {
+	if res := a.answerOnly(rt, ans, req); res != nil {
+		return res
+	}
 	res := &adapter.Result{}
 	headers := make(map[string]string, len(ans.header))
 	for k, vs := range ans.header {
@@ -96,6 +99,35 @@ func (a *Action) result(rt *runtime, ans *answer, req *adapter.Request) *adapter
 	rt.scrubAnswer(res, ans.token)
 	if ans.status < 200 || ans.status > 299 {
 		res.Failure = rule.Redact(failure(ans, kind, mt, res.Text), append(secretParts(ans.token), rt.secrets...))
+	}
+	return res
+}
+
+// answerOnly is the result of a 2xx JSON answer when nothing reads its
+// fields (req.AnswerOnly) and nothing needs scrubbing (no credential of
+// the backend's could be repeated in it): the JSON is checked, not
+// decoded, and is the text and, for an object, the structured content as
+// it came (compacted when pretty-printed). Any other answer, or one whose
+// bytes are not valid UTF-8, gets the general result (nil here).
+func (a *Action) answerOnly(rt *runtime, ans *answer, req *adapter.Request) *adapter.Result {
+	if !req.AnswerOnly || ans.status < 200 || ans.status > 299 || len(rt.answerSecrets) > 0 || ans.token != "" {
+		return nil
+	}
+	mt, _, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
+	if classify(mt, ans.data) != kindJSON {
+		return nil
+	}
+	raw := ans.text()
+	if !utf8.ValidString(raw) {
+		return nil
+	}
+	text := compactText(raw)
+	if text == raw && !json.Valid(ans.data) {
+		return nil // compactText checks only what it compacts
+	}
+	res := &adapter.Result{Text: text}
+	if first := strings.TrimLeft(text, " \t\r\n"); first != "" && first[0] == '{' {
+		res.StructuredJSON = json.RawMessage(first)
 	}
 	return res
 }

@@ -86,6 +86,9 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	if err != nil {
 		return nil, a.callError(ctx, cctx, err, args, limit)
 	}
+	if req.AnswerOnly {
+		return out.answer(), nil
+	}
 	return out.result(), nil
 }
 
@@ -371,13 +374,42 @@ func (o *outcome) result() *adapter.Result {
 	return &adapter.Result{Fields: fields, Structured: st, Text: text}
 }
 
+// answer is the result when nothing reads its fields: the text, and the
+// structured content written once as JSON, {"rows": <the text's array>},
+// members in column order (their names are unique: see columnNames).
+// Statements keep the general result.
+func (o *outcome) answer() *adapter.Result {
+	if o.exec {
+		return o.result()
+	}
+	b := make([]byte, 0, 16+64*len(o.rows)*max(1, len(o.columns)))
+	b = append(b, `{"rows":`...)
+	start := len(b)
+	b = appendRows(b, o.columns, o.rows)
+	end := len(b)
+	if o.truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	b = append(b, '}')
+	text := unsafe.String(unsafe.SliceData(b[start:]), end-start) // b is not changed again
+	if o.truncated {
+		text += "\n" + fmt.Sprintf(truncatedNote, english.Count(len(o.rows), "row"))
+	}
+	return &adapter.Result{Text: text, StructuredJSON: b}
+}
+
 // rowsJSON renders rows as a JSON array with one object per line, its
 // members in column order.
 func rowsJSON(columns []string, rows []map[string]any) string {
+	b := appendRows(make([]byte, 0, 64*len(rows)*max(1, len(columns))), columns, rows)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
+}
+
+// appendRows appends rows as rowsJSON writes them.
+func appendRows(b []byte, columns []string, rows []map[string]any) []byte {
 	if len(rows) == 0 {
-		return "[]"
+		return append(b, "[]"...)
 	}
-	b := make([]byte, 0, 64*len(rows)*max(1, len(columns)))
 	b = append(b, '[')
 	for i, row := range rows {
 		if i > 0 {
@@ -394,8 +426,7 @@ func rowsJSON(columns []string, rows []map[string]any) string {
 		}
 		b = append(b, '}')
 	}
-	b = append(b, '\n', ']')
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
+	return append(b, '\n', ']')
 }
 
 // appendJSON appends one column value. Strings are written by
