@@ -223,6 +223,9 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 // applyDefaults returns the arguments with each absent one set to its
 // default (when it has one).
 func applyDefaults(a *Args, obj map[string]any) map[string]any {
+	if !missesDefault(a, obj) && obj != nil {
+		return obj // nothing to add: the decoded arguments serve as they are
+	}
 	out := make(map[string]any, len(a.List))
 	for k, v := range obj {
 		out[k] = v
@@ -234,6 +237,16 @@ func applyDefaults(a *Args, obj map[string]any) map[string]any {
 		out[arg.Name] = arg.DefaultJSON
 	}
 	return out
+}
+
+// missesDefault reports whether an argument with a default is absent.
+func missesDefault(a *Args, obj map[string]any) bool {
+	for _, arg := range a.List {
+		if _, ok := obj[arg.Name]; !ok && arg.DefaultJSON != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // toCty converts the arguments to an object of the declared types; absent
