@@ -127,6 +127,11 @@ func leadingValue(s *adapter.Scope, e hcl.Expression) (string, bool) {
 		return "", false
 	}
 	tr, d := hcl.AbsTraversalForExpr(first)
+	if !d.HasErrors() && len(tr) == 2 && tr.RootName() == "each" {
+		if attr, ok := tr[1].(hcl.TraverseAttr); ok && attr.Name == "index" {
+			return "", false // a position in a list: never negative
+		}
+	}
 	if d.HasErrors() || len(tr) != 2 || tr.RootName() != "args" {
 		return check.Source(first.Range(), s.Files), true
 	}
