@@ -37,19 +37,17 @@ type fastSchema struct {
 
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf *decimal
 
-	props                  map[string]*fastSchema
-	required               []string
-	additional             *fastSchema // nil: any value
-	noAdditional           bool
-	minProps, maxProps     int
-	items                  *fastSchema // nil: any value
-	minItems, maxItems     int
-	uniqueItems            bool
-	numberNeedsDigits      bool // a bound, a multiple, or integer without number
-	integerOnly            bool
-	stringNeedsLength      bool
-	objectNeedsChecks      bool
-	arrayNeedsElementCheck bool
+	props              map[string]*fastSchema
+	required           []string
+	additional         *fastSchema // nil: any value
+	noAdditional       bool
+	minProps, maxProps int
+	items              *fastSchema // nil: any value
+	minItems, maxItems int
+	uniqueItems        bool
+
+	// What a value of each kind needs checked beyond its type (summarize).
+	integerOnly, numberNeedsDigits, stringNeedsLength, objectNeedsChecks, itemsNeedCheck bool
 }
 
 // jsonTypes is a set of JSON Schema types.
@@ -273,7 +271,7 @@ func (n *fastSchema) summarize() {
 	n.stringNeedsLength = n.minLength >= 0 || n.maxLength >= 0
 	n.objectNeedsChecks = len(n.props) > 0 || len(n.required) > 0 || n.additional != nil || n.noAdditional ||
 		n.minProps >= 0 || n.maxProps >= 0
-	n.arrayNeedsElementCheck = n.items != nil && !n.items.anything
+	n.itemsNeedCheck = n.items != nil && !n.items.anything
 }
 
 // accepts says whether v is certainly valid; false when it is not, or
@@ -396,7 +394,7 @@ func (n *fastSchema) acceptsArray(arr []any) bool {
 	if n.minItems >= 0 && len(arr) < n.minItems || n.maxItems >= 0 && len(arr) > n.maxItems {
 		return false
 	}
-	if n.arrayNeedsElementCheck {
+	if n.itemsNeedCheck {
 		for _, e := range arr {
 			if !n.items.accepts(e) {
 				return false
