@@ -63,22 +63,30 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 // compileJSONSchema compiles doc under the name url, which validation
 // errors quote.
 func compileJSONSchema(url string, doc map[string]any) (*jsonschema.Schema, error) {
+	s, _, err := compileSchemaDoc(url, doc)
+	return s, err
+}
+
+// compileSchemaDoc is compileJSONSchema that also returns the document as
+// the library read it (numbers as json.Number).
+func compileSchemaDoc(url string, doc map[string]any) (*jsonschema.Schema, any, error) {
 	// Round-trip through JSON so numbers have the types the compiler expects.
 	b, err := json.Marshal(doc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	comp := jsonschema.NewCompiler()
 	comp.DefaultDraft(jsonschema.Draft2020)
 	comp.AssertFormat()
 	if err := comp.AddResource(url, v); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return comp.Compile(url)
+	s, err := comp.Compile(url)
+	return s, v, err
 }
 
 // checkDefaults validates each default against its own argument's schema,

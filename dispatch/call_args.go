@@ -39,15 +39,14 @@ func (a *Args) decode(static *eval.Static, raw json.RawMessage) (*callArgs, erro
 	if err != nil {
 		return nil, err
 	}
-	validator, err := a.Validator()
-	if err != nil {
+	if _, err := a.Validator(); err != nil {
 		return nil, fmt.Errorf("compile argument schema: %w", err)
 	}
 	obj, _ := instance.(map[string]any)
 	out := &callArgs{JSON: applyDefaults(a, obj)}
 	var problems []string
 	var found []violation
-	if err := validator.Validate(instance); err != nil {
+	if err := a.validate(instance); err != nil {
 		found = append(found, schemaViolations(err)...)
 	}
 	found = append(found, outOfRange(a.Schema, instance)...)

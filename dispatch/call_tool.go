@@ -264,8 +264,7 @@ func checkOutput(ctx context.Context, log *slog.Logger, tool *Tool, out *outcome
 		return "The answer holds numbers too large to check against the tool's output schema:\n" + renderViolations(absurd, "answer", "field") +
 			"\nThis is a problem of the backend's answer, not of the arguments."
 	}
-	err = validator.Validate(value)
-	if err != nil {
+	if err := tool.validateOutput(value); err != nil {
 		log.WarnContext(ctx, "structured answer does not match the output schema", "tool", tool.Name, "error", err)
 		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +
 			"\nThis is a problem of the server's configuration or of the backend, not of the arguments."

@@ -60,6 +60,7 @@ type Args struct {
 
 	validatorOnce sync.Once
 	validator     *jsonschema.Schema
+	fast          *fastSchema // answers for validator when it can
 	validatorErr  error
 }
 
@@ -67,6 +68,7 @@ type Args struct {
 type outputValidator struct {
 	once   sync.Once
 	schema *jsonschema.Schema
+	fast   *fastSchema // answers for schema when it can
 	err    error
 }
 
@@ -77,7 +79,7 @@ func (t *Tool) OutputValidator() (*jsonschema.Schema, error) {
 		return nil, nil
 	}
 	t.output.once.Do(func() {
-		t.output.schema, t.output.err = compileJSONSchema("mcpdecl:output-schema.json", t.OutputSchema)
+		t.output.schema, t.output.fast, t.output.err = compileChecked("mcpdecl:output-schema.json", t.OutputSchema)
 	})
 	return t.output.schema, t.output.err
 }
@@ -101,9 +103,27 @@ func (q *Question) ContentValidator() (*jsonschema.Schema, error) {
 // compiling thousands of them up front doubled the cost of validation.
 func (a *Args) Validator() (*jsonschema.Schema, error) {
 	a.validatorOnce.Do(func() {
-		a.validator, a.validatorErr = compileJSONSchema("mcpdecl:arguments.json", a.Schema)
+		a.validator, a.fast, a.validatorErr = compileChecked("mcpdecl:arguments.json", a.Schema)
 	})
 	return a.validator, a.validatorErr
+}
+
+// validate checks arguments against the compiled schema: the fast checker
+// accepts the valid ones it can, the library checks (and explains) the rest.
+func (a *Args) validate(v any) error {
+	if a.fast != nil && a.fast.accepts(v) {
+		return nil
+	}
+	return a.validator.Validate(v)
+}
+
+// validateOutput checks structured content against the compiled output
+// schema, as Args.validate does.
+func (t *Tool) validateOutput(v any) error {
+	if t.output.fast != nil && t.output.fast.accepts(v) {
+		return nil
+	}
+	return t.output.schema.Validate(v)
 }
 
 // Arg is one compiled argument.
