@@ -367,35 +367,50 @@ func (o *outcome) result() *adapter.Result {
 	if o.truncated {
 		st["truncated"] = true
 	}
+	return &adapter.Result{Fields: fields, Structured: st, Text: o.text()}
+}
+
+// text is the rows as rowsJSON writes them, and a note when they were cut.
+func (o *outcome) text() string {
 	text := rowsJSON(o.columns, o.rows)
 	if o.truncated {
 		text += "\n" + fmt.Sprintf(truncatedNote, english.Count(len(o.rows), "row"))
 	}
-	return &adapter.Result{Fields: fields, Structured: st, Text: text}
+	return text
 }
 
 // answer is the result when nothing reads its fields: the text, and the
-// structured content written once as JSON, {"rows": <the text's array>},
-// members in column order (their names are unique: see columnNames).
-// Statements keep the general result.
+// structured content written at once as compact JSON, {"rows": [...]},
+// members in column order (their names are unique: see columnNames),
+// never built as maps and encoded again. Statements keep the general
+// result.
 func (o *outcome) answer() *adapter.Result {
 	if o.exec {
 		return o.result()
 	}
-	b := make([]byte, 0, 16+64*len(o.rows)*max(1, len(o.columns)))
-	b = append(b, `{"rows":`...)
-	start := len(b)
-	b = appendRows(b, o.columns, o.rows)
-	end := len(b)
+	b := make([]byte, 0, 16+48*len(o.rows)*max(1, len(o.columns)))
+	b = append(b, `{"rows":[`...)
+	for i, row := range o.rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		for j, c := range o.columns {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, c)
+			b = append(b, ':')
+			b = appendJSON(b, row[c])
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
 	if o.truncated {
 		b = append(b, `,"truncated":true`...)
 	}
 	b = append(b, '}')
-	text := unsafe.String(unsafe.SliceData(b[start:]), end-start) // b is not changed again
-	if o.truncated {
-		text += "\n" + fmt.Sprintf(truncatedNote, english.Count(len(o.rows), "row"))
-	}
-	return &adapter.Result{Text: text, StructuredJSON: b}
+	return &adapter.Result{Text: o.text(), StructuredJSON: b}
 }
 
 // rowsJSON renders rows as a JSON array with one object per line, its
