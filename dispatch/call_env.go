@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpdecl/mcpdecl/eval"
 )
@@ -21,8 +22,7 @@ import (
 // walked or copied here.
 func buildEnv(envType reflect.Type, fields map[string]any, args map[string]any) any {
 	v := reflect.New(envType).Elem()
-	for i := range envType.NumField() {
-		name := envType.Field(i).Tag.Get("expr")
+	for i, name := range exprNames(envType) {
 		if name == "args" {
 			setValue(v.Field(i), args)
 		} else {
@@ -30,6 +30,24 @@ func buildEnv(envType reflect.Type, fields map[string]any, args map[string]any) 
 		}
 	}
 	return v.Interface()
+}
+
+// exprNamesOf caches, per environment struct type, the expr-lang name of
+// each field: reading them from the struct tags costs a parse per field.
+var exprNamesOf sync.Map // reflect.Type → []string
+
+// exprNames returns the expr-lang names of a struct type's fields, in
+// field order.
+func exprNames(t reflect.Type) []string {
+	if names, ok := exprNamesOf.Load(t); ok {
+		return names.([]string)
+	}
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = t.Field(i).Tag.Get("expr")
+	}
+	exprNamesOf.Store(t, names)
+	return names
 }
 
 // zeroNumber is the value of an absent number argument.
@@ -52,8 +70,8 @@ func setValue(dst reflect.Value, val any) {
 		dst.Set(src) // rows, headers, body: as the adapter made them
 	case t.Kind() == reflect.Struct:
 		if m, ok := val.(map[string]any); ok {
-			for i := range t.NumField() {
-				setValue(dst.Field(i), m[t.Field(i).Tag.Get("expr")])
+			for i, name := range exprNames(t) {
+				setValue(dst.Field(i), m[name])
 			}
 		}
 	case t.Kind() == reflect.Slice && src.Kind() == reflect.Slice:

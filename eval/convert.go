@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -104,6 +105,11 @@ func primitiveValue(v any, ty cty.Type) (cty.Value, error) {
 	case json.Number:
 		text = string(x)
 		if ty == cty.Number {
+			if i, ok := rule.Int(text); ok {
+				// The same number, without parsing its digits into a
+				// 512-bit float (a few µs each, and slow to write out).
+				return cty.NumberIntVal(int64(i)), nil
+			}
 			if n, err := cty.ParseNumberVal(text); err == nil {
 				return n, nil
 			}
