@@ -122,14 +122,16 @@ func convertValue(name string, rng hcl.Range, v cty.Value, want cty.Type) (cty.V
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Invalid value type",
-			Detail:   fmt.Sprintf("%s must be %s: %s.", name, friendly(want), err),
+			Detail:   fmt.Sprintf("%s must be %s: %s.", name, TypeName(want), err),
 			Subject:  rng.Ptr(),
 		}}
 	}
 	return out, nil
 }
 
-func friendly(t cty.Type) string {
+// TypeName names a type in a message: "a string", "a number", "true or
+// false", "an object (...)".
+func TypeName(t cty.Type) string {
 	switch {
 	case t == cty.String:
 		return "a string"
@@ -137,6 +139,8 @@ func friendly(t cty.Type) string {
 		return "a number"
 	case t == cty.Bool:
 		return "true or false"
+	case t.IsObjectType() || t.IsMapType():
+		return "an object (" + t.FriendlyName() + ")"
 	}
 	return t.FriendlyName()
 }

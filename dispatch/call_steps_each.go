@@ -39,7 +39,7 @@ func eachItems(s *Step, req *adapter.Request) (*eachCall, *stopped) {
 	}
 	ty := v.Type()
 	if !ty.IsListType() && !ty.IsSetType() && !ty.IsTupleType() || !v.IsWhollyKnown() {
-		return nil, &stopped{failed: true, text: fmt.Sprintf("The step %q was not run: its for_each gave %s, not a list of items.", s.Name, friendlyType(ty))}
+		return nil, &stopped{failed: true, text: fmt.Sprintf("The step %q was not run: its for_each gave %s, not a list of items.", s.Name, adapter.TypeName(ty))}
 	}
 	if n := v.LengthInt(); n > s.ForEach.MaxItems {
 		return nil, &stopped{text: fmt.Sprintf("This would make %d calls, one per item, and at most %d are allowed, so nothing was called. Ask for fewer items (a narrower search, or a lower limit).", n, s.ForEach.MaxItems)}

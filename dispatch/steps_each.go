@@ -104,7 +104,7 @@ func (c *compiler) compileForEach(d *lang.Step, scope *adapter.Scope) (*ForEach,
 			Severity: hcl.DiagError,
 			Summary:  "for_each is not a list",
 			Detail: fmt.Sprintf("for_each of the step %q must give a list, with one call per item; this gives %s. Write a list, such as args.ids or steps.search.body.items, or [for k, v in <map> : v] for the values of a map.",
-				d.Name, friendlyType(ty)),
+				d.Name, adapter.TypeName(ty)),
 			Subject: d.ForEach.Expr.Range().Ptr(),
 		}})
 		return fe, cty.DynamicPseudoType
@@ -164,19 +164,4 @@ func (c *compiler) sourceOf(r hcl.Range) string {
 		return ""
 	}
 	return string(f.Bytes[r.Start.Byte:r.End.Byte])
-}
-
-// friendlyType names a type in a message.
-func friendlyType(t cty.Type) string {
-	switch {
-	case t == cty.String:
-		return "a string"
-	case t == cty.Number:
-		return "a number"
-	case t == cty.Bool:
-		return "true or false"
-	case t.IsObjectType() || t.IsMapType():
-		return "an object (" + t.FriendlyName() + ")"
-	}
-	return t.FriendlyName()
 }
