@@ -70,7 +70,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		cctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	out, err := a.run(cctx, p, args)
+	out, err := a.run(cctx, p, args, req.AnswerOnly)
 	if err != nil && cctx.Err() == nil && isLostConnection(err) {
 		// When the database ended one session it has likely ended every
 		// idle one too (a restart, a failover, pg_terminate_backend of all
@@ -80,7 +80,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		if a.ReadOnly || notRun(err) {
 			// A read-only statement is always safe to repeat, a write only
 			// when it surely did not take effect.
-			out, err = a.run(cctx, p, args)
+			out, err = a.run(cctx, p, args, req.AnswerOnly)
 		}
 	}
 	if err != nil {
@@ -195,11 +195,16 @@ func goValue(v cty.Value) (any, error) {
 type outcome struct {
 	rows      []map[string]any
 	columns   []string
+	count     int // rows read (len(rows), or those written as JSON)
 	truncated bool
-	exec      bool // ran with ExecContext
-	affected  int64
-	lastID    int64
-	hasLastID bool
+	// lines and compact hold the rows as JSON when they were read for an
+	// answer nothing reads the values of (readRows with asJSON): the
+	// members of the text's array and of the structured content's.
+	lines, compact []byte
+	exec           bool // ran with ExecContext
+	affected       int64
+	lastID         int64
+	hasLastID      bool
 }
 
 type queryer interface {
@@ -219,16 +224,16 @@ func (q *Query) yieldsRows() bool {
 }
 
 // run runs the statement once.
-func (a *Action) run(ctx context.Context, p *pools, args []any) (*outcome, error) {
+func (a *Action) run(ctx context.Context, p *pools, args []any, asJSON bool) (*outcome, error) {
 	if a.ReadOnly {
-		return a.runReadOnly(ctx, p, args)
+		return a.runReadOnly(ctx, p, args, asJSON)
 	}
 	db := p.rw
 	if db == nil {
 		return nil, errors.New("read-write call on a read-only backend")
 	}
 	if a.Query.yieldsRows() {
-		return a.query(ctx, p, db, args)
+		return a.query(ctx, p, db, args, asJSON)
 	}
 	res, err := db.ExecContext(ctx, a.Query.Text, args...)
 	if err != nil {
@@ -247,10 +252,10 @@ func (a *Action) run(ctx context.Context, p *pools, args []any) (*outcome, error
 }
 
 // runReadOnly runs the statement where the database refuses writes.
-func (a *Action) runReadOnly(ctx context.Context, p *pools, args []any) (*outcome, error) {
+func (a *Action) runReadOnly(ctx context.Context, p *pools, args []any, asJSON bool) (*outcome, error) {
 	if a.Backend.Driver == SQLite {
 		if !p.toggle {
-			return a.query(ctx, p, p.ro, args)
+			return a.query(ctx, p, p.ro, args, asJSON)
 		}
 		conn, err := p.ro.Conn(ctx)
 		if err != nil {
@@ -265,20 +270,20 @@ func (a *Action) runReadOnly(ctx context.Context, p *pools, args []any) (*outcom
 				conn.Raw(func(any) error { return driver.ErrBadConn })
 			}
 		}()
-		return a.query(ctx, p, conn, args)
+		return a.query(ctx, p, conn, args, asJSON)
 	}
 	tx, err := p.ro.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	return a.query(ctx, p, tx, args)
+	return a.query(ctx, p, tx, args, asJSON)
 }
 
 // query runs the statement and reads at most MaxRows rows. On an SQLite
 // pool it uses a prepared statement kept for the action (the driver does
 // not cache them; Postgres's does).
-func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any) (*outcome, error) {
+func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any, asJSON bool) (*outcome, error) {
 	if pool, ok := db.(*sql.DB); ok && a.Backend.Driver == SQLite {
 		stmt, err := p.stmt(ctx, pool, a.Query)
 		if err != nil {
@@ -291,12 +296,12 @@ func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any) (*
 		return nil, err
 	}
 	defer rows.Close()
-	out, err := readRows(rows, a.MaxRows, a.Backend.Driver, &a.columns)
+	out, err := readRows(rows, a.MaxRows, a.Backend.Driver, &a.columns, asJSON)
 	if err != nil {
 		return nil, err
 	}
 	if a.Query.Returning && !a.ReadOnly {
-		out.affected = int64(len(out.rows))
+		out.affected = int64(out.count)
 	}
 	return out, nil
 }
@@ -304,7 +309,7 @@ func (a *Action) query(ctx context.Context, p *pools, db queryer, args []any) (*
 // readRows reads up to max rows (all when max <= 0). cols keeps the
 // column info of the statement's last result set, reused while the
 // columns stay the same.
-func readRows(rows *sql.Rows, max int, d Dialect, cols *atomic.Pointer[columnInfo]) (*outcome, error) {
+func readRows(rows *sql.Rows, max int, d Dialect, cols *atomic.Pointer[columnInfo], asJSON bool) (*outcome, error) {
 	types, err := rows.ColumnTypes()
 	if err != nil {
 		return nil, err
@@ -322,12 +327,19 @@ func readRows(rows *sql.Rows, max int, d Dialect, cols *atomic.Pointer[columnInf
 		ptrs[i] = &vals[i]
 	}
 	for rows.Next() {
-		if max > 0 && len(out.rows) == max {
+		if max > 0 && out.count == max {
 			out.truncated = true
 			break
 		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
+		}
+		out.count++
+		if asJSON {
+			// Nothing reads the rows as values: each is written as JSON
+			// as it is scanned, for the text and the structured content.
+			out.addJSON(vals, kinds, d)
+			continue
 		}
 		row := make(map[string]any, len(vals))
 		for i, v := range vals {
@@ -340,6 +352,38 @@ func readRows(rows *sql.Rows, max int, d Dialect, cols *atomic.Pointer[columnInf
 		return nil, err
 	}
 	return out, nil
+}
+
+// addJSON appends one scanned row to the outcome's JSON forms: the text's
+// line ({"a": 1, "b": "x"}) and the structured content's member
+// ({"a":1,"b":"x"}), values as rowsJSON writes them.
+func (o *outcome) addJSON(vals []any, kinds []colKind, d Dialect) {
+	if o.compact == nil {
+		o.lines, o.compact = make([]byte, 0, 48*len(vals)), make([]byte, 0, 40*len(vals))
+	}
+	if o.count > 1 {
+		o.lines = append(o.lines, ',')
+		o.compact = append(o.compact, ',')
+	}
+	o.lines = append(o.lines, '\n', '{')
+	o.compact = append(o.compact, '{')
+	for i, v := range vals {
+		if i > 0 {
+			o.lines = append(o.lines, ", "...)
+			o.compact = append(o.compact, ',')
+		}
+		start := len(o.compact)
+		o.compact = appendJSONString(o.compact, o.columns[i])
+		o.compact = append(o.compact, ':')
+		o.lines = append(o.lines, o.compact[start:len(o.compact)-1]...)
+		o.lines = append(o.lines, ": "...)
+		start = len(o.compact)
+		o.compact = appendJSON(o.compact, convert(v, kinds[i], d))
+		o.lines = append(o.lines, o.compact[start:]...)
+		vals[i] = nil
+	}
+	o.lines = append(o.lines, '}')
+	o.compact = append(o.compact, '}')
 }
 
 // truncatedNote ends the text of a truncated result.
@@ -388,29 +432,26 @@ func (o *outcome) answer() *adapter.Result {
 	if o.exec {
 		return o.result()
 	}
-	b := make([]byte, 0, 16+48*len(o.rows)*max(1, len(o.columns)))
-	b = append(b, `{"rows":[`...)
-	for i, row := range o.rows {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
-		for j, c := range o.columns {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, c)
-			b = append(b, ':')
-			b = appendJSON(b, row[c])
-		}
-		b = append(b, '}')
+	if o.count > 0 && o.compact == nil {
+		return o.result() // read as values after all
 	}
+	b := make([]byte, 0, len(o.compact)+32)
+	b = append(b, `{"rows":[`...)
+	b = append(b, o.compact...)
 	b = append(b, ']')
 	if o.truncated {
 		b = append(b, `,"truncated":true`...)
 	}
 	b = append(b, '}')
-	return &adapter.Result{Text: o.text(), StructuredJSON: b}
+	text := "[]"
+	if o.count > 0 {
+		t := append(append(append(make([]byte, 0, len(o.lines)+4), '['), o.lines...), '\n', ']')
+		text = unsafe.String(unsafe.SliceData(t), len(t)) // t is not used again
+	}
+	if o.truncated {
+		text += "\n" + fmt.Sprintf(truncatedNote, english.Count(o.count, "row"))
+	}
+	return &adapter.Result{Text: text, StructuredJSON: b}
 }
 
 // rowsJSON renders rows as a JSON array with one object per line, its
