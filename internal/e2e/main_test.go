@@ -73,6 +73,23 @@ type served struct {
 	logs *syncBuffer // the server's log (in process) or stderr (binary)
 }
 
+// tellOnFailure logs, when the test fails, the last messages the server
+// sent and the tail of its log: enough to tell a request that was never
+// answered from an answer the client did not take.
+func (s *served) tellOnFailure(t *testing.T) {
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		msgs := s.wire.All()
+		for _, m := range msgs[max(0, len(msgs)-8):] {
+			t.Logf("server sent (%s %s): %.300s", m.Rev, m.Method, m.Body)
+		}
+		log := s.logs.String()
+		t.Logf("%d messages sent in all; the server's log ends:\n%s", len(msgs), log[max(0, len(log)-3000):])
+	})
+}
+
 // openServer loads and compiles a configuration, with env() reading env,
 // and opens it as serve does (server.Open); the test's end closes it.
 func openServer(t testing.TB, path string, vars, env map[string]string, opts *server.Options) *server.Server {
@@ -280,6 +297,7 @@ func sdkStdio(version string) func(t *testing.T, path string, vars, env map[stri
 		s := &served{wire: &wireLog{}}
 		p := startStdio(t, path, vars, env, s.wire)
 		s.logs = p.stderr
+		s.tellOnFailure(t)
 		s.c = stoppingClient{connectSDK(t, &sdkmcp.IOTransport{Reader: p.stdout, Writer: p.stdin}, version), p}
 		return s
 	}
@@ -289,6 +307,7 @@ func mcpgoStdio(t *testing.T, path string, vars, env map[string]string) *served 
 	s := &served{wire: &wireLog{}}
 	p := startStdio(t, path, vars, env, s.wire)
 	s.logs = p.stderr
+	s.tellOnFailure(t)
 	s.c = stoppingClient{connectMCPGo(t, mcpgotransport.NewIO(p.stdout, p.stdin, io.NopCloser(strings.NewReader(""))), mcp.Version20251125), p}
 	return s
 }
