@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // BackendError is a backend that could not be opened.
@@ -57,7 +58,7 @@ func (t *Table) openEach(ctx context.Context, check bool) (notes []string, diags
 			note, d := co.CheckOpen(ctx)
 			diags = append(diags, RedactDiagnostics(d, t.Secrets)...)
 			if note != "" {
-				notes = append(notes, RedactText(note, t.Secrets))
+				notes = append(notes, rule.Redact(note, t.Secrets))
 			}
 			continue
 		}
@@ -66,7 +67,7 @@ func (t *Table) openEach(ctx context.Context, check bool) (notes []string, diags
 			continue
 		}
 		if err := o.Open(ctx); err != nil {
-			failed = append(failed, &BackendError{Name: name, Err: errors.New(RedactText(err.Error(), t.Secrets))})
+			failed = append(failed, &BackendError{Name: name, Err: errors.New(rule.Redact(err.Error(), t.Secrets))})
 		}
 	}
 	return notes, diags, failed
@@ -81,7 +82,7 @@ func (t *Table) CloseBackends(log *slog.Logger) {
 			continue
 		}
 		if err := c.Close(); err != nil && log != nil {
-			log.Warn("closing backend failed", "backend", name, "error", RedactText(err.Error(), t.Secrets))
+			log.Warn("closing backend failed", "backend", name, "error", rule.Redact(err.Error(), t.Secrets))
 		}
 	}
 }

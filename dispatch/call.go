@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // The runtime side of the table: a call (tools/call, resources/read,
@@ -163,7 +164,7 @@ func (t *Table) adapterRequest(ctx context.Context, in *CallInput, args *callArg
 	own := CallSecrets(ctx)
 	ar.Progress = func(progress, total float64, message string) {
 		if in.Progress != nil {
-			in.Progress(progress, total, redact(message, own, t.Secrets))
+			in.Progress(progress, total, rule.RedactEach(message, own, t.Secrets))
 		}
 	}
 	ar.Log = func(level string, data any) {

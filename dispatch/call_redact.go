@@ -36,14 +36,6 @@ func CallSecrets(ctx context.Context) []string {
 	return texts
 }
 
-// redact replaces each secret of each list in s.
-func redact(s string, lists ...[]string) string {
-	for _, list := range lists {
-		s = rule.Redact(s, list)
-	}
-	return s
-}
-
 // sensitiveArgTexts lists the texts of a call's sensitive arguments, read
 // from the raw arguments so that they are known even when the arguments
 // are invalid.
@@ -110,7 +102,7 @@ func jsonTexts(raw json.RawMessage) []string {
 func redactBlocks(blocks []Block, lists ...[]string) {
 	for i := range blocks {
 		if blocks[i].Kind == KindText {
-			blocks[i].Text = redact(blocks[i].Text, lists...)
+			blocks[i].Text = rule.RedactEach(blocks[i].Text, lists...)
 		}
 	}
 }
@@ -121,7 +113,7 @@ func redactCallError(err error, lists ...[]string) error {
 	if !ok {
 		return err
 	}
-	if msg := redact(e.Message, lists...); msg != e.Message {
+	if msg := rule.RedactEach(e.Message, lists...); msg != e.Message {
 		c := *e
 		c.Message = msg
 		return &c
@@ -162,7 +154,7 @@ func holdsAny(b []byte, secrets []string) bool {
 func redactStrings(v any, secrets []string) any {
 	switch x := v.(type) {
 	case string:
-		return redact(x, secrets)
+		return rule.RedactEach(x, secrets)
 	case []any:
 		for i, e := range x {
 			x[i] = redactStrings(e, secrets)
@@ -170,7 +162,7 @@ func redactStrings(v any, secrets []string) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[redact(k, secrets)] = redactStrings(e, secrets)
+			out[rule.RedactEach(k, secrets)] = redactStrings(e, secrets)
 		}
 		return out
 	}
@@ -181,10 +173,10 @@ func redactStrings(v any, secrets []string) any {
 // other value through its printed form when that holds a secret.
 func redactData(data any, lists ...[]string) any {
 	if s, ok := data.(string); ok {
-		return redact(s, lists...)
+		return rule.RedactEach(s, lists...)
 	}
-	if text := fmt.Sprint(data); redact(text, lists...) != text {
-		return redact(text, lists...)
+	if text := fmt.Sprint(data); rule.RedactEach(text, lists...) != text {
+		return rule.RedactEach(text, lists...)
 	}
 	return data
 }

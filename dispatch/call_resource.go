@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // ReadResource reads uri: the resource with exactly that URI, else the
@@ -27,7 +28,7 @@ import (
 func (t *Table) ReadResource(ctx context.Context, uri string, in *CallInput) ([]Contents, error) {
 	c, err := t.readResourceOrTemplate(ctx, uri, in)
 	if c != nil && len(t.Secrets) > 0 {
-		c.Text = redact(c.Text, t.Secrets)
+		c.Text = rule.RedactEach(c.Text, t.Secrets)
 	}
 	if c == nil {
 		return nil, redactCallError(err, t.Secrets)

@@ -53,7 +53,7 @@ func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl
 	c.compileResources()
 	c.compileTemplates()
 	c.compilePrompts()
-	c.table.Secrets = LongestFirst(c.table.Secrets)
+	c.table.Secrets = rule.LongestFirst(c.table.Secrets)
 	c.diags = RedactDiagnostics(c.diags, c.table.Secrets)
 	if c.diags.HasErrors() {
 		return nil, c.diags
@@ -70,21 +70,9 @@ func RedactDiagnostics(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics 
 		return diags
 	}
 	for _, d := range diags {
-		d.Summary, d.Detail = RedactText(d.Summary, secrets), RedactText(d.Detail, secrets)
+		d.Summary, d.Detail = rule.Redact(d.Summary, secrets), rule.Redact(d.Detail, secrets)
 	}
 	return diags
-}
-
-// RedactText replaces each secret in s by rule.Redacted, a secret that
-// holds another whole (see rule.Redact).
-func RedactText(s string, secrets []string) string {
-	return rule.Redact(s, secrets)
-}
-
-// LongestFirst returns texts ordered for RedactText, which then need not
-// order them on each call.
-func LongestFirst(texts []string) []string {
-	return rule.LongestFirst(texts)
 }
 
 func (c *compiler) add(d hcl.Diagnostics) { c.diags = append(c.diags, d...) }

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
 // TestRedactDiagnostics checks that a sensitive variable's text is
@@ -17,7 +18,7 @@ func TestRedactDiagnostics(t *testing.T) {
 		Summary:  "Cannot open sk-live-9876",
 		Detail:   "The DSN postgres://app:sk-live-9876@db was refused; pin 9876 and id 42 are fine.",
 	}}
-	secrets := dispatch.LongestFirst([]string{"9876", "sk-live-9876", "42"})
+	secrets := rule.LongestFirst([]string{"9876", "sk-live-9876", "42"})
 	dispatch.RedactDiagnostics(diags, secrets)
 	if got, want := diags[0].Summary, "Cannot open [redacted]"; got != want {
 		t.Errorf("summary = %q, want %q", got, want)

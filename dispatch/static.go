@@ -59,10 +59,6 @@ func validIdentifiers(names []string) []string {
 	return out
 }
 
-// MinSecretLen is the shortest sensitive value mcpdecl redacts (see
-// rule.MinSecretLen).
-const MinSecretLen = rule.MinSecretLen
-
 // SecretTexts lists the texts of a sensitive value as they may appear in a
 // message: each string, number or bool in it, written out.
 func SecretTexts(v cty.Value) []string {
@@ -73,7 +69,7 @@ func SecretTexts(v cty.Value) []string {
 	ty := v.Type()
 	if ty.IsPrimitiveType() {
 		s, err := convert.Convert(v, cty.String)
-		if err != nil || len(s.AsString()) < MinSecretLen {
+		if err != nil || len(s.AsString()) < rule.MinSecretLen {
 			return nil
 		}
 		return []string{s.AsString()}

@@ -26,7 +26,7 @@ func (h redactingHandler) Handle(ctx context.Context, r slog.Record) error {
 	if len(global) == 0 && len(call) == 0 {
 		return h.inner.Handle(ctx, r)
 	}
-	out := slog.NewRecord(r.Time, r.Level, redact(r.Message, call, global), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, rule.RedactEach(r.Message, call, global), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a, call, global))
 		return true
@@ -51,7 +51,7 @@ func redactAttr(a slog.Attr, lists ...[]string) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, redact(v.String(), lists...))
+		return slog.String(a.Key, rule.RedactEach(v.String(), lists...))
 	case slog.KindGroup:
 		group := v.Group()
 		out := make([]any, len(group))
@@ -61,17 +61,9 @@ func redactAttr(a slog.Attr, lists ...[]string) slog.Attr {
 		return slog.Group(a.Key, out...)
 	case slog.KindAny:
 		text := fmt.Sprint(v.Any())
-		if r := redact(text, lists...); r != text {
+		if r := rule.RedactEach(text, lists...); r != text {
 			return slog.String(a.Key, r)
 		}
 	}
 	return a
-}
-
-// redact replaces each secret of each list in s.
-func redact(s string, lists ...[]string) string {
-	for _, list := range lists {
-		s = rule.Redact(s, list)
-	}
-	return s
 }

@@ -28,7 +28,7 @@ func newState(t *dispatch.Table) *state {
 	s := &state{table: t}
 	s.refs.Store(1)
 	l := t.Listing()
-	s.info = serverInfo(t, &l.Server)
+	s.info = serverInfo(&l.Server)
 	s.secrets = t.Secrets
 	for i, tl := range l.Tools {
 		s.tools = append(s.tools, toolListing(&tl, t.Tools[i].HeaderParams))
@@ -45,7 +45,7 @@ func newState(t *dispatch.Table) *state {
 	return s
 }
 
-func serverInfo(t *dispatch.Table, srv *dispatch.ServerListing) *mcp.ServerInfo {
+func serverInfo(srv *dispatch.ServerListing) *mcp.ServerInfo {
 	info := &mcp.ServerInfo{
 		Implementation: mcp.Implementation{Name: srv.Name, Version: srv.Version, Title: srv.Title,
 			Description: srv.Description, WebsiteURL: srv.WebsiteURL, Icons: icons(srv.Icons)},

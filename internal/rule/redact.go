@@ -24,6 +24,19 @@ const MinSecretLen = 4
 // Text without any secret is returned as it is, without allocating: that
 // is the common case, and it costs one substring search per secret.
 func Redact(s string, secrets []string) string {
+	return redact(s, secrets)
+}
+
+// RedactEach is Redact with each list of secrets in turn (the server's own
+// and a call's, say).
+func RedactEach(s string, lists ...[]string) string {
+	for _, list := range lists {
+		s = redact(s, list)
+	}
+	return s
+}
+
+func redact(s string, secrets []string) string {
 	if !holdsAny(s, secrets) {
 		return s
 	}
