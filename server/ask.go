@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -157,14 +155,14 @@ func (s *Server) sealState(binding string, answers map[string]json.RawMessage, e
 		Exp     int64                      `json:"e"`
 		Answers map[string]json.RawMessage `json:"a"`
 	}{expires.Unix(), answers}))
-	return payload + "." + base64.RawURLEncoding.EncodeToString(s.mac(payload, binding))
+	return payload + "." + base64.RawURLEncoding.EncodeToString(s.keys().sign(payload, binding))
 }
 
 // openState checks a state and returns the answers it carries.
 func (s *Server) openState(state, binding string, now time.Time) (map[string]json.RawMessage, error) {
 	payload, mac, ok := strings.Cut(state, ".")
 	got, err := base64.RawURLEncoding.DecodeString(mac)
-	if !ok || err != nil || !hmac.Equal(got, s.mac(payload, binding)) {
+	if !ok || err != nil || !s.keys().verify(got, payload, binding) {
 		return nil, errors.New("it was not issued by this server for this call")
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(payload)
@@ -182,18 +180,4 @@ func (s *Server) openState(state, binding string, now time.Time) (map[string]jso
 		st.Answers = map[string]json.RawMessage{}
 	}
 	return st.Answers, nil
-}
-
-func (s *Server) mac(exp, binding string) []byte {
-	h := hmac.New(sha256.New, s.stateKey)
-	h.Write([]byte(exp + "\x00" + binding))
-	return h.Sum(nil)
-}
-
-func newStateKey() []byte {
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		panic("server: no randomness for the request-state key: " + err.Error())
-	}
-	return key
 }

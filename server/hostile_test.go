@@ -336,7 +336,7 @@ func TestHostileRequestState(t *testing.T) {
 	}
 	key := []byte("0123456789abcdef0123456789abcdef")
 	serve := func(key []byte) string {
-		proto := mcp.NewServer(server.New(compileFile(t, path), &server.Options{StateKey: key}), nil)
+		proto := mcp.NewServer(server.New(compileFile(t, path), &server.Options{StateKeys: [][]byte{key}}), nil)
 		ts := httptest.NewServer(proto.HTTPHandler(nil))
 		t.Cleanup(ts.Close)
 		return ts.URL + "/mcp"

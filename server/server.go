@@ -20,10 +20,13 @@ type Options struct {
 	// replacing its backend's. Zero (the default) leaves such calls to
 	// their call block's or backend's timeout.
 	DefaultTimeout time.Duration
-	// StateKey signs the requestState of modern multi-round calls
-	// (elicitation). Servers behind one load balancer need the same key;
-	// nil means a random key per process.
-	StateKey []byte
+	// StateKeys sign the requestState of modern multi-round calls
+	// (elicitation): the first signs, every one is accepted. Replicas
+	// behind one load balancer need the same keys; a rotation puts the new
+	// key first and keeps the previous one until its states expired. Each
+	// key has at least MinStateKeyLen bytes. None means a random key per
+	// process.
+	StateKeys [][]byte
 }
 
 // Server implements mcp.Handler over a dispatch table.
@@ -33,7 +36,7 @@ type Server struct {
 	closed   bool       // by Close; guarded by swapMu
 	log      *slog.Logger
 	timeout  time.Duration
-	stateKey []byte
+	stateKey atomic.Pointer[stateKeys]
 }
 
 var (
@@ -56,9 +59,9 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKey: opts.StateKey}
-	if len(s.stateKey) == 0 {
-		s.stateKey = newStateKey()
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout}
+	if err := s.SetStateKeys(opts.StateKeys); err != nil {
+		panic("server.New: " + err.Error())
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

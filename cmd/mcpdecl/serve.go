@@ -29,6 +29,7 @@ type serveCmd struct {
 	Paths          []string `arg:"" name:"path" help:"Files or directories of the configuration."`
 	loadFlags
 	httpLimits
+	stateKeyFlags
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -38,13 +39,17 @@ func (c *serveCmd) Run(s streams) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	keys, err := c.keys()
+	if err != nil {
+		return err
+	}
 	table, err := c.load(s)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log})
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys})
 	if err != nil {
 		return err
 	}
@@ -118,6 +123,7 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 			return
 		case <-hup:
 		}
+		c.reloadStateKeys(srv, log)
 		table, err := c.load(s)
 		if err != nil {
 			log.Error("reload failed; still serving the previous configuration")
@@ -135,6 +141,23 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 		// The previous table's backends close when its last call ends.
 		log.Info("configuration reloaded", "tools", len(table.Tools))
 	}
+}
+
+// reloadStateKeys re-reads the key file, so that a rotated Secret takes
+// effect without a restart; a broken file keeps the current keys.
+func (c *serveCmd) reloadStateKeys(srv *server.Server, log *slog.Logger) {
+	if c.StateKeyFile == "" {
+		return
+	}
+	keys, err := c.keys()
+	if err == nil {
+		err = srv.SetStateKeys(keys)
+	}
+	if err != nil {
+		log.Error("request-state keys not reloaded; keeping the current ones", "error", err)
+		return
+	}
+	log.Info("request-state keys reloaded", "keys", len(keys))
 }
 
 func logLevel(s string) slog.Level {
