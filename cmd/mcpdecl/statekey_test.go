@@ -28,7 +28,7 @@ func TestParseStateKeys(t *testing.T) {
 	}
 	short := base64.StdEncoding.EncodeToString([]byte("sixteen bytes!!!"))
 	for text, want := range map[string]string{
-		key + "\n" + short:  "keys:2: the key has 16 bytes; use at least 32",
+		key + "\n" + short:   "keys:2: the key has 16 bytes; use at least 32",
 		"not*base64":         "keys:1: the key is not base64",
 		"# only a comment\n": "keys: no key found",
 	} {
