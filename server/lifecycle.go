@@ -26,11 +26,6 @@ import (
 // the backends of every table it serves from then on: Reload opens the
 // next table's and retires the current one; Close retires the last.
 func Open(ctx context.Context, t *dispatch.Table, opts *Options) (*Server, error) {
-	if opts != nil {
-		if _, err := newStateKeys(opts.StateKeys); err != nil {
-			return nil, err
-		}
-	}
 	if err := openOrClose(ctx, t); err != nil {
 		return nil, err
 	}

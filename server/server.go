@@ -21,22 +21,19 @@ type Options struct {
 	// their call block's or backend's timeout.
 	DefaultTimeout time.Duration
 	// StateKeys sign the requestState of modern multi-round calls
-	// (elicitation): the first signs, every one is accepted. Replicas
-	// behind one load balancer need the same keys; a rotation puts the new
-	// key first and keeps the previous one until its states expired. Each
-	// key has at least MinStateKeyLen bytes. None means a random key per
-	// process.
-	StateKeys [][]byte
+	// (elicitation). Replicas behind one load balancer need the same keys
+	// (see mcp.Keys). Nil means a random key per process.
+	StateKeys *mcp.Keys
 }
 
 // Server implements mcp.Handler over a dispatch table.
 type Server struct {
-	state    atomic.Pointer[state]
-	swapMu   sync.Mutex // one swap at a time
-	closed   bool       // by Close; guarded by swapMu
-	log      *slog.Logger
-	timeout  time.Duration
-	stateKey atomic.Pointer[stateKeys]
+	state     atomic.Pointer[state]
+	swapMu    sync.Mutex // one swap at a time
+	closed    bool       // by Close; guarded by swapMu
+	log       *slog.Logger
+	timeout   time.Duration
+	stateKeys *mcp.Keys
 }
 
 var (
@@ -59,9 +56,9 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout}
-	if err := s.SetStateKeys(opts.StateKeys); err != nil {
-		panic("server.New: " + err.Error())
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys}
+	if s.stateKeys == nil {
+		s.stateKeys, _ = mcp.NewKeys(nil)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

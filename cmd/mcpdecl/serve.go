@@ -22,7 +22,7 @@ import (
 type serveCmd struct {
 	HTTP           string   `name:"http" placeholder:"ADDR" help:"Serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio."`
 	Path           string   `default:"/mcp" help:"The MCP endpoint path for --http."`
-	LegacySessions bool     `help:"Keep stateful sessions for 2025 clients over HTTP (Mcp-Session-Id and a GET stream), so they receive list_changed after a reload."`
+	LegacySessions bool     `help:"Keep stateful sessions for 2025 clients over HTTP, in this process: logging/setLevel is remembered, and a GET stream carries list_changed and resources/updated. Without it 2025 clients get a signed session id and every call feature, with no state on the server."`
 	AllowedOrigins []string `name:"allowed-origin" sep:"none" placeholder:"ORIGIN" help:"An exact Origin (https://app.example) allowed besides same-host and loopback origins (repeatable)."`
 	CORS           bool     `name:"cors" help:"Answer CORS preflights and expose the MCP headers to allowed origins."`
 	LogLevel       string   `default:"info" enum:"debug,info,warn,error" help:"Server log level (logs go to stderr): debug, info, warn or error."`
@@ -39,7 +39,7 @@ func (c *serveCmd) Run(s streams) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	keys, err := c.keys()
+	keys, err := c.openKeys()
 	if err != nil {
 		return err
 	}
@@ -55,12 +55,12 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	defer srv.Close()
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: log})
-	go c.reloadOnHangup(ctx, hup, s, log, srv, proto)
+	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
 	if c.HTTP == "" {
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
 		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
-	return c.serveHTTP(ctx, s, log, table, proto)
+	return c.serveHTTP(ctx, s, log, table, proto, keys)
 }
 
 // load compiles the configuration for serving: env() reads the environment
@@ -78,7 +78,7 @@ func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
 	return table, nil
 }
 
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, proto *mcp.Server) error {
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, proto *mcp.Server, keys *mcp.Keys) error {
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
@@ -86,7 +86,7 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	mux := http.NewServeMux()
 	mux.Handle(c.Path, proto.HTTPHandler(c.handlerOptions(&mcp.HTTPOptions{
 		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
-		Loopback: isLoopbackAddr(ln.Addr()),
+		Loopback: isLoopbackAddr(ln.Addr()), SessionKeys: keys,
 	})))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	hs := c.server(mux)
@@ -116,14 +116,14 @@ func isLoopbackAddr(a net.Addr) bool {
 // reloadOnHangup recompiles the configuration on SIGHUP. A valid one
 // replaces the served table atomically and every listener is told the
 // lists changed; an invalid one is logged and the old table keeps serving.
-func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server) {
+func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server, keys *mcp.Keys) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-hup:
 		}
-		c.reloadStateKeys(srv, log)
+		c.reloadKeys(keys, log)
 		table, err := c.load(s)
 		if err != nil {
 			log.Error("reload failed; still serving the previous configuration")
@@ -141,23 +141,6 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 		// The previous table's backends close when its last call ends.
 		log.Info("configuration reloaded", "tools", len(table.Tools))
 	}
-}
-
-// reloadStateKeys re-reads the key file, so that a rotated Secret takes
-// effect without a restart; a broken file keeps the current keys.
-func (c *serveCmd) reloadStateKeys(srv *server.Server, log *slog.Logger) {
-	if c.StateKeyFile == "" {
-		return
-	}
-	keys, err := c.keys()
-	if err == nil {
-		err = srv.SetStateKeys(keys)
-	}
-	if err != nil {
-		log.Error("request-state keys not reloaded; keeping the current ones", "error", err)
-		return
-	}
-	log.Info("request-state keys reloaded", "keys", len(keys))
 }
 
 func logLevel(s string) slog.Level {

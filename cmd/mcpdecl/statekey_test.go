@@ -94,7 +94,7 @@ func TestServeSharedStateKeys(t *testing.T) {
 
 	writeFile(t, shared, newKey+"\n"+oldKey+"\n")
 	b.cmd.Process.Signal(syscall.SIGHUP)
-	b.waitLog(t, "request-state keys reloaded")
+	b.waitLog(t, "signing keys reloaded")
 	if got := answerRound(t, b.url, askRound(t, a.url)); got != "action=accept" {
 		t.Errorf("the previous key during the rotation: %s", got)
 	}
@@ -107,7 +107,7 @@ func TestServeSharedStateKeys(t *testing.T) {
 
 	writeFile(t, shared, "not a key\n")
 	b.cmd.Process.Signal(syscall.SIGHUP)
-	b.waitLog(t, "request-state keys not reloaded")
+	b.waitLog(t, "signing keys not reloaded")
 	if got := answerRound(t, b.url, askRound(t, c.url)); got != "action=accept" {
 		t.Errorf("a broken key file replaced the keys: %s", got)
 	}
