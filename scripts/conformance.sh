@@ -117,6 +117,34 @@ if [[ ${SKIP_SUITES:-} != 1 ]]; then
   fi
 fi
 
+# ---------------------------------------------------------------- replicas
+# The same suites and the everything smoke cases again, through nginx in
+# front of three replicas sharing a key file (scripts/replicas.sh, with the
+# shipped deploy/nginx/mcpdecl.conf): requests without a session id land on
+# any replica, so multi-round 2026 calls cross replicas.
+if [[ ${SKIP_REPLICAS:-} != 1 ]]; then
+  if ! command -v nginx >/dev/null; then
+    log "nginx is not installed (apt-get install nginx-light): replicas not tested"
+    status=1
+  else
+    REP=$OUT/replicas
+    PORT=$(free_port)
+    URL=$(scripts/replicas.sh start "$REP" "$PORT" 3 "$BIN" "$FIXTURE")
+    trap 'scripts/replicas.sh stop "$REP"; cleanup' EXIT
+    log "3 replicas behind nginx at $URL (logs in $REP)"
+    "$NODE22" "$SUITE_2025" server --url "$URL" --suite all -o "$REP/2025" >"$REP/suite-2025.log" 2>&1 || true
+    "$NODE22" "$SUITE_2026" server --url "$URL" --requirements 2026-07-28 -o "$REP/2026" >"$REP/suite-2026.log" 2>&1 || true
+    cp scripts/clients/smoke.mjs "$TOOLS/clients/smoke.mjs"
+    MCPDECL_SMOKE_ONLY="http everything" MCPDECL_SMOKE_EVERYTHING_URL=$URL MCPDECL_BIN=$BIN MCPDECL_ROOT=$ROOT \
+      "$NODE22" "$TOOLS/clients/smoke.mjs" || status=1
+    scripts/replicas.sh stop "$REP"
+    log "replicas answered: $(awk '{print $1}' "$REP/nginx-access.log" | sort | uniq -c | awk '{printf "%s %s requests; ", $2, $1}')"
+    if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$REP/2025:$REP/suite-2025.log" "2026=$REP/2026:$REP/suite-2026.log"; then
+      status=1
+    fi
+  fi
+fi
+
 # ---------------------------------------------------------------- clients
 if [[ ${SKIP_SMOKE:-} != 1 ]]; then
   log "real clients: SDK v1 1.32.2 and v2 client 2.4.0 (versionNegotiation auto), stdio and HTTP"
