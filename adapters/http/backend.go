@@ -2,6 +2,7 @@ package httpadapter
 
 import (
 	"fmt"
+	"net/http"
 	"net/textproto"
 	"net/url"
 	"os"
@@ -58,6 +59,10 @@ type Backend struct {
 	// ForwardHeaders are the inbound request headers passed on, by canonical
 	// name. Authorization passes only when listed here.
 	ForwardHeaders []string
+	// Transport, when set before the first call, carries the backend's
+	// requests (OAuth2 token requests included) instead of a network
+	// transport: mcpdecl test answers them from mocks or records them.
+	Transport http.RoundTripper
 
 	// The runtime client, built once by Open or the first call.
 	once sync.Once
