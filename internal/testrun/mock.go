@@ -203,7 +203,7 @@ func (t *mockTransport) describeMocks() string {
 	}
 	var out []string
 	for _, m := range t.mocks {
-		out = append(out, fmt.Sprintf("%s at %s", m.describe(), m.rng))
+		out = append(out, fmt.Sprintf("%s at %s:%d:%d", m.describe(), m.rng.Filename, m.rng.Start.Line, m.rng.Start.Column))
 	}
 	return "mocks: " + strings.Join(out, "; ")
 }

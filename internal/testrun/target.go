@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -124,9 +125,33 @@ func schemaProblem(a *dispatch.Args, raw []byte) string {
 		return err.Error()
 	}
 	if err := schema.Validate(v); err != nil {
-		return oneLine(err.Error())
+		return violations(err)
 	}
 	return ""
+}
+
+// violations lists a validation error's leaves as "where: what".
+func violations(err error) string {
+	ve, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return oneLine(err.Error())
+	}
+	var parts []string
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			where := "the arguments"
+			if len(e.InstanceLocation) > 0 {
+				where = "argument " + strings.Join(e.InstanceLocation, ".")
+			}
+			parts = append(parts, where+": "+dispatch.SchemaErrorText(e.ErrorKind))
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(parts, "; ")
 }
 
 func unknownArgHint(a *dispatch.Args, args map[string]any) string {
