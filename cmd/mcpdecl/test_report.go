@@ -10,12 +10,21 @@ import (
 	"github.com/mcpdecl/mcpdecl/internal/testrun"
 )
 
+// report writes the results in the chosen format, then the summary line:
+// on stdout after text and annotations, on stderr after a JSON or JUnit
+// document, which stays whole.
 func (c *testCmd) report(s streams, results []*testrun.Result) error {
 	switch c.Format {
-	case "json":
-		return writeTestJSON(s.out, results)
-	case "junit":
-		return writeJUnit(s.out, results)
+	case "json", "junit":
+		write := writeTestJSON
+		if c.Format == "junit" {
+			write = writeJUnit
+		}
+		if err := write(s.out, results); err != nil {
+			return err
+		}
+		fmt.Fprintln(s.err, summary(results))
+		return nil
 	case "github":
 		writeTestGitHub(s.out, results)
 	default:
