@@ -121,7 +121,7 @@ func (c *callCmd) target(table *dispatch.Table, stdin io.Reader) (*testrun.Targe
 			return nil, usagef("a resource takes no arguments: a template's values are part of its URI, as in --resource %q", exampleURI(table))
 		}
 		if !table.HasResource(c.Resource) {
-			return nil, usagef("no resource or resource template serves %q.%s", c.Resource, rule.DidYouMean(c.Resource, resourceURIs(table)))
+			return nil, usagef("no resource or resource template serves %q.%s", c.Resource, rule.DidYouMean(c.Resource, testrun.ResourceURIs(table)))
 		}
 		return &testrun.Target{Resource: c.Resource, Answers: answers}, nil
 	case c.Prompt != "":
@@ -133,7 +133,7 @@ func (c *callCmd) target(table *dispatch.Table, stdin io.Reader) (*testrun.Targe
 func (c *callCmd) toolTarget(table *dispatch.Table, stdin io.Reader, answers map[string]json.RawMessage) (*testrun.Target, error) {
 	tool := table.Tool(c.Tool)
 	if tool == nil {
-		return nil, usagef("there is no tool %q.%s", c.Tool, rule.DidYouMean(c.Tool, toolNames(table)))
+		return nil, usagef("there is no tool %q.%s", c.Tool, rule.DidYouMean(c.Tool, testrun.ToolNames(table)))
 	}
 	if len(tool.Questions) > 0 && len(answers) == 0 {
 		return nil, usagef("tool %q asks the client %s first; answer with --answer KEY=JSON (see mcpdecl call --help)", tool.Name, questionKeys(tool.Questions))
@@ -156,7 +156,7 @@ func (c *callCmd) toolTarget(table *dispatch.Table, stdin io.Reader, answers map
 func (c *callCmd) promptTarget(table *dispatch.Table, stdin io.Reader, answers map[string]json.RawMessage) (*testrun.Target, error) {
 	prompt := table.Prompt(c.Prompt)
 	if prompt == nil {
-		return nil, usagef("there is no prompt %q.%s", c.Prompt, rule.DidYouMean(c.Prompt, promptNames(table)))
+		return nil, usagef("there is no prompt %q.%s", c.Prompt, rule.DidYouMean(c.Prompt, testrun.PromptNames(table)))
 	}
 	base, err := c.jsonArgs(stdin)
 	if err != nil {
@@ -236,33 +236,6 @@ func countSet(ss ...string) int {
 		}
 	}
 	return n
-}
-
-func toolNames(t *dispatch.Table) []string {
-	out := make([]string, len(t.Tools))
-	for i, tool := range t.Tools {
-		out[i] = tool.Name
-	}
-	return out
-}
-
-func promptNames(t *dispatch.Table) []string {
-	out := make([]string, len(t.Prompts))
-	for i, p := range t.Prompts {
-		out[i] = p.Name
-	}
-	return out
-}
-
-func resourceURIs(t *dispatch.Table) []string {
-	var out []string
-	for _, r := range t.Resources {
-		out = append(out, r.URI)
-	}
-	for _, tm := range t.Templates {
-		out = append(out, tm.URITemplate)
-	}
-	return out
 }
 
 func exampleURI(t *dispatch.Table) string {

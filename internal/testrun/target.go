@@ -24,7 +24,7 @@ func (c *checker) target(t *lang.Test, tg *Target) {
 	case t.Resource != nil:
 		uri, ok := c.stringValue(t.Resource)
 		if ok && !c.table.HasResource(uri) {
-			c.errorf(t.Resource.Expr.Range(), "Unknown resource", "No resource or resource template serves %q.%s", uri, rule.DidYouMean(uri, resourceURIs(c.table)))
+			c.errorf(t.Resource.Expr.Range(), "Unknown resource", "No resource or resource template serves %q.%s", uri, rule.DidYouMean(uri, ResourceURIs(c.table)))
 		}
 		tg.Resource = uri
 		if t.Args != nil {
@@ -64,10 +64,10 @@ func (c *checker) callRef(attr *hcl.Attribute) (kind, name string, ok bool) {
 	name = attrName.Name
 	switch {
 	case kind == "tool" && c.table.Tool(name) == nil:
-		c.errorf(attr.Expr.Range(), "Unknown tool", "There is no tool %q.%s", name, rule.DidYouMean(name, toolNames(c.table)))
+		c.errorf(attr.Expr.Range(), "Unknown tool", "There is no tool %q.%s", name, rule.DidYouMean(name, ToolNames(c.table)))
 		return "", "", false
 	case kind == "prompt" && c.table.Prompt(name) == nil:
-		c.errorf(attr.Expr.Range(), "Unknown prompt", "There is no prompt %q.%s", name, rule.DidYouMean(name, promptNames(c.table)))
+		c.errorf(attr.Expr.Range(), "Unknown prompt", "There is no prompt %q.%s", name, rule.DidYouMean(name, PromptNames(c.table)))
 		return "", "", false
 	}
 	return kind, name, true
@@ -217,7 +217,8 @@ func oneLine(s string) string {
 	return string(bytes.Join(bytes.Fields([]byte(s)), []byte(" ")))
 }
 
-func toolNames(t *dispatch.Table) []string {
+// ToolNames lists the table's tools, for suggestions.
+func ToolNames(t *dispatch.Table) []string {
 	out := make([]string, len(t.Tools))
 	for i, tool := range t.Tools {
 		out[i] = tool.Name
@@ -225,7 +226,8 @@ func toolNames(t *dispatch.Table) []string {
 	return out
 }
 
-func promptNames(t *dispatch.Table) []string {
+// PromptNames lists the table's prompts, for suggestions.
+func PromptNames(t *dispatch.Table) []string {
 	out := make([]string, len(t.Prompts))
 	for i, p := range t.Prompts {
 		out[i] = p.Name
@@ -233,7 +235,9 @@ func promptNames(t *dispatch.Table) []string {
 	return out
 }
 
-func resourceURIs(t *dispatch.Table) []string {
+// ResourceURIs lists the URIs and URI templates the table serves, for
+// suggestions.
+func ResourceURIs(t *dispatch.Table) []string {
 	var out []string
 	for _, r := range t.Resources {
 		out = append(out, r.URI)
