@@ -101,8 +101,8 @@ func (b *Backend) build() (*runtime, error) {
 		TLSClientConfig:       tlsConfig,
 	}
 	var carrier http.RoundTripper = rt.transport
-	if b.Transport != nil {
-		carrier = b.Transport
+	if b.WrapTransport != nil {
+		carrier = b.WrapTransport(carrier)
 	}
 	hc := &http.Client{Transport: carrier, CheckRedirect: rt.checkRedirect}
 	rt.client = hc // Invoke retries itself: see retry.go.

@@ -161,6 +161,23 @@ type mockTransport struct {
 	basePath string
 	mocks    []*mock
 	misses   *misses
+	mu       sync.Mutex
+	used     map[*mock]bool
+}
+
+// unused describes the mocks no request reached: a test that declares an
+// answer expects the call to ask for it.
+func (t *mockTransport) unused() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []string
+	for _, m := range t.mocks {
+		if !t.used[m] {
+			out = append(out, fmt.Sprintf("the mock at %s:%d:%d (%s) answered no request; remove it, or fix its request block",
+				m.rng.Filename, m.rng.Start.Line, m.rng.Start.Column, m.describe()))
+		}
+	}
+	return out
 }
 
 // misses collects the requests of a test that nothing answered.
@@ -189,6 +206,9 @@ func (t *mockTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	path := relativePath(req.URL.Path, t.basePath)
 	for _, m := range t.mocks {
 		if m.matches(req, path, body) {
+			t.mu.Lock()
+			t.used[m] = true
+			t.mu.Unlock()
 			return m.response(req), nil
 		}
 	}

@@ -176,7 +176,7 @@ func (r *runner) runCase(ctx context.Context, p *Prepared, c *Case) ([]string, s
 	if err != nil {
 		return []string{err.Error()}, ""
 	}
-	problems := d.misses.all()
+	problems := append(d.misses.all(), d.unusedMocks()...)
 	if err := d.save(c); err != nil {
 		problems = append(problems, "writing the recording failed: "+err.Error())
 	}
@@ -198,6 +198,16 @@ func (r *runner) runCase(ctx context.Context, p *Prepared, c *Case) ([]string, s
 type doubles struct {
 	misses    *misses
 	recorders map[string]*recorder
+	mocks     []*mockTransport
+}
+
+// unusedMocks lists the mocks of the test that answered nothing.
+func (d *doubles) unusedMocks() []string {
+	var out []string
+	for _, mt := range d.mocks {
+		out = append(out, mt.unused()...)
+	}
+	return out
 }
 
 // doubles gives each HTTP backend its mocks, recording or recorder, and
@@ -216,7 +226,9 @@ func (r *runner) doubles(table *dispatch.Table, c *Case, dir string) (*doubles, 
 			if b.BaseURL != nil {
 				base = b.BaseURL.Path
 			}
-			b.Transport = r.transport(name, base, c, replay, scrub, d)
+			b.WrapTransport = func(network http.RoundTripper) http.RoundTripper {
+				return r.transport(name, base, c, replay, scrub, d, network)
+			}
 			creds, err := b.Credentials()
 			if err != nil {
 				return nil, err
@@ -231,12 +243,16 @@ func (r *runner) doubles(table *dispatch.Table, c *Case, dir string) (*doubles, 
 	return d, nil
 }
 
-func (r *runner) transport(name, base string, c *Case, replay *recording, scrub *scrubber, d *doubles) http.RoundTripper {
+// transport is what carries a backend's requests in a test: its mocks,
+// a recorder over the network transport, its recording, or nothing.
+func (r *runner) transport(name, base string, c *Case, replay *recording, scrub *scrubber, d *doubles, network http.RoundTripper) http.RoundTripper {
 	switch {
 	case len(c.mocks[name]) > 0:
-		return &mockTransport{backend: name, basePath: base, mocks: c.mocks[name], misses: d.misses}
+		mt := &mockTransport{backend: name, basePath: base, mocks: c.mocks[name], misses: d.misses, used: map[*mock]bool{}}
+		d.mocks = append(d.mocks, mt)
+		return mt
 	case r.opts.Record:
-		rec := &recorder{backend: name, basePath: base, next: http.DefaultTransport.(*http.Transport).Clone(), scrub: scrub}
+		rec := &recorder{backend: name, basePath: base, next: network, scrub: scrub}
 		d.recorders[name] = rec
 		return rec
 	case replay != nil && replay.Backends[name] != nil:
