@@ -138,7 +138,7 @@ func (c *callCmd) toolTarget(table *dispatch.Table, stdin io.Reader, answers map
 	if len(tool.Questions) > 0 && len(answers) == 0 {
 		return nil, usagef("tool %q asks the client %s first; answer with --answer KEY=JSON (see mcpdecl call --help)", tool.Name, questionKeys(tool.Questions))
 	}
-	base, err := c.jsonArgs(stdin)
+	base, err := c.jsonArgs(stdin, len(tool.Args.List) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (c *callCmd) promptTarget(table *dispatch.Table, stdin io.Reader, answers m
 	if prompt == nil {
 		return nil, usagef("there is no prompt %q.%s", c.Prompt, rule.DidYouMean(c.Prompt, testrun.PromptNames(table)))
 	}
-	base, err := c.jsonArgs(stdin)
+	base, err := c.jsonArgs(stdin, len(prompt.Args.List) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -169,11 +169,13 @@ func (c *callCmd) promptTarget(table *dispatch.Table, stdin io.Reader, answers m
 	return &testrun.Target{Prompt: prompt.Name, PromptArgs: args, Answers: answers}, nil
 }
 
-// jsonArgs reads --json (or stdin with --json -, or a stdin that is a pipe
-// or a file when neither --json nor --arg is given) into an object.
-func (c *callCmd) jsonArgs(stdin io.Reader) (map[string]any, error) {
+// jsonArgs reads --json into an object: its text, or stdin with --json -.
+// A call that takes arguments and is given neither --json nor --arg reads
+// them from stdin too when it is a pipe or a file; one without arguments
+// never reads stdin, so that it can run in a loop that reads stdin itself.
+func (c *callCmd) jsonArgs(stdin io.Reader, takesArgs bool) (map[string]any, error) {
 	text := c.JSON
-	if text == "-" || text == "" && len(c.Args) == 0 && readableStdin(stdin) {
+	if text == "-" || text == "" && len(c.Args) == 0 && takesArgs && readableStdin(stdin) {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			return nil, fmt.Errorf("reading the arguments from stdin: %w", err)
