@@ -15,7 +15,7 @@ import (
 )
 
 // write creates files (name → content) in a new directory.
-func write(t *testing.T, files map[string]string) string {
+func write(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
