@@ -51,9 +51,15 @@ func (c *checker) errorf(rng hcl.Range, summary, format string, a ...any) {
 func Check(cfg *lang.Config, table *dispatch.Table) ([]*Case, hcl.Diagnostics) {
 	c := &checker{table: table, cfg: cfg}
 	var cases []*Case
+	fixtures := map[string]*lang.Test{}
 	for _, t := range cfg.Tests {
 		before := len(c.diags)
 		tc := c.testCase(t)
+		if prev := fixtures[tc.fixture]; prev != nil {
+			c.errorf(t.NameRange, "Tests sharing a recording", "Tests %q (at %s) and %q would record into the same file, %s; give one of them another name.",
+				prev.Name, prev.NameRange, t.Name, tc.fixture)
+		}
+		fixtures[tc.fixture] = t
 		if len(c.diags) == before {
 			cases = append(cases, tc)
 		}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -317,9 +316,4 @@ func (t *offlineTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		t.backend, req.Method, pathAndQuery(relativePath(req.URL.Path, t.basePath), req.URL.RawQuery), t.backend)
 	t.misses.add(what)
 	return nil, fmt.Errorf("%s", what)
-}
-
-func sortStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }

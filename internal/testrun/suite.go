@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -115,11 +116,15 @@ func dirSuites(dir string) ([]*Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	var configs []string
+	var configs, tests []string
 	servers := 0
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !lang.IsConfigFile(name) || lang.IsTestFile(name) {
+		if e.IsDir() || !lang.IsConfigFile(name) {
+			continue
+		}
+		if lang.IsTestFile(name) {
+			tests = append(tests, filepath.Join(dir, name))
 			continue
 		}
 		p := filepath.Join(dir, name)
@@ -131,6 +136,11 @@ func dirSuites(dir string) ([]*Suite, error) {
 	sort.Strings(configs)
 	if servers <= 1 {
 		return []*Suite{{Name: dir, Paths: []string{dir}, Dir: true}}, nil
+	}
+	for _, tf := range tests {
+		if _, err := os.Stat(configOf(tf)); err != nil {
+			return nil, fmt.Errorf("%s holds its own configurations, one per file, and the test file %s has none beside it (%s); rename it after the configuration it tests", dir, tf, filepath.Base(configOf(tf)))
+		}
 	}
 	var out []*Suite
 	for _, c := range configs {
@@ -149,7 +159,7 @@ func slug(name string) string {
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(name) {
-		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+		ok := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if ok {
 			b.WriteRune(r)
 		} else if !dash && b.Len() > 0 {
@@ -157,5 +167,8 @@ func slug(name string) string {
 		}
 		dash = !ok
 	}
-	return strings.TrimSuffix(b.String(), "-")
+	if out := strings.TrimSuffix(b.String(), "-"); out != "" {
+		return out
+	}
+	return "test"
 }

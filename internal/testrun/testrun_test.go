@@ -378,3 +378,76 @@ func TestSameJSON(t *testing.T) {
 		}
 	}
 }
+
+const tinyConfig = `
+server {
+  name    = "%s"
+  version = "1.0.0"
+}
+
+resource "r" {
+  uri  = "t://r"
+  text = "r"
+}
+`
+
+func tiny(name string) string { return strings.Replace(tinyConfig, "%s", name, 1) }
+
+// TestDiscover checks which files make up each suite.
+func TestDiscover(t *testing.T) {
+	test := "test \"t\" {\n  resource = \"t://r\"\n}\n"
+	one := write(t, map[string]string{"a.hcl": tiny("a"), "b.hcl": "# more of a\n", "a_test.hcl": test, "b_test.hcl": test})
+	many := write(t, map[string]string{"a.hcl": tiny("a"), "b.hcl": tiny("b"), "a_test.hcl": test})
+	names := func(s *Suite) string {
+		var out []string
+		for _, p := range s.Paths {
+			out = append(out, filepath.Base(p))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{one, []string{filepath.Base(one)}},
+		{filepath.Join(one, "a.hcl"), []string{"a.hcl a_test.hcl"}},
+		{filepath.Join(one, "b_test.hcl"), []string{"b.hcl b_test.hcl"}},
+		{many, []string{"a.hcl a_test.hcl", "b.hcl"}},
+	} {
+		suites, err := Discover([]string{tc.path, tc.path})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		var got []string
+		for _, s := range suites {
+			got = append(got, names(s))
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: suites %q, want %q", tc.path, got, tc.want)
+		}
+	}
+	orphan := write(t, map[string]string{"a.hcl": tiny("a"), "b.hcl": tiny("b"), "c_test.hcl": test})
+	if _, err := Discover([]string{orphan}); err == nil || !strings.Contains(err.Error(), "c_test.hcl has none beside it (c.hcl)") {
+		t.Errorf("a test file without its configuration: %v", err)
+	}
+}
+
+// TestSharedRecordingRefused checks that two tests whose names give the
+// same fixture file are refused at load time.
+func TestSharedRecordingRefused(t *testing.T) {
+	tests := "test \"a b\" {\n  resource = \"t://r\"\n}\ntest \"A-B\" {\n  resource = \"t://r\"\n}\n"
+	dir := write(t, map[string]string{"a.hcl": tiny("a"), "a_test.hcl": tests})
+	suites, _ := Discover([]string{filepath.Join(dir, "a.hcl")})
+	_, diags := Prepare(suites[0], dispatch.Options{})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Tests sharing a recording") || diags[0].Subject.Start.Line != 4 {
+		t.Fatalf("got %v", diags)
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for name, want := range map[string]string{"Search finds Dune": "search-finds-dune", "a  b--c": "a-b-c", "!!!": "test", "Ünï 2": "ünï-2"} {
+		if got := slug(name); got != want {
+			t.Errorf("slug(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
