@@ -211,7 +211,9 @@ func (d *doubles) unusedMocks() []string {
 }
 
 // doubles gives each HTTP backend its mocks, recording or recorder, and
-// each SQLite backend a fresh database in dir.
+// each SQLite backend a fresh database in dir. It changes the backends of
+// the table, which is safe only because the table was compiled for this
+// test alone and is not open yet: a served table is never changed.
 func (r *runner) doubles(table *dispatch.Table, c *Case, dir string) (*doubles, error) {
 	d := &doubles{misses: &misses{}, recorders: map[string]*recorder{}}
 	scrub := &scrubber{secrets: table.Secrets}
