@@ -36,7 +36,7 @@ func configsIn(t *testing.T, dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() || lang.IsConfigFile(e.Name()) {
+		if e.IsDir() || lang.IsConfigFile(e.Name()) && !lang.IsTestFile(e.Name()) {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}

@@ -15,6 +15,8 @@ type Config struct {
 	Resources []*Resource
 	Templates []*ResourceTemplate
 	Prompts   []*Prompt
+	// Tests are the test blocks, which only mcpdecl test runs.
+	Tests []*Test
 
 	// Incomplete is set when a file could not be read or parsed, so some
 	// blocks are missing and cross-references cannot be trusted.

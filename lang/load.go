@@ -21,6 +21,7 @@ type fileContent struct {
 	Resources []*Resource         `hcl:"resource,block"`
 	Templates []*ResourceTemplate `hcl:"resource_template,block"`
 	Prompts   []*Prompt           `hcl:"prompt,block"`
+	Tests     []*Test             `hcl:"test,block"`
 }
 
 type localsBlock struct {
@@ -31,9 +32,15 @@ type localsBlock struct {
 // syntax, or the JSON syntax when it ends in ".json") or a directory, whose
 // *.hcl and *.hcl.json files are read in name order. Every problem found is
 // returned; the Config is returned even with errors, for tools that want to
-// show what could be read.
+// show what could be read. Test files (*_test.hcl) of a directory are
+// skipped; LoadWith reads them on request.
 func Load(paths ...string) (*Config, hcl.Diagnostics) {
-	files, diags := expandPaths(paths)
+	return LoadWith(LoadOptions{}, paths...)
+}
+
+// LoadWith is Load with options.
+func LoadWith(opts LoadOptions, paths ...string) (*Config, hcl.Diagnostics) {
+	files, diags := expandPaths(paths, opts)
 	parser := hclparse.NewParser()
 	cfg := &Config{Incomplete: diags.HasErrors()}
 	for _, name := range files {
@@ -44,7 +51,7 @@ func Load(paths ...string) (*Config, hcl.Diagnostics) {
 			cfg.Incomplete = true
 			continue
 		}
-		diags = append(diags, cfg.decodeFile(f)...)
+		diags = append(diags, cfg.decodeFile(f, name)...)
 	}
 	cfg.Files = parser.Files()
 	diags = append(diags, cfg.checkUnique()...)
@@ -59,7 +66,7 @@ func LoadSource(name string, src []byte) (*Config, hcl.Diagnostics) {
 	cfg := &Config{}
 	f, diags := parseSource(parser, name, src)
 	if f != nil && !diags.HasErrors() {
-		diags = append(diags, cfg.decodeFile(f)...)
+		diags = append(diags, cfg.decodeFile(f, name)...)
 	} else {
 		cfg.Incomplete = true
 	}
@@ -74,7 +81,7 @@ func IsConfigFile(name string) bool {
 	return strings.HasSuffix(name, ".hcl") || strings.HasSuffix(name, ".hcl.json")
 }
 
-func expandPaths(paths []string) ([]string, hcl.Diagnostics) {
+func expandPaths(paths []string, opts LoadOptions) ([]string, hcl.Diagnostics) {
 	var files []string
 	var diags hcl.Diagnostics
 	for _, p := range paths {
@@ -87,7 +94,7 @@ func expandPaths(paths []string) ([]string, hcl.Diagnostics) {
 			files = append(files, p)
 			continue
 		}
-		found, err := configFilesIn(p)
+		found, err := configFilesIn(p, opts.Tests)
 		if err != nil {
 			diags = append(diags, fileDiag("Cannot read configuration directory", err.Error()+"."))
 		} else if len(found) == 0 {
@@ -98,14 +105,14 @@ func expandPaths(paths []string) ([]string, hcl.Diagnostics) {
 	return files, diags
 }
 
-func configFilesIn(dir string) ([]string, error) {
+func configFilesIn(dir string, tests bool) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() && IsConfigFile(e.Name()) {
+		if !e.IsDir() && IsConfigFile(e.Name()) && (tests || !IsTestFile(e.Name())) {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}
@@ -136,7 +143,10 @@ func fileDiag(summary, detail string) *hcl.Diagnostic {
 }
 
 // decodeFile decodes one file's blocks and appends them to cfg.
-func (cfg *Config) decodeFile(f *hcl.File) hcl.Diagnostics {
+func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
+	if IsTestFile(name) {
+		return cfg.decodeTestFile(f)
+	}
 	var fc fileContent
 	diags := decodeBody(f.Body, &fc)
 	for _, s := range fc.Server {
@@ -160,6 +170,7 @@ func (cfg *Config) decodeFile(f *hcl.File) hcl.Diagnostics {
 	diags = append(diags, cfg.addResources(fc.Resources)...)
 	diags = append(diags, cfg.addTemplates(fc.Templates)...)
 	diags = append(diags, cfg.addPrompts(fc.Prompts)...)
+	diags = append(diags, cfg.addTests(fc.Tests)...)
 	return diags
 }
 

@@ -20,11 +20,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 		}
 		return nil, protocolError(err)
 	}
-	out := &mcp.GetPromptResult{Description: res.Description, Messages: make([]mcp.PromptMessage, len(res.Messages))}
-	for i, m := range res.Messages {
-		out.Messages[i] = mcp.PromptMessage{Role: m.Role, Content: contentBlock(m.Content)}
-	}
-	return out, nil
+	return PromptResult(res), nil
 }
 
 // Complete implements mcp.Handler: values for a prompt argument or a

@@ -15,11 +15,7 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 	if err != nil {
 		return nil, protocolError(err)
 	}
-	out := &mcp.ReadResourceResult{Contents: make([]mcp.ResourceContents, len(contents))}
-	for i, c := range contents {
-		out.Contents[i] = resourceContents(c)
-	}
-	return out, nil
+	return ResourceResult(contents), nil
 }
 
 // HasResource implements mcp.ResourceLookup: whether a resource or a

@@ -2,6 +2,7 @@ package httpadapter
 
 import (
 	"fmt"
+	"net/http"
 	"net/textproto"
 	"net/url"
 	"os"
@@ -58,6 +59,11 @@ type Backend struct {
 	// ForwardHeaders are the inbound request headers passed on, by canonical
 	// name. Authorization passes only when listed here.
 	ForwardHeaders []string
+	// WrapTransport, when set before the first call, wraps the transport
+	// that carries the backend's requests (OAuth2 token requests
+	// included): mcpdecl test answers them from mocks without using it,
+	// or records what it carries.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 
 	// The runtime client, built once by Open or the first call.
 	once sync.Once

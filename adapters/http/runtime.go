@@ -100,7 +100,11 @@ func (b *Backend) build() (*runtime, error) {
 		ExpectContinueTimeout: time.Second,
 		TLSClientConfig:       tlsConfig,
 	}
-	hc := &http.Client{Transport: rt.transport, CheckRedirect: rt.checkRedirect}
+	var carrier http.RoundTripper = rt.transport
+	if b.WrapTransport != nil {
+		carrier = b.WrapTransport(carrier)
+	}
+	hc := &http.Client{Transport: carrier, CheckRedirect: rt.checkRedirect}
 	rt.client = hc // Invoke retries itself: see retry.go.
 
 	for name, v := range b.Headers {
@@ -135,7 +139,7 @@ func (b *Backend) build() (*runtime, error) {
 			}
 		case AuthOAuth2:
 			value = a.ClientSecret
-			rt.oauth = newTokenSource(a, rt.transport, b.Timeout)
+			rt.oauth = newTokenSource(a, carrier, b.Timeout)
 		}
 		if badHeaderValue(value) {
 			return nil, fmt.Errorf("backend %q: the %s credential holds a line break or another control character (a trailing newline in an environment variable, perhaps)", b.Name, a.Kind)
@@ -147,6 +151,18 @@ func (b *Backend) build() (*runtime, error) {
 	}
 	rt.answerSecrets = withEscapedForms(rt.secrets)
 	return rt, nil
+}
+
+// Credentials returns the texts the backend authenticates with (secret
+// header values, the auth block's token, password, key or client
+// secret), which must never be written anywhere: mcpdecl test removes
+// them from the answers it records.
+func (b *Backend) Credentials() ([]string, error) {
+	rt, err := b.runtime()
+	if err != nil {
+		return nil, err
+	}
+	return append([]string(nil), rt.secrets...), nil
 }
 
 func (b *Backend) tlsConfig() (*tls.Config, error) {

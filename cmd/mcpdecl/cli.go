@@ -19,6 +19,8 @@ type cli struct {
 	Validate validateCmd `cmd:"" aliases:"lint" help:"Check configuration files without contacting any backend."`
 	Check    checkCmd    `cmd:"" help:"Validate and, if that finds no errors, connect to each backend and check every call against it without running it (SQL statements are prepared)."`
 	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format; with --check or --diff, only report what would change."`
+	Call     callCmd     `cmd:"" help:"Make one call (a tool, --resource or --prompt) on the configuration, without the MCP protocol, and print what a client would receive."`
+	Test     testCmd     `cmd:"" help:"Run the test blocks of configurations (and of their *_test.hcl files) without the network: HTTP backends answered by mocks or recordings, SQLite from fixtures."`
 	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts as the server lists them, with the steps each runs, as JSON."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
 }
