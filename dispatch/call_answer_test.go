@@ -232,3 +232,30 @@ func callTableTool(t *testing.T, table *Table, name, args string) *ToolResult {
 	}
 	return res
 }
+
+// A program that returns the arguments whole shows them by their names,
+// in the structured content and through toJSON.
+func TestWholeArgsKeepTheirNames(t *testing.T) {
+	table := compileTableForCalls(t, `
+tool "echo_args" {
+  description = "Returns its arguments."
+  arg "name" {
+    type = string
+  }
+  arg "tags" {
+    type = list(string)
+  }
+  result {
+    structured = "args"
+    text       = "toJSON(args)"
+  }
+}`)
+	res := callTableTool(t, table, "echo_args", `{"name":"ada","tags":["x"]}`)
+	want := `{"name":"ada","tags":["x"]}`
+	if string(res.Structured) != want {
+		t.Errorf("structured content %s, want %s", res.Structured, want)
+	}
+	if len(res.Content) != 1 || strings.Join(strings.Fields(res.Content[0].Text), "") != want {
+		t.Errorf("text %+v, want %s", res.Content, want)
+	}
+}

@@ -38,7 +38,9 @@ type EnvField struct {
 func EnvType(fields []EnvField) reflect.Type {
 	sf := make([]reflect.StructField, len(fields))
 	for i, f := range fields {
-		tag := fmt.Sprintf(`expr:%q`, f.Name)
+		// The json name matters when a program returns a whole struct
+		// (`args`, or toJSON(args)): the value then shows its fields by name.
+		tag := fmt.Sprintf(`expr:%q json:%q`, f.Name, f.Name)
 		if f.LowerKeys {
 			tag += ` keys:"lower"`
 		}
