@@ -40,7 +40,9 @@ type Tool struct {
 	// Sample asks the client's model for a completion before the call.
 	Sample []*Sample `hcl:"sample,block"`
 	// Roots asks the client for its roots (MCP roots/list) before the call.
-	Roots     []*Roots  `hcl:"roots,block"`
+	Roots []*Roots `hcl:"roots,block"`
+	// Lint holds the block's settings of the lint checks (at most one).
+	Lint      []*Lint   `hcl:"lint,block"`
 	DeclRange hcl.Range `hcl:",def_range"`
 }
 
