@@ -132,7 +132,6 @@ func countWords(s string) int {
 	return n
 }
 
-
 func capitalize(s string) string {
 	if s == "" {
 		return s
