@@ -63,17 +63,17 @@ func isPunct(c byte) bool {
 	return c < utf8.RuneSelf && c > ' ' && !isLetter(c) && (c < '0' || c > '9')
 }
 
-// toolCost is the estimated cost of one tool in the listing.
-type toolCost struct {
-	name   string
-	at     hcl.Range
-	tokens int
+// ToolCost is the estimated cost of one tool in the listing.
+type ToolCost struct {
+	Name   string
+	At     hcl.Range
+	Tokens int
 }
 
 // ListingTokens estimates the tokens of the tools/list result the server
 // sends for t, in total and per tool (largest first). The JSON is that of
 // the listing the server builds its answer from, without whitespace.
-func ListingTokens(t *dispatch.Table) (total int, perTool []toolCost) {
+func ListingTokens(t *dispatch.Table) (total int, perTool []ToolCost) {
 	listing := t.Listing().Tools
 	whole, err := json.Marshal(map[string]any{"tools": listing})
 	if err != nil {
@@ -84,9 +84,9 @@ func ListingTokens(t *dispatch.Table) (total int, perTool []toolCost) {
 		if err != nil {
 			continue
 		}
-		perTool = append(perTool, toolCost{tl.Name, t.Tools[i].DeclRange, EstimateTokens(b)})
+		perTool = append(perTool, ToolCost{tl.Name, t.Tools[i].DeclRange, EstimateTokens(b)})
 	}
-	sort.SliceStable(perTool, func(i, j int) bool { return perTool[i].tokens > perTool[j].tokens })
+	sort.SliceStable(perTool, func(i, j int) bool { return perTool[i].Tokens > perTool[j].Tokens })
 	return EstimateTokens(whole), perTool
 }
 
@@ -103,7 +103,7 @@ func (c *checker) checkTokenBudget() {
 	}
 	var largest []string
 	for _, tc := range perTool[:min(largestShown, len(perTool))] {
-		largest = append(largest, fmt.Sprintf("%q about %d (%s:%d)", tc.name, tc.tokens, tc.at.Filename, tc.at.Start.Line))
+		largest = append(largest, fmt.Sprintf("%q about %d (%s:%d)", tc.Name, tc.Tokens, tc.At.Filename, tc.At.Start.Line))
 	}
 	c.report(CodeTokenBudget, nil, c.budgetRange(),
 		"The tools/list result of %d tools costs a model about %d tokens, over the budget of %d, on every request that lists them. The largest: %s. Shorten long descriptions, drop output schemas and enums a model does not need, or split the tools into several servers; or raise server { lint { token_budget = N } }.",
