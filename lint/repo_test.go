@@ -3,6 +3,7 @@ package lint_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
@@ -39,6 +40,23 @@ func TestRepositoryConfigsLintClean(t *testing.T) {
 		}
 		if findings := lint.Check(cfg, table); len(findings) > 0 {
 			t.Errorf("%s:%s", p, describe(findings))
+		}
+	}
+}
+
+// TestEveryCodeDocumented: docs/lint.md has a section per code, whose
+// anchor the SARIF output links to, and mentions each rule's name.
+func TestEveryCodeDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/lint.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range lint.Rules {
+		if !strings.Contains(string(doc), "\n### "+r.Code+"\n") {
+			t.Errorf("docs/lint.md has no section ### %s", r.Code)
+		}
+		if !strings.Contains(string(doc), "**"+r.Name+"**") {
+			t.Errorf("docs/lint.md does not name the rule %s (%s)", r.Name, r.Code)
 		}
 	}
 }
