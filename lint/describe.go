@@ -23,7 +23,7 @@ const (
 
 // described is one thing a model reads a description of.
 type described struct {
-	what      string // `tool "search"`, for messages
+	what      func() string // `tool "search"`, for messages; built only for a finding
 	nameRange hcl.Range
 	attr      *hcl.Attribute // nil when there is no description
 	text      string         // the description's value
@@ -40,12 +40,12 @@ func (c *checker) checkDescriptions() {
 func (c *checker) checkDescription(d described) {
 	if d.attr == nil || strings.TrimSpace(d.text) == "" {
 		c.report(CodeMissingDescription, d.owners, d.nameRange,
-			"%s has no description. Add description = \"...\" saying %s.", capitalize(d.what), whatToSay(d.minWords))
+			"%s has no description. Add description = \"...\" saying %s.", capitalize(d.what()), whatToSay(d.minWords))
 		return
 	}
 	if n := countWords(d.text); n < d.minWords {
 		c.report(CodeShortDescription, d.owners, d.attr.Expr.Range(),
-			"The description of %s has %s; write at least %d, saying %s.", d.what, english.Count(n, "word"), d.minWords, whatToSay(d.minWords))
+			"The description of %s has %s; write at least %d, saying %s.", d.what(), english.Count(n, "word"), d.minWords, whatToSay(d.minWords))
 	}
 }
 
@@ -63,7 +63,7 @@ func (c *checker) describedItems() []described {
 		if dt == nil {
 			continue
 		}
-		what := fmt.Sprintf("tool %q", t.Name)
+		what := itemName("tool", t.Name)
 		out = append(out, described{what, t.NameRange, t.Description, dt.Description, minItemWords, t.Lint})
 		if t.InputSchema == nil {
 			out = append(out, describedArgs(t.Args, dt.Args, what, t.Lint)...)
@@ -71,19 +71,19 @@ func (c *checker) describedItems() []described {
 	}
 	for _, r := range c.cfg.Resources {
 		if dr := c.items.resources[keyOf(r.DeclRange)]; dr != nil {
-			out = append(out, described{fmt.Sprintf("resource %q", r.Name), r.NameRange, r.Description, dr.Description, minItemWords, r.Lint})
+			out = append(out, described{itemName("resource", r.Name), r.NameRange, r.Description, dr.Description, minItemWords, r.Lint})
 		}
 	}
 	for _, t := range c.cfg.Templates {
 		if dt := c.items.templates[keyOf(t.DeclRange)]; dt != nil {
-			what := fmt.Sprintf("resource template %q", t.Name)
+			what := itemName("resource template", t.Name)
 			out = append(out, described{what, t.NameRange, t.Description, dt.Description, minItemWords, t.Lint})
 			out = append(out, describedArgs(t.Args, dt.Args, what, t.Lint)...)
 		}
 	}
 	for _, p := range c.cfg.Prompts {
 		if dp := c.items.prompts[keyOf(p.DeclRange)]; dp != nil {
-			what := fmt.Sprintf("prompt %q", p.Name)
+			what := itemName("prompt", p.Name)
 			out = append(out, described{what, p.NameRange, p.Description, dp.Description, minItemWords, p.Lint})
 			out = append(out, describedArgs(p.Args, dp.Args, what, p.Lint)...)
 		}
@@ -91,7 +91,12 @@ func (c *checker) describedItems() []described {
 	return out
 }
 
-func describedArgs(args []*lang.Arg, compiled *dispatch.Args, owner string, owners []*lang.Lint) []described {
+// itemName names an item for messages, when one is written.
+func itemName(kind, name string) func() string {
+	return func() string { return fmt.Sprintf("%s %q", kind, name) }
+}
+
+func describedArgs(args []*lang.Arg, compiled *dispatch.Args, owner func() string, owners []*lang.Lint) []described {
 	var out []described
 	for _, a := range args {
 		if a.Spec == nil {
@@ -101,7 +106,8 @@ func describedArgs(args []*lang.Arg, compiled *dispatch.Args, owner string, owne
 		if da := compiledArg(compiled, a.Name); da != nil {
 			text = da.Description
 		}
-		out = append(out, described{fmt.Sprintf("the argument %q of %s", a.Name, owner), a.NameRange, a.Spec.Description, text, minArgWords, owners})
+		what := func() string { return fmt.Sprintf("the argument %q of %s", a.Name, owner()) }
+		out = append(out, described{what, a.NameRange, a.Spec.Description, text, minArgWords, owners})
 	}
 	return out
 }

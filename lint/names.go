@@ -233,8 +233,10 @@ func restyle(name, s string) string {
 // foldName is a name without case and separators: names with the same
 // fold differ only in how they are written.
 func foldName(name string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "", ".", "").Replace(name))
+	return strings.ToLower(separators.Replace(name))
 }
+
+var separators = strings.NewReplacer("_", "", "-", "", ".", "")
 
 // checkConfusable reports each name whose fold equals an earlier name's.
 func (c *checker) checkConfusable(names []named) {

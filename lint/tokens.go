@@ -75,17 +75,21 @@ type ToolCost struct {
 // the listing the server builds its answer from, without whitespace.
 func ListingTokens(t *dispatch.Table) (total int, perTool []ToolCost) {
 	listing := t.Listing().Tools
-	whole, err := json.Marshal(map[string]any{"tools": listing})
-	if err != nil {
-		return 0, nil
-	}
+	// {"tools":[tool,tool,...]}: the bytes json.Marshal gives for the
+	// whole result, built from each tool's, which are estimated alone too.
+	whole := []byte(`{"tools":[`)
 	for i, tl := range listing {
 		b, err := json.Marshal(tl)
 		if err != nil {
 			continue
 		}
+		if i > 0 {
+			whole = append(whole, ',')
+		}
+		whole = append(whole, b...)
 		perTool = append(perTool, ToolCost{tl.Name, t.Tools[i].DeclRange, EstimateTokens(b)})
 	}
+	whole = append(whole, "]}"...)
 	sort.SliceStable(perTool, func(i, j int) bool { return perTool[i].Tokens > perTool[j].Tokens })
 	return EstimateTokens(whole), perTool
 }

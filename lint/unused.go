@@ -23,6 +23,9 @@ func (c *checker) checkUnused() {
 // "var.<name>" or "local.<name>" in it, so that nothing is reported
 // wrongly.
 func (c *checker) checkUnusedValues() {
+	if len(c.cfg.Variables) == 0 && len(c.cfg.Locals) == 0 {
+		return
+	}
 	vars, locals := newUses(), newUses()
 	var jsonText [][]byte
 	for _, f := range c.cfg.Files {
@@ -31,8 +34,13 @@ func (c *checker) checkUnusedValues() {
 			jsonText = append(jsonText, f.Bytes)
 			continue
 		}
-		vars.addSyntax(body, "var")
-		locals.addSyntax(body, "local")
+		hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+			if e, ok := n.(*hclsyntax.ScopeTraversalExpr); ok {
+				vars.addTraversal(e.Traversal, "var")
+				locals.addTraversal(e.Traversal, "local")
+			}
+			return nil
+		})
 	}
 	inJSON := func(ref string) bool {
 		return slices.ContainsFunc(jsonText, func(b []byte) bool { return bytes.Contains(b, []byte(ref)) })
