@@ -6,6 +6,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
 )
 
@@ -69,5 +72,30 @@ func TestRulesAreComplete(t *testing.T) {
 		if len(r.Code) != 7 || !strings.HasPrefix(r.Code, "MCPD") || r.Short == "" || r.Full == "" {
 			t.Errorf("incomplete rule %+v", r)
 		}
+	}
+}
+
+// TestIgnoreInJSONSyntax: lint blocks read the same in JSON syntax, in a
+// tool and in a backend.
+func TestIgnoreInJSONSyntax(t *testing.T) {
+	src := `{
+  "backend": {"http": {"spare": {"base_url": "http://127.0.0.1:9", "lint": {"ignore": ["unused-backend"]}}}},
+  "tool": {"run": {
+    "description": "Say the given word back, unchanged.",
+    "lint": {"ignore": ["MCPD202", "MCPD9"]},
+    "arg": {"word": {"description": "Any word."}},
+    "result": {"text": "args.word"}
+  }}
+}`
+	cfg, diags := lang.LoadSource("main.hcl.json", []byte(src))
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	if got := found(lint.Check(cfg, table)); strings.Join(got, ",") != "MCPD003 5:36" {
+		t.Errorf("findings %q, want only the unknown code MCPD9", got)
 	}
 }

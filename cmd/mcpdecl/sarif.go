@@ -79,7 +79,7 @@ type sarifLocation struct {
 
 type sarifPhysical struct {
 	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           sarifRegion   `json:"region"`
+	Region           *sarifRegion  `json:"region,omitempty"`
 }
 
 type sarifArtifact struct {
@@ -114,7 +114,7 @@ func writeSARIF(w io.Writer, diags hcl.Diagnostics) error {
 		if r := d.Subject; r != nil {
 			res.Locations = []sarifLocation{{sarifPhysical{
 				ArtifactLocation: sarifArtifact{artifactURI(r.Filename, wd)},
-				Region:           sarifRegion{r.Start.Line, r.Start.Column, r.End.Line, max(r.End.Column, r.Start.Column)},
+				Region:           regionOf(r),
 			}}}
 		}
 		run.Results = append(run.Results, res)
@@ -122,6 +122,20 @@ func writeSARIF(w io.Writer, diags hcl.Diagnostics) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
+}
+
+// regionOf is a range as SARIF wants it: lines and columns from 1, the
+// end not before the start; nil for a range with no position (the whole
+// file).
+func regionOf(r *hcl.Range) *sarifRegion {
+	if r.Start.Line < 1 || r.Start.Column < 1 {
+		return nil
+	}
+	reg := &sarifRegion{r.Start.Line, r.Start.Column, r.End.Line, r.End.Column}
+	if reg.EndLine < reg.StartLine || reg.EndLine == reg.StartLine && reg.EndColumn < reg.StartColumn {
+		reg.EndLine, reg.EndColumn = reg.StartLine, reg.StartColumn
+	}
+	return reg
 }
 
 func ruleLevel(code string) string {
