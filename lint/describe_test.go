@@ -56,6 +56,31 @@ tool "search_books" {
     text = "args.title"
   }
 }`, lint.CodeMissingDescription)
+	// In a resource, a template and a prompt.
+	wantFindings(t, `
+resource "policy" {
+  uri  = "policy://loans"
+  text = "Two weeks."
+  lint {
+    ignore = ["MCPD101"]
+  }
+}
+resource_template "book" {
+  uri_template = "books://{isbn}"
+  text         = "Book ${args.isbn}"
+  lint {
+    ignore = ["MCPD101"]
+  }
+}
+prompt "plan_reading" {
+  lint {
+    ignore = ["MCPD101"]
+  }
+  arg "topic" {}
+  message "user" {
+    text = "Plan a reading list on ${args.topic}."
+  }
+}`, lint.CodeMissingDescription)
 	wantFindings(t, `
 server {
   lint {

@@ -57,7 +57,7 @@ func (u *uses) addSyntax(n hclsyntax.Node, root string) {
 }
 
 // addProgram records the arguments an expr-lang program reads: args.x and
-// args['x'] name one; args alone, or args[k], may read any.
+// args['x'] name one; args alone (toJSON(args)) may read any.
 func (u *uses) addProgram(p *eval.Program) {
 	if p == nil || p.Program == nil {
 		return
