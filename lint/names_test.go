@@ -64,6 +64,10 @@ func TestMixedNameStyle(t *testing.T) {
 			t.Errorf("no finding says %q:%s", want, describe(diags))
 		}
 	}
+	// Ignored in the tools that break the norm.
+	ignore := "  lint {\n    ignore = [\"mixed-name-style\"]\n  }\n  result {"
+	mixed := tools("search_books", "list_loans") + strings.Replace(tools("renewLoan"), "  result {", ignore, 1) + strings.Replace(tools("return-book"), "  result {", ignore, 1)
+	wantFindings(t, mixed, lint.CodeMixedNameStyle)
 	// One style, and single words that fit any style: nothing.
 	wantFindings(t, tools("search_books", "list_loans", "renew"), lint.CodeMixedNameStyle)
 	// Argument names are compared among themselves.
