@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -74,7 +75,40 @@ func BenchmarkLoadCompile1000Tools(b *testing.B) {
 	}
 }
 
-// BenchmarkLint1000Tools is what lint adds to it.
+// BenchmarkLintOverCompile1000Tools alternates the two within each
+// iteration, each timed on its own (wall and process CPU time), so that a
+// shared machine's drift falls on both alike: lint-x is lint's cost as a
+// fraction of load and compile, what it adds to validate.
+func BenchmarkLintOverCompile1000Tools(b *testing.B) {
+	src := bigConfig(1000)
+	reg := all.Registry()
+	var compileWall, lintWall, compileCPU, lintCPU time.Duration
+	for b.Loop() {
+		w0, c0 := time.Now(), cpuTime()
+		cfg, diags := lang.LoadSource("gen.hcl", src)
+		table, d := dispatch.Compile(cfg, reg, dispatch.Options{})
+		w1, c1 := time.Now(), cpuTime()
+		findings := lint.Check(cfg, table)
+		w2, c2 := time.Now(), cpuTime()
+		if diags.HasErrors() || d.HasErrors() || len(findings) < 1000 {
+			b.Fatal(diags, d, len(findings))
+		}
+		compileWall, lintWall = compileWall+w1.Sub(w0), lintWall+w2.Sub(w1)
+		compileCPU, lintCPU = compileCPU+c1-c0, lintCPU+c2-c1
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(compileWall.Nanoseconds())/n, "compile-ns/op")
+	b.ReportMetric(float64(lintWall.Nanoseconds())/n, "lint-ns/op")
+	b.ReportMetric(float64(lintWall)/float64(compileWall), "lint-x")
+	if compileCPU > 0 {
+		b.ReportMetric(float64(compileCPU.Nanoseconds())/n, "compile-cpu-ns/op")
+		b.ReportMetric(float64(lintCPU.Nanoseconds())/n, "lint-cpu-ns/op")
+		b.ReportMetric(float64(lintCPU)/float64(compileCPU), "lint-cpu-x")
+	}
+}
+
+// BenchmarkLint1000Tools is what lint adds to it, alone (with its
+// allocations).
 func BenchmarkLint1000Tools(b *testing.B) {
 	cfg, table := compileBig(b, 1000)
 	b.ReportAllocs()
