@@ -21,83 +21,81 @@ const (
 	minArgWords  = 2
 )
 
-// described is one thing a model reads a description of.
+// described is one thing a model reads a description of: an item (kind
+// and name) or one of its arguments (arg set).
 type described struct {
-	what      func() string // `tool "search"`, for messages; built only for a finding
-	nameRange hcl.Range
-	attr      *hcl.Attribute // nil when there is no description
-	text      string         // the description's value
-	minWords  int
-	owners    []*lang.Lint
+	kind, name, arg string
+	nameRange       hcl.Range
+	attr            *hcl.Attribute // nil when there is no description
+	text            string         // the description's value
+	owners          []*lang.Lint
 }
 
-func (c *checker) checkDescriptions() {
-	for _, d := range c.describedItems() {
-		c.checkDescription(d)
+// what names it for messages: `tool "search"`, `the argument "q" of tool
+// "search"`.
+func (d *described) what() string {
+	item := fmt.Sprintf("%s %q", d.kind, d.name)
+	if d.arg == "" {
+		return item
 	}
+	return fmt.Sprintf("the argument %q of %s", d.arg, item)
 }
 
-func (c *checker) checkDescription(d described) {
+func (d *described) minWords() int {
+	if d.arg != "" {
+		return minArgWords
+	}
+	return minItemWords
+}
+
+func (c *checker) checkDescription(d *described) {
 	if d.attr == nil || strings.TrimSpace(d.text) == "" {
 		c.report(CodeMissingDescription, d.owners, d.nameRange,
-			"%s has no description. Add description = \"...\" saying %s.", capitalize(d.what()), whatToSay(d.minWords))
+			"%s has no description. Add description = \"...\" saying %s.", capitalize(d.what()), whatToSay(d))
 		return
 	}
-	if n := countWords(d.text); n < d.minWords {
+	if n := countWords(d.text); n < d.minWords() {
 		c.report(CodeShortDescription, d.owners, d.attr.Expr.Range(),
-			"The description of %s has %s; write at least %d, saying %s.", d.what(), english.Count(n, "word"), d.minWords, whatToSay(d.minWords))
+			"The description of %s has %s; write at least %d, saying %s.", d.what(), english.Count(n, "word"), d.minWords(), whatToSay(d))
 	}
 }
 
-func whatToSay(minWords int) string {
-	if minWords == minArgWords {
+func whatToSay(d *described) string {
+	if d.arg != "" {
 		return "what value the model should give"
 	}
 	return "what it does and when a model should use it"
 }
 
-func (c *checker) describedItems() []described {
-	var out []described
+func (c *checker) checkDescriptions() {
 	for _, t := range c.cfg.Tools {
-		dt := c.items.tools[keyOf(t.DeclRange)]
-		if dt == nil {
-			continue
-		}
-		what := itemName("tool", t.Name)
-		out = append(out, described{what, t.NameRange, t.Description, dt.Description, minItemWords, t.Lint})
-		if t.InputSchema == nil {
-			out = append(out, describedArgs(t.Args, dt.Args, what, t.Lint)...)
+		if dt := c.items.tools[keyOf(t.DeclRange)]; dt != nil {
+			c.checkDescription(&described{"tool", t.Name, "", t.NameRange, t.Description, dt.Description, t.Lint})
+			if t.InputSchema == nil {
+				c.checkArgDescriptions("tool", t.Name, t.Args, dt.Args, t.Lint)
+			}
 		}
 	}
 	for _, r := range c.cfg.Resources {
 		if dr := c.items.resources[keyOf(r.DeclRange)]; dr != nil {
-			out = append(out, described{itemName("resource", r.Name), r.NameRange, r.Description, dr.Description, minItemWords, r.Lint})
+			c.checkDescription(&described{"resource", r.Name, "", r.NameRange, r.Description, dr.Description, r.Lint})
 		}
 	}
 	for _, t := range c.cfg.Templates {
 		if dt := c.items.templates[keyOf(t.DeclRange)]; dt != nil {
-			what := itemName("resource template", t.Name)
-			out = append(out, described{what, t.NameRange, t.Description, dt.Description, minItemWords, t.Lint})
-			out = append(out, describedArgs(t.Args, dt.Args, what, t.Lint)...)
+			c.checkDescription(&described{"resource template", t.Name, "", t.NameRange, t.Description, dt.Description, t.Lint})
+			c.checkArgDescriptions("resource template", t.Name, t.Args, dt.Args, t.Lint)
 		}
 	}
 	for _, p := range c.cfg.Prompts {
 		if dp := c.items.prompts[keyOf(p.DeclRange)]; dp != nil {
-			what := itemName("prompt", p.Name)
-			out = append(out, described{what, p.NameRange, p.Description, dp.Description, minItemWords, p.Lint})
-			out = append(out, describedArgs(p.Args, dp.Args, what, p.Lint)...)
+			c.checkDescription(&described{"prompt", p.Name, "", p.NameRange, p.Description, dp.Description, p.Lint})
+			c.checkArgDescriptions("prompt", p.Name, p.Args, dp.Args, p.Lint)
 		}
 	}
-	return out
 }
 
-// itemName names an item for messages, when one is written.
-func itemName(kind, name string) func() string {
-	return func() string { return fmt.Sprintf("%s %q", kind, name) }
-}
-
-func describedArgs(args []*lang.Arg, compiled *dispatch.Args, owner func() string, owners []*lang.Lint) []described {
-	var out []described
+func (c *checker) checkArgDescriptions(kind, name string, args []*lang.Arg, compiled *dispatch.Args, owners []*lang.Lint) {
 	for _, a := range args {
 		if a.Spec == nil {
 			continue
@@ -106,10 +104,8 @@ func describedArgs(args []*lang.Arg, compiled *dispatch.Args, owner func() strin
 		if da := compiledArg(compiled, a.Name); da != nil {
 			text = da.Description
 		}
-		what := func() string { return fmt.Sprintf("the argument %q of %s", a.Name, owner()) }
-		out = append(out, described{what, a.NameRange, a.Spec.Description, text, minArgWords, owners})
+		c.checkDescription(&described{kind, name, a.Name, a.NameRange, a.Spec.Description, text, owners})
 	}
-	return out
 }
 
 func compiledArg(args *dispatch.Args, name string) *dispatch.Arg {

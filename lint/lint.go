@@ -99,9 +99,11 @@ func allLintBlocks(cfg *lang.Config) []*lang.Lint {
 // block or one of owners (the lint blocks of the block concerned) ignores
 // it.
 func (c *checker) report(code string, owners []*lang.Lint, subject hcl.Range, format string, args ...any) {
-	for _, l := range append(owners, c.server...) {
-		if c.ignored[l][code] {
-			return
+	for _, set := range [][]*lang.Lint{owners, c.server} {
+		for _, l := range set {
+			if c.ignored[l][code] {
+				return
+			}
 		}
 	}
 	r, _ := RuleOf(code)

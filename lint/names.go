@@ -124,27 +124,28 @@ func isNumber(w string) bool {
 // splitName splits a name into lower-case words at separators (_ - . and
 // space) and at case changes (getUser → get, user).
 func splitName(name string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	runes := []rune(name)
-	for i, r := range runes {
+	words := make([]string, 0, 4)
+	start := 0
+	var prev rune
+	for i, r := range name {
 		switch {
 		case r == '_' || r == '-' || r == '.' || r == ' ' || r == '/':
-			flush()
-			continue
-		case unicode.IsUpper(r) && i > 0 && unicode.IsLower(runes[i-1]):
-			flush()
+			words = appendWord(words, name[start:i])
+			start = i + 1
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			words = appendWord(words, name[start:i])
+			start = i
 		}
-		cur = append(cur, r)
+		prev = r
 	}
-	flush()
-	return words
+	return appendWord(words, name[start:])
+}
+
+func appendWord(words []string, w string) []string {
+	if w == "" {
+		return words
+	}
+	return append(words, strings.ToLower(w))
 }
 
 // style is how a name joins its words.
