@@ -35,11 +35,10 @@ type Server struct {
 	Instructions *hcl.Attribute `hcl:"instructions,optional"`
 	WebsiteURL   *hcl.Attribute `hcl:"website_url,optional"`
 	// AllowEnv lists the environment variables that env() may read.
-	AllowEnv *hcl.Attribute `hcl:"allow_env,optional"`
-	Icons    []*Icon        `hcl:"icon,block"`
-	// Lint holds the block's settings of the lint checks (at most one).
-	Lint      []*Lint   `hcl:"lint,block"`
-	DeclRange hcl.Range `hcl:",def_range"`
+	AllowEnv  *hcl.Attribute `hcl:"allow_env,optional"`
+	Icons     []*Icon        `hcl:"icon,block"`
+	Lint      []*Lint        `hcl:"lint,block"`
+	DeclRange hcl.Range      `hcl:",def_range"`
 }
 
 // Icon is one icon of a server, tool, resource, template or prompt.
@@ -71,7 +70,6 @@ type Backend struct {
 	Name      string    `hcl:"name,label"`
 	NameRange hcl.Range `hcl:"name,label_range"`
 	Body      hcl.Body  `hcl:",remain"`
-	// Lint is the backend's lint block, taken out of Body by Load.
 	Lint      []*Lint
 	DeclRange hcl.Range `hcl:",def_range"`
 }

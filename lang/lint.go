@@ -9,7 +9,9 @@ import (
 
 // Lint is a `lint` block: settings of `mcpdecl validate`'s quality checks
 // for the block that holds it (a tool, resource, resource template, prompt
-// or backend) or, in the server block, for the whole configuration. The
+// or backend) or, in the server block, for the whole configuration. Each
+// of those blocks has it as its Lint field (at most one; a backend's is
+// taken out of its Body by Load, so that the adapter never sees it). The
 // codes are checked by package lint, which knows them; this package only
 // decodes the block.
 type Lint struct {

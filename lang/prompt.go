@@ -17,10 +17,9 @@ type Prompt struct {
 	Steps []*Step `hcl:"step,block"`
 	// Questions asked of the client before the messages are built; their
 	// answers are answers.<key> in the messages.
-	Elicit []*Elicit `hcl:"elicit,block"`
-	Sample []*Sample `hcl:"sample,block"`
-	Roots  []*Roots  `hcl:"roots,block"`
-	// Lint holds the block's settings of the lint checks (at most one).
+	Elicit    []*Elicit `hcl:"elicit,block"`
+	Sample    []*Sample `hcl:"sample,block"`
+	Roots     []*Roots  `hcl:"roots,block"`
 	Lint      []*Lint   `hcl:"lint,block"`
 	DeclRange hcl.Range `hcl:",def_range"`
 }

@@ -25,12 +25,11 @@ type Resource struct {
 	// Steps are calls made before Call, in order (see Tool.Steps).
 	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
-	Call   *Call
-	Result []*Result    `hcl:"result,block"`
-	Errors []*ErrorRule `hcl:"error,block"`
-	// Lint holds the block's settings of the lint checks (at most one).
-	Lint      []*Lint   `hcl:"lint,block"`
-	DeclRange hcl.Range `hcl:",def_range"`
+	Call      *Call
+	Result    []*Result    `hcl:"result,block"`
+	Errors    []*ErrorRule `hcl:"error,block"`
+	Lint      []*Lint      `hcl:"lint,block"`
+	DeclRange hcl.Range    `hcl:",def_range"`
 }
 
 // ResourceTemplate is a `resource_template` block: resources whose URIs
@@ -57,10 +56,9 @@ type ResourceTemplate struct {
 	// Steps are calls made before Call, in order (see Tool.Steps).
 	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
-	Call   *Call
-	Result []*Result    `hcl:"result,block"`
-	Errors []*ErrorRule `hcl:"error,block"`
-	// Lint holds the block's settings of the lint checks (at most one).
-	Lint      []*Lint   `hcl:"lint,block"`
-	DeclRange hcl.Range `hcl:",def_range"`
+	Call      *Call
+	Result    []*Result    `hcl:"result,block"`
+	Errors    []*ErrorRule `hcl:"error,block"`
+	Lint      []*Lint      `hcl:"lint,block"`
+	DeclRange hcl.Range    `hcl:",def_range"`
 }

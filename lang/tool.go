@@ -40,8 +40,7 @@ type Tool struct {
 	// Sample asks the client's model for a completion before the call.
 	Sample []*Sample `hcl:"sample,block"`
 	// Roots asks the client for its roots (MCP roots/list) before the call.
-	Roots []*Roots `hcl:"roots,block"`
-	// Lint holds the block's settings of the lint checks (at most one).
+	Roots     []*Roots  `hcl:"roots,block"`
 	Lint      []*Lint   `hcl:"lint,block"`
 	DeclRange hcl.Range `hcl:",def_range"`
 }
