@@ -91,15 +91,15 @@ func (c *checker) checkWritable(b *lang.Backend, calls []adapter.Action) {
 		}
 	}
 	c.report(CodeWritableBackend, b.Lint, readOnlyRange(b),
-		"The backend %q sets read_only = false, but all %s through it only read. Remove read_only = false, so that the database itself refuses writes.",
-		b.Name, callCount(len(calls)))
+		"The backend %q sets read_only = false, but %s. Remove read_only = false, so that the database itself refuses writes.",
+		b.Name, callsOnlyRead(len(calls)))
 }
 
-func callCount(n int) string {
+func callsOnlyRead(n int) string {
 	if n == 1 {
-		return "its 1 call"
+		return "its one call only reads"
 	}
-	return fmt.Sprintf("its %d calls", n)
+	return fmt.Sprintf("all %d of its calls only read", n)
 }
 
 // readOnlyRange is where a backend sets read_only, else its name.

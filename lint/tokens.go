@@ -107,7 +107,7 @@ func (c *checker) checkTokenBudget() {
 	}
 	var largest []string
 	for _, tc := range perTool[:min(largestShown, len(perTool))] {
-		largest = append(largest, fmt.Sprintf("%q about %d (%s:%d)", tc.Name, tc.Tokens, tc.At.Filename, tc.At.Start.Line))
+		largest = append(largest, fmt.Sprintf("%q about %d tokens (%s:%d)", tc.Name, tc.Tokens, tc.At.Filename, tc.At.Start.Line))
 	}
 	c.report(CodeTokenBudget, nil, c.budgetRange(),
 		"The tools/list result of %d tools costs a model about %d tokens, over the budget of %d, on every request that lists them. The largest: %s. Shorten long descriptions, drop output schemas and enums a model does not need, or split the tools into several servers; or raise server { lint { token_budget = N } }.",

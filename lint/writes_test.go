@@ -115,7 +115,7 @@ func TestWritableBackend(t *testing.T) {
   }`
 	src := backends + tool("get_name", "", reads) + tool("get_price", "", strings.Replace(reads, "name", "price", 1))
 	diags := wantFindings(t, src, lint.CodeWritableBackend, "MCPD403 8:3")
-	if d := detailOf(t, diags, lint.CodeWritableBackend); !strings.Contains(d, `all its 2 calls through it only read`) {
+	if d := detailOf(t, diags, lint.CodeWritableBackend); !strings.Contains(d, `but all 2 of its calls only read`) {
 		t.Errorf("detail %q", d)
 	}
 	// One write keeps the backend writable.
