@@ -22,10 +22,6 @@ func (c *compiler) compileTools() {
 		tool := &Tool{Name: t.Name, DeclRange: t.DeclRange}
 		tool.Title = c.staticString(t.Title)
 		tool.Description = c.staticString(t.Description)
-		if t.Description == nil {
-			c.add(hcl.Diagnostics{warnf(t.NameRange, "Missing tool description",
-				"The tool %q has no description. The model chooses tools by their descriptions; say what it does and when to use it.", t.Name)})
-		}
 		tool.Icons = c.compileIcons(t.Icons)
 		tool.Timeout = c.duration(t.Timeout)
 		if len(t.Annotations) > 0 {

@@ -58,6 +58,12 @@ tool "search_events" {
 tool "add_event" {
   title       = "Add an event"
   description = "Add an event to the team calendar on one day."
+  # Adding an event changes nothing that was there; adding it twice is
+  # refused as a duplicate (409), so a retry does no harm.
+  annotations {
+    destructive = false
+    idempotent  = true
+  }
   arg "title" {
     type        = string
     description = "What the event is, e.g. 'Planning meeting'."

@@ -24,8 +24,9 @@ tool "disk_usage" {
     read_only = true
   }
   arg "dir" {
-    type    = string
-    pattern = "^[a-z0-9_-]+$"
+    type        = string
+    description = "A folder name directly under the projects directory."
+    pattern     = "^[a-z0-9_-]+$"
   }
   shell {
     backend = "tools"
@@ -44,8 +45,9 @@ tool "word_count" {
     read_only = true
   }
   arg "text" {
-    type       = string
-    max_length = 100000
+    type        = string
+    description = "The text to count."
+    max_length  = 100000
   }
   shell {
     command = ["wc"]
@@ -63,8 +65,9 @@ tool "list_files" {
     read_only = true
   }
   arg "dir" {
-    type    = string
-    pattern = "^[a-z0-9_-]+$"
+    type        = string
+    description = "A folder name directly under the projects directory."
+    pattern     = "^[a-z0-9_-]+$"
   }
   shell {
     backend = "tools"

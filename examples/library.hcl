@@ -40,8 +40,9 @@ tool "search" {
     min_length  = 2
   }
   arg "limit" {
-    type    = integer
-    default = 10
+    type        = integer
+    description = "How many books to list at most, 1 to 50."
+    default     = 10
     validation {
       condition     = args.limit >= 1 && args.limit <= 50
       error_message = "limit must be between 1 and 50; try 10."

@@ -31,8 +31,9 @@ tool "open_orders" {
     read_only = true
   }
   arg "status" {
-    type = string
-    enum = ["open", "shipped", "cancelled"]
+    type        = string
+    description = "The status of the orders to count."
+    enum        = ["open", "shipped", "cancelled"]
   }
   sql "orders" {
     # each ${...} becomes a bound parameter, never SQL text
@@ -96,8 +97,9 @@ resource_template "order" {
   description  = "One order by its id."
   mime_type    = "application/json"
   arg "id" {
-    type    = integer
-    minimum = 1
+    type        = integer
+    description = "The order's id."
+    minimum     = 1
   }
   sql "orders" {
     query = "SELECT * FROM orders WHERE id = ${args.id}"

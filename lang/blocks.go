@@ -24,6 +24,7 @@ func (cfg *Config) addBackends(bs []*Backend) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, b := range bs {
 		diags = append(diags, checkIdentifier(b.Name, b.NameRange, "backend")...)
+		diags = append(diags, splitBackendLint(b)...)
 		cfg.Backends = append(cfg.Backends, b)
 	}
 	return diags
@@ -45,6 +46,7 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
 		diags = append(diags, d...)
 		diags = append(diags, checkContent(t)...)
+		diags = append(diags, checkLint(t.Lint, what, false)...)
 		cfg.Tools = append(cfg.Tools, t)
 	}
 	return diags
@@ -66,6 +68,7 @@ func (cfg *Config) addResources(rs []*Resource) hcl.Diagnostics {
 		diags = append(diags, checkOneSource(what, r.DeclRange, r.Call, r.Text, r.Blob, r.File)...)
 		_, d = single(r.Result, func(x *Result) hcl.Range { return x.DeclRange }, "result", what)
 		diags = append(diags, d...)
+		diags = append(diags, checkLint(r.Lint, what, false)...)
 		cfg.Resources = append(cfg.Resources, r)
 	}
 	return diags
@@ -84,6 +87,7 @@ func (cfg *Config) addTemplates(ts []*ResourceTemplate) hcl.Diagnostics {
 		diags = append(diags, checkOneSource(what, t.DeclRange, t.Call, t.Text, t.Blob)...)
 		_, d = single(t.Result, func(x *Result) hcl.Range { return x.DeclRange }, "result", what)
 		diags = append(diags, d...)
+		diags = append(diags, checkLint(t.Lint, what, false)...)
 		cfg.Templates = append(cfg.Templates, t)
 	}
 	return diags
@@ -106,6 +110,7 @@ func (cfg *Config) addPrompts(ps []*Prompt) hcl.Diagnostics {
 			diags = append(diags, checkMessage(m)...)
 		}
 		diags = append(diags, checkSteps(p.Steps, fmt.Sprintf("The prompt %q", p.Name))...)
+		diags = append(diags, checkLint(p.Lint, fmt.Sprintf("The prompt %q", p.Name), false)...)
 		cfg.Prompts = append(cfg.Prompts, p)
 	}
 	return diags

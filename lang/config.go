@@ -39,6 +39,7 @@ type Server struct {
 	// AllowEnv lists the environment variables that env() may read.
 	AllowEnv  *hcl.Attribute `hcl:"allow_env,optional"`
 	Icons     []*Icon        `hcl:"icon,block"`
+	Lint      []*Lint        `hcl:"lint,block"`
 	DeclRange hcl.Range      `hcl:",def_range"`
 }
 
@@ -71,6 +72,7 @@ type Backend struct {
 	Name      string    `hcl:"name,label"`
 	NameRange hcl.Range `hcl:"name,label_range"`
 	Body      hcl.Body  `hcl:",remain"`
+	Lint      []*Lint
 	DeclRange hcl.Range `hcl:",def_range"`
 }
 

@@ -160,6 +160,7 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 			continue
 		}
 		cfg.Server = s
+		diags = append(diags, checkLint(s.Lint, "The server block", true)...)
 	}
 	for _, l := range fc.Locals {
 		cfg.Locals = append(cfg.Locals, sortedAttrs(l.Attrs)...)

@@ -20,6 +20,7 @@ type Prompt struct {
 	Elicit    []*Elicit `hcl:"elicit,block"`
 	Sample    []*Sample `hcl:"sample,block"`
 	Roots     []*Roots  `hcl:"roots,block"`
+	Lint      []*Lint   `hcl:"lint,block"`
 	DeclRange hcl.Range `hcl:",def_range"`
 }
 

@@ -28,6 +28,7 @@ type Resource struct {
 	Call      *Call
 	Result    []*Result    `hcl:"result,block"`
 	Errors    []*ErrorRule `hcl:"error,block"`
+	Lint      []*Lint      `hcl:"lint,block"`
 	DeclRange hcl.Range    `hcl:",def_range"`
 }
 
@@ -58,5 +59,6 @@ type ResourceTemplate struct {
 	Call      *Call
 	Result    []*Result    `hcl:"result,block"`
 	Errors    []*ErrorRule `hcl:"error,block"`
+	Lint      []*Lint      `hcl:"lint,block"`
 	DeclRange hcl.Range    `hcl:",def_range"`
 }

@@ -41,6 +41,7 @@ type Tool struct {
 	Sample []*Sample `hcl:"sample,block"`
 	// Roots asks the client for its roots (MCP roots/list) before the call.
 	Roots     []*Roots  `hcl:"roots,block"`
+	Lint      []*Lint   `hcl:"lint,block"`
 	DeclRange hcl.Range `hcl:",def_range"`
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures `mcpdecl validate` of the four examples as a whole process
-# (target: ≤ 50 ms), next to two baselines measured the same way in the
+# (target: ≤ 50 ms), with and without the lint rules, next to two baselines measured the same way in the
 # same run: /bin/true (process start on this machine) and an empty Go
 # program (process start plus the Go runtime). Prints the median of 21
 # runs of each, and mcpdecl's time over the empty Go program.
@@ -23,7 +23,9 @@ examples=(examples/library.hcl examples/calendar.hcl examples/orders.hcl example
 t_true=$(measure /bin/true)
 t_go=$(measure "$tmp/empty-go")
 t_val=$(measure "$tmp/mcpdecl" validate "${examples[@]}")
+t_nolint=$(measure "$tmp/mcpdecl" validate --no-lint "${examples[@]}")
 echo "process start (/bin/true):          ${t_true} µs"
 echo "empty Go program:                   ${t_go} µs"
 echo "mcpdecl validate examples/*.hcl:    ${t_val} µs (target ≤ 50000 µs)"
+echo "  the same with --no-lint:          ${t_nolint} µs (lint rules cost $((t_val - t_nolint)) µs)"
 echo "mcpdecl over the empty Go program:  $((t_val - t_go)) µs"

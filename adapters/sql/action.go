@@ -38,6 +38,11 @@ var (
 // read-only transaction, so it changes nothing.
 func (a *Action) ChangesNothing() bool { return a.ReadOnly }
 
+// Writes reports whether the call's statement needs a writable call (see
+// Query.Writes); `mcpdecl validate` compares it with the tool's
+// annotations and the backend's read_only.
+func (a *Action) Writes() bool { return a.Query != nil && a.Query.Writes }
+
 // Describe returns the call's static settings.
 func (a *Action) Describe() map[string]any {
 	d := map[string]any{"kind": Kind, "max_rows": a.MaxRows, "read_only": a.ReadOnly}

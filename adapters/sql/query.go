@@ -33,6 +33,10 @@ type Query struct {
 	// Verb is the statement's first keyword, in capitals (SELECT, WITH,
 	// INSERT, ...).
 	Verb string
+	// Writes is true when the statement could not run in a read-only
+	// call: it does not start with SELECT, WITH or VALUES, or it holds a
+	// keyword that writes or locks rows (INSERT, UPDATE, DELETE, ...).
+	Writes bool
 	// Returning is true when the statement holds the keyword RETURNING
 	// (outside strings and comments), so a write yields rows.
 	Returning bool
@@ -176,7 +180,7 @@ func (c *compiler) compile(text string) (*Query, hcl.Diagnostics) {
 		return nil, c.diags
 	}
 	returning := slices.ContainsFunc(toks, func(t token) bool { return t.kind == tWord && t.text == "RETURNING" })
-	q := &Query{Params: c.params, Verb: verb, Returning: returning}
+	q := &Query{Params: c.params, Verb: verb, Returning: returning, Writes: writes(verb, toks)}
 	q.Text, q.lits = c.placeholders(text)
 	q.argNames = make([]string, len(q.Params))
 	for i, p := range q.Params {
@@ -494,6 +498,15 @@ var statementVerbs = []string{
 }
 
 var readVerbs = []string{"SELECT", "WITH", "VALUES"}
+
+// writes reports whether a statement needs a writable call: the same test
+// a read-only call applies to its statement.
+func writes(verb string, toks []token) bool {
+	if !slices.Contains(readVerbs, verb) {
+		return true
+	}
+	return slices.ContainsFunc(toks, func(t token) bool { return t.kind == tWord && slices.Contains(writeWords, t.text) })
+}
 
 // writeWords are keywords that make a statement write (or lock) rows.
 var writeWords = []string{"INSERT", "UPDATE", "DELETE", "MERGE", "UPSERT", "INTO"}

@@ -64,7 +64,7 @@ func writeTextDiagnostic(buf *bytes.Buffer, d *hcl.Diagnostic, files map[string]
 // "error: summary" for a problem with no place in a file (an unreadable
 // path, an unreachable backend).
 func diagHeader(d *hcl.Diagnostic) string {
-	line := severityName(d.Severity) + ": " + d.Summary + "\n"
+	line := severityName(d.Severity) + ": " + d.Summary + ownCode(d) + "\n"
 	if r := d.Subject; r != nil {
 		return fmt.Sprintf("%s:%d:%d: %s", r.Filename, r.Start.Line, r.Start.Column, line)
 	}

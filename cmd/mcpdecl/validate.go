@@ -12,10 +12,13 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/lint"
 )
 
 type validateCmd struct {
-	Format string   `enum:"text,json,github" default:"text" help:"Output format: text (file:line:col and a source snippet, on stderr), json (for editors and scripts) or github (workflow annotations)."`
+	Format string   `enum:"text,json,github,sarif" default:"text" help:"Output format: text (file:line:col and a source snippet, on stderr), json (for editors and scripts), github (workflow annotations) or sarif (SARIF 2.1.0, for code scanning)."`
+	NoLint bool     `name:"no-lint" help:"Skip the lint rules (descriptions, names, token budget, annotations, unused declarations); report only what makes the configuration invalid."`
+	Strict bool     `help:"Fail (exit status 1) on warnings too, lint findings included."`
 	Paths  []string `arg:"" optional:"" name:"path" help:"Files or directories to check (default: the current directory)."`
 	loadFlags
 }
@@ -39,6 +42,9 @@ func (v *validateCmd) Run(s streams) error {
 		if cfg != nil {
 			maps.Copy(files, cfg.Files)
 		}
+		if !diags.HasErrors() && !v.NoLint {
+			diags = append(diags, lint.Check(cfg, table)...)
+		}
 		all = append(all, diags...)
 		if !diags.HasErrors() {
 			summaries = append(summaries, p+": "+successLine(table))
@@ -48,7 +54,7 @@ func (v *validateCmd) Run(s streams) error {
 	if err := v.write(s, all, files, summaries); err != nil {
 		return err
 	}
-	if all.HasErrors() {
+	if errs, warns := count(all); errs > 0 || v.Strict && warns > 0 {
 		return exitCode(1)
 	}
 	return nil
@@ -61,6 +67,8 @@ func (v *validateCmd) write(s streams, diags hcl.Diagnostics, files map[string]*
 	case "github":
 		writeGitHubDiagnostics(s.out, diags)
 		return nil
+	case "sarif":
+		return writeSARIF(s.out, diags)
 	}
 	if err := writeTextDiagnostics(s.err, diags, files); err != nil {
 		return err
@@ -113,6 +121,7 @@ func count(diags hcl.Diagnostics) (errs, warns int) {
 // jsonDiagnostic is the JSON form of a diagnostic (Terraform's shape).
 type jsonDiagnostic struct {
 	Severity string     `json:"severity"`
+	Code     string     `json:"code"`
 	Summary  string     `json:"summary"`
 	Detail   string     `json:"detail,omitempty"`
 	Range    *jsonRange `json:"range,omitempty"`
@@ -142,7 +151,7 @@ func writeJSONDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*
 	errs, warns := count(diags)
 	rep := jsonReport{Valid: errs == 0, ErrorCount: errs, WarningCount: warns, Diagnostics: []jsonDiagnostic{}}
 	for _, d := range diags {
-		jd := jsonDiagnostic{Severity: severityName(d.Severity), Summary: d.Summary, Detail: d.Detail}
+		jd := jsonDiagnostic{Severity: severityName(d.Severity), Code: lint.CodeOf(d), Summary: d.Summary, Detail: d.Detail}
 		if r := d.Subject; r != nil {
 			jd.Range = &jsonRange{Filename: r.Filename,
 				Start: jsonPos{r.Start.Line, r.Start.Column, r.Start.Byte},
@@ -183,7 +192,7 @@ func writeGitHubDiagnostics(w io.Writer, diags hcl.Diagnostics) {
 		if d.Severity == hcl.DiagWarning {
 			level = "warning"
 		}
-		props := []string{"title=" + ghEscapeProp(d.Summary)}
+		props := []string{"title=" + ghEscapeProp(d.Summary+ownCode(d))}
 		if r := d.Subject; r != nil {
 			props = append([]string{
 				"file=" + ghEscapeProp(r.Filename),
@@ -193,6 +202,16 @@ func writeGitHubDiagnostics(w io.Writer, diags hcl.Diagnostics) {
 		}
 		fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), ghEscapeData(d.Detail))
 	}
+}
+
+// ownCode is " [MCPD101]" for a diagnostic with a code of its own (a lint
+// finding), and "" for the compiler's, whose generic codes (MCPD001,
+// MCPD002) would only add noise to text meant for people.
+func ownCode(d *hcl.Diagnostic) string {
+	if e, ok := d.Extra.(*lint.Extra); ok {
+		return " [" + e.Code + "]"
+	}
+	return ""
 }
 
 func ghEscapeData(s string) string {

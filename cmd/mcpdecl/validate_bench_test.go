@@ -3,13 +3,44 @@ package main
 import (
 	"io"
 	"testing"
+	"time"
 )
 
+var benchExamples = []string{"../../examples/library.hcl", "../../examples/calendar.hcl", "../../examples/orders.hcl", "../../examples/commands.hcl"}
+
 // BenchmarkValidateExamples measures `mcpdecl validate` of the four
-// examples in process (the whole-process figure adds start-up; see
-// scripts/bench-validate.sh).
+// examples in process, lint rules included (the whole-process figure adds
+// start-up; see scripts/bench-validate.sh).
 func BenchmarkValidateExamples(b *testing.B) {
-	args := []string{"validate", "../../examples/library.hcl", "../../examples/calendar.hcl", "../../examples/orders.hcl", "../../examples/commands.hcl"}
+	benchValidate(b, append([]string{"validate"}, benchExamples...))
+}
+
+// BenchmarkValidateExamplesLintCost alternates validate with and without
+// --no-lint within each iteration, each timed on its own, so that a shared
+// machine's drift falls on both alike; lint-x is the time with the lint
+// rules over the time without.
+func BenchmarkValidateExamplesLintCost(b *testing.B) {
+	with := append([]string{"validate"}, benchExamples...)
+	without := append([]string{"validate", "--no-lint"}, benchExamples...)
+	var withNs, withoutNs time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if code := run(without, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+		mid := time.Now()
+		if code := run(with, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+		withoutNs, withNs = withoutNs+mid.Sub(start), withNs+time.Since(mid)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(withoutNs.Nanoseconds())/n, "no-lint-ns/op")
+	b.ReportMetric(float64(withNs.Nanoseconds())/n, "lint-ns/op")
+	b.ReportMetric(float64(withNs)/float64(withoutNs), "lint-x")
+}
+
+func benchValidate(b *testing.B, args []string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if code := run(args, io.Discard, io.Discard); code != 0 {

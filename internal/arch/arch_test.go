@@ -26,6 +26,7 @@ var forbidden = map[string][]string{
 	"adapters": {"lang", "dispatch", "mcp", "server", "cmd"},
 	"dispatch": {"mcp", "server", "cmd"},
 	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
+	"lint":     {"adapters", "mcp", "server", "cmd"}, // adapters only through the adapter interfaces
 	// jsonenc is a leaf: the protocol layer may use it.
 	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// jsondec is a leaf: adapters decode answers and the server arguments with it.

@@ -92,12 +92,6 @@ tool "search" { # ERROR: Duplicate tool name
   }
 }
 
-tool "quiet" { # WARNING: Missing tool description
-  result {
-    text = "'shh'"
-  }
-}
-
 tool "unknown_block" {
   description = "A misspelt block."
   http "api" {

@@ -7,6 +7,11 @@ tool "everything" {
     mime_type = "image/png"
     sizes     = ["48x48"]
   }
+  # A catalogue of argument features for the tests, not a tool a model
+  # would choose: its arguments are declared to be compiled, not read.
+  lint {
+    ignore = ["missing-description", "unused-arg"]
+  }
   annotations {
     title      = "Everything"
     read_only  = true

@@ -12,7 +12,7 @@ locals {
 
 resource "readme" {
   uri         = "docs://readme"
-  description = "A static text."
+  description = "A greeting for the reader, as plain text."
   mime_type   = "text/plain"
   text        = local.intro
   audience    = ["user", "assistant"]
@@ -20,15 +20,17 @@ resource "readme" {
 }
 
 resource "pixel" {
-  uri       = "images://pixel.png"
-  mime_type = "image/png"
-  blob      = local.pixel
+  uri         = "images://pixel.png"
+  description = "A one-pixel PNG image, for testing clients."
+  mime_type   = "image/png"
+  blob        = local.pixel
 }
 
 resource "notes" {
-  uri       = "docs://notes"
-  mime_type = "text/markdown"
-  file      = "notes.md"
+  uri         = "docs://notes"
+  description = "The notes of this configuration, as Markdown."
+  mime_type   = "text/markdown"
+  file        = "notes.md"
 }
 
 resource_template "greeting" {
@@ -36,7 +38,8 @@ resource_template "greeting" {
   description  = "A greeting in a language."
   mime_type    = "text/plain"
   arg "lang" {
-    enum = ["en", "fr"]
+    description = "The language of the greeting, such as en or fr."
+    enum        = ["en", "fr"]
   }
   text = args.lang == "fr" ? "Bonjour ${args.name}" : "${var.greeting} ${args.name}"
 }

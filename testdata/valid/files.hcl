@@ -7,12 +7,14 @@ server {
 
 resource_template "config_file" {
   uri_template = "configs://{name}"
+  description  = "One configuration file of the multi folder, by name."
   mime_type    = "text/plain"
   text         = file("multi", args.name)
 }
 
 resource_template "config_tree" {
   uri_template = "tree://{+path}"
+  description  = "One file under the multi folder, by path, as base64."
   blob         = filebase64("multi", "${args.path}")
 }
 

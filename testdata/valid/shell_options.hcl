@@ -2,13 +2,18 @@
 # enum or pattern rules it out, so no option warning.
 tool "show_branch" {
   description = "Shows the log of a branch."
+  annotations {
+    read_only = true
+  }
   arg "branch" {
-    type = string
-    enum = ["main", "release"]
+    description = "The branch whose log to show."
+    type        = string
+    enum        = ["main", "release"]
   }
   arg "path" {
-    type    = string
-    pattern = "^[A-Za-z0-9][A-Za-z0-9/._-]*$"
+    description = "A path inside the repository."
+    type        = string
+    pattern     = "^[A-Za-z0-9][A-Za-z0-9/._-]*$"
   }
   shell {
     command = ["ls", args.branch, args.path]
@@ -20,19 +25,26 @@ tool "show_branch" {
 # reads it as data: no warning.
 tool "recent_commits" {
   description = "Shows recent commits touching a path."
+  annotations {
+    read_only = true
+  }
   arg "count" {
-    type    = number
-    minimum = 1
+    description = "How many commits to show."
+    type        = number
+    minimum     = 1
   }
   arg "author" {
-    type = string
+    description = "Only commits by this author."
+    type        = string
   }
   arg "path" {
-    type = string
+    description = "A path inside the repository."
+    type        = string
   }
   arg "text" {
-    type     = string
-    required = false
+    description = "Words the commit message holds."
+    type        = string
+    required    = false
   }
   shell {
     command = ["git", "log", args.count, "--oneline", "--author=${args.author}", "--", args.path]

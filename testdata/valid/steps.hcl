@@ -18,12 +18,18 @@ backend "sql" "reports" {
 
 tool "place_order" {
   description = "Order a plant from the shop, at the price in the price list."
+  annotations {
+    destructive = false
+    idempotent  = false
+  }
   arg "plant_id" {
-    type = integer
+    description = "The plant's id in the shop."
+    type        = integer
   }
   arg "quantity" {
-    type    = integer
-    minimum = 1
+    description = "How many plants to order."
+    type        = integer
+    minimum     = 1
   }
   step "price" {
     sql "prices" {
@@ -46,12 +52,18 @@ tool "place_order" {
 
 tool "save_plant" {
   description = "Save a plant to the local list."
+  annotations {
+    destructive = false
+    idempotent  = false
+  }
   arg "plant_id" {
-    type = integer
+    description = "The plant's id in the shop."
+    type        = integer
   }
   arg "name" {
-    type     = string
-    required = false
+    description = "The plant's name, when the shop has none."
+    type        = string
+    required    = false
   }
   step "plant" {
     when = "args.name == nil"
@@ -74,9 +86,13 @@ tool "save_plant" {
 
 tool "export_size" {
   description = "Show the size of the last export of a report."
+  annotations {
+    read_only = true
+  }
   arg "report" {
-    type    = string
-    pattern = "^[a-z0-9_]+$"
+    description = "The report's name, such as sales."
+    type        = string
+    pattern     = "^[a-z0-9_]+$"
   }
   step "export" {
     sql "reports" {
@@ -107,13 +123,15 @@ prompt "plan_watering" {
 tool "compare_plants" {
   description = "Search the shop and compare the plants found: name, price and stock of each."
   arg "query" {
-    type = string
+    description = "Words from the plant's name."
+    type        = string
   }
   arg "limit" {
-    type    = integer
-    default = 5
-    minimum = 1
-    maximum = 20
+    description = "How many plants to compare."
+    type        = integer
+    default     = 5
+    minimum     = 1
+    maximum     = 20
   }
   step "search" {
     http "shop" {

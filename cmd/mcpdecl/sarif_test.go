@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// sarifSchemaPath is where scripts/sarif-schema.sh installs the official
+// SARIF 2.1.0 schema (MCPDECL_SARIF_SCHEMA names another file).
+func sarifSchemaPath() string {
+	if p := os.Getenv("MCPDECL_SARIF_SCHEMA"); p != "" {
+		return p
+	}
+	tools := os.Getenv("MCPDECL_TOOLS_DIR")
+	if tools == "" {
+		tools = filepath.Join("..", "..", ".tools")
+	}
+	abs, _ := filepath.Abs(filepath.Join(tools, "sarif", "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json"))
+	return abs
+}
+
+func officialSARIFSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	path := sarifSchemaPath()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("the SARIF 2.1.0 schema is not installed (%v); run scripts/sarif-schema.sh, as .ci/run does", err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("sarif-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// validateSARIF runs `mcpdecl validate --format sarif` in dir on the
+// given files and returns its output, checked against the schema.
+func validateSARIF(t *testing.T, sch *jsonschema.Schema, dir string, args ...string) map[string]any {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errOut bytes.Buffer
+	run(append([]string{"validate", "--format", "sarif"}, args...), &out, &errOut)
+	if errOut.Len() > 0 {
+		t.Fatalf("stderr: %s", errOut.String())
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("the SARIF output does not match the SARIF 2.1.0 schema: %v\n%s", err, out.String())
+	}
+	var log map[string]any
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	return log
+}
+
+// TestSARIFMatchesSchema: lint findings, errors and a diagnostic without
+// a place in a file all give valid SARIF 2.1.0, with relative URIs.
+func TestSARIFMatchesSchema(t *testing.T) {
+	sch := officialSARIFSchema(t)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "my configs"), 0o755)
+	writeFile(t, filepath.Join(dir, "my configs", "lint.hcl"), `
+tool "run" {
+  arg "x" {}
+  result {
+    text = "'ok'"
+  }
+}
+`)
+	writeFile(t, filepath.Join(dir, "broken.hcl"), `tool "t" {
+  description = "Say something back, unchanged."
+  result {
+    text = "args.nope"
+  }
+}
+`)
+	log := validateSARIF(t, sch, dir, "my configs/lint.hcl", "broken.hcl", "missing.hcl")
+	text, _ := json.Marshal(log)
+	for _, want := range []string{
+		`"ruleId":"MCPD202"`, `"ruleId":"MCPD504"`, `"ruleId":"MCPD001"`,
+		`"uri":"my%20configs/lint.hcl"`, `"uri":"broken.hcl"`,
+		`"helpUri":"https://github.com/mcpdecl/mcpdecl/blob/main/docs/lint.md#mcpd101"`,
+	} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("SARIF output lacks %s", want)
+		}
+	}
+	// A clean run is a valid log with no results.
+	writeFile(t, filepath.Join(dir, "clean.hcl"), `
+tool "echo_text" {
+  description = "Say the given text back, unchanged."
+  arg "text" {
+    description = "What to say back."
+  }
+  result {
+    text = "args.text"
+  }
+}
+`)
+	log = validateSARIF(t, sch, dir, "clean.hcl")
+	if results := log["runs"].([]any)[0].(map[string]any)["results"].([]any); len(results) != 0 {
+		t.Errorf("results of a clean run: %v", results)
+	}
+}
+
+// TestSARIFSchemaRejects: the schema check can fail (a log without its
+// version is refused), so the test above proves something.
+func TestSARIFSchemaRejects(t *testing.T) {
+	sch := officialSARIFSchema(t)
+	inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"runs": [{"tool": {"driver": {"name": "mcpdecl"}}, "results": [{"message": {"text": "x"}, "level": "loud"}]}]}`))
+	if err := sch.Validate(inst); err == nil {
+		t.Error("the schema accepts a log without version and with level \"loud\"")
+	}
+}
+
+func TestSARIFRegion(t *testing.T) {
+	for _, c := range []struct {
+		r    hcl.Range
+		want *sarifRegion
+	}{
+		{hcl.Range{Start: hcl.Pos{Line: 3, Column: 5}, End: hcl.Pos{Line: 3, Column: 9}}, &sarifRegion{3, 5, 3, 9}},
+		{hcl.Range{Start: hcl.Pos{Line: 3, Column: 5}, End: hcl.Pos{Line: 4, Column: 1}}, &sarifRegion{3, 5, 4, 1}},
+		// An end before the start (an empty range) is the start.
+		{hcl.Range{Start: hcl.Pos{Line: 3, Column: 5}}, &sarifRegion{3, 5, 3, 5}},
+		// No position at all: the whole file.
+		{hcl.Range{Filename: "a.hcl"}, nil},
+	} {
+		got := regionOf(&c.r)
+		if (got == nil) != (c.want == nil) || got != nil && *got != *c.want {
+			t.Errorf("regionOf(%v) = %v, want %v", c.r, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,11 @@
+// Package lint holds the quality checks `mcpdecl validate` runs on a
+// configuration that compiles: descriptions a model can choose by, names
+// it reads well, the size of the tool listing, annotations that match
+// what calls do, and declarations nothing uses. Each finding is a warning
+// with a stable code (see [Rules]); a `lint { ignore = [...] }` block in
+// the block concerned, or in the server block, turns codes off.
+//
+// The checks read the configuration ([lang.Config]) for positions and the
+// compiled table ([dispatch.Table]) for values, so they judge what the
+// server would list and run, not the source text.
+package lint
