@@ -7,7 +7,6 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -113,6 +112,9 @@ func (ks *keySet) startFetchLocked() *fetchCall {
 			ks.keys, ks.jwksURL, ks.fetchedAt = keys, jwksURL, time.Now()
 		} else {
 			ks.v.warn("cannot fetch the authorization server's keys", "issuer", ks.issuer, "error", err.Error())
+			if ks.issuer != "" {
+				ks.jwksURL = "" // discovered, so discover again: the key set may have moved
+			}
 		}
 		call.err = err
 		ks.inflight = nil
@@ -137,9 +139,6 @@ func (ks *keySet) fetch(ctx context.Context) ([]publicKey, string, error) {
 		Keys []json.RawMessage `json:"keys"`
 	}
 	if err := ks.v.getJSON(ctx, jwksURL, &doc); err != nil {
-		if errors.Is(err, errNotFound) && ks.issuer != "" {
-			jwksURL = "" // the key set moved: discover it again next time
-		}
 		return nil, jwksURL, err
 	}
 	keys := ks.v.parseKeys(doc.Keys)

@@ -127,12 +127,11 @@ func (v *Verifier) verify(ctx context.Context, token string) (*Identity, *Error)
 		v.debug("token refused", "reason", "longer than the limit")
 		return nil, invalidToken("the token is too long")
 	}
-	if id := v.matchStatic(token); id != nil {
+	key := hashToken(token)
+	if id := v.matchStatic(key); id != nil {
 		return id, nil
 	}
-	var key [32]byte
 	if v.cache != nil {
-		key = hashToken(token)
 		if id := v.cache.get(key, time.Now()); id != nil {
 			return id, nil
 		}
