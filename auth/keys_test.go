@@ -255,7 +255,7 @@ func TestKeySetThatMovedIsDiscoveredAgain(t *testing.T) {
 	is.Publish(t, authtest.NewKey(t, "RS256", "rsa-2"))
 	next := is.Sign(t, is.Key("rsa-2"), claims)
 	mustRefuse(t, v, next, auth.CodeInvalidToken, "unknown key") // the old URL answers 404: keys kept
-	mustVerify(t, v, next)                                        // discovered again
+	mustVerify(t, v, next)                                       // discovered again
 }
 
 func TestClosedVerifierFetchesNothing(t *testing.T) {
