@@ -198,6 +198,10 @@ func TestStaleKeysServeWhileRefreshing(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		mustVerify(t, v, token)
 	}
+	// The refresh runs in the background: wait for it to reach the server.
+	for i := 0; i < 500 && is.JWKSFetches() < 2; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if j := is.JWKSFetches(); j != 2 {
 		t.Fatalf("key set fetched %d times; want 2 (first use, one background refresh)", j)
 	}
