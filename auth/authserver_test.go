@@ -16,6 +16,7 @@ import (
 )
 
 func TestRealServerTokens(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer)
 	token := as.Token(t, authtest.TokenRequest{
@@ -68,6 +69,7 @@ func TestRealServerTokens(t *testing.T) {
 }
 
 func TestRealServerOpenIDDiscoveryFallback(t *testing.T) {
+	t.Parallel()
 	as := authtest.StartWith(t, authtest.Options{NoRFC8414: true, Alg: "ES256"})
 	v := newVerifier(t, as.Issuer)
 	mustVerify(t, v, as.Token(t, authtest.TokenRequest{Resource: []string{resource}}))
@@ -77,6 +79,7 @@ func TestRealServerOpenIDDiscoveryFallback(t *testing.T) {
 }
 
 func TestRealServerKeyRotation(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer, func(c *auth.Config) {
 		c.KeyRefreshInterval = time.Nanosecond
@@ -97,6 +100,7 @@ func TestRealServerKeyRotation(t *testing.T) {
 }
 
 func TestRealServerForgedKidFlood(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer, func(c *auth.Config) { c.KeyRefreshInterval = time.Hour })
 	mustVerify(t, v, as.Token(t, authtest.TokenRequest{Resource: []string{resource}}))
@@ -121,6 +125,7 @@ func TestRealServerForgedKidFlood(t *testing.T) {
 }
 
 func TestRealServerIntrospection(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	cfg := func(c *auth.Config) {
 		c.Introspection = &auth.Introspection{URL: as.Issuer + "/introspect", ClientID: as.ClientID, ClientSecret: as.ClientSecret}
@@ -180,6 +185,7 @@ func TestRealServerIntrospection(t *testing.T) {
 }
 
 func TestRealServerMiddleware(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer)
 	h := v.Middleware(echoIdentity)

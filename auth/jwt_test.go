@@ -75,6 +75,12 @@ func TestVerifyScopeForms(t *testing.T) {
 		t.Fatalf("scp array → %v", id.Scopes)
 	}
 	c = is.Claims(resource)
+	c["scope"] = []any{"x", "y"}
+	c["scp"] = "ignored"
+	if id := mustVerify(t, v, is.Sign(t, is.Key("ec-1"), c)); strings.Join(id.Scopes, ",") != "x,y" {
+		t.Fatalf("scope array → %v", id.Scopes)
+	}
+	c = is.Claims(resource)
 	delete(c, "sub")
 	c["client_id"] = "robot"
 	if id := mustVerify(t, v, is.Sign(t, is.Key("ec-1"), c)); id.Subject != "robot" || id.Scopes != nil {
