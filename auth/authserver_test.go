@@ -68,6 +68,19 @@ func TestRealServerTokens(t *testing.T) {
 	})
 }
 
+func TestRealServerAuthorizationCode(t *testing.T) {
+	t.Parallel()
+	as := authtest.Start(t)
+	as.SetClaims(t, map[string]any{"email": "john@example.com"})
+	v := newVerifier(t, as.Issuer)
+	id := mustVerify(t, v, as.AuthorizationCode(t, authtest.TokenRequest{Scope: "tools:read", Resource: []string{resource}}))
+	if id.Subject != "johndoe" || strings.Join(id.Scopes, " ") != "tools:read" || id.Claims["email"] != "john@example.com" {
+		t.Fatalf("identity %+v", id)
+	}
+	other := as.AuthorizationCode(t, authtest.TokenRequest{Resource: []string{"https://other.example.com/mcp"}})
+	mustRefuse(t, v, other, auth.CodeInvalidToken, "not meant for this resource")
+}
+
 func TestRealServerOpenIDDiscoveryFallback(t *testing.T) {
 	t.Parallel()
 	as := authtest.StartWith(t, authtest.Options{NoRFC8414: true, Alg: "ES256"})
