@@ -41,13 +41,11 @@ type keySet struct {
 	fetchedAt time.Time // last successful fetch
 	triedAt   time.Time // last fetch started
 	inflight  *fetchCall
-	fetches   int // fetches started, for tests
 }
 
-type fetchCall struct {
-	done chan struct{}
-	err  error
-}
+// fetchCall is a running fetch; done closes when it ends (its outcome is
+// read from the keySet).
+type fetchCall struct{ done chan struct{} }
 
 // lookup returns the keys a token with this kid may be verified with.
 func (ks *keySet) lookup(ctx context.Context, kid string) ([]publicKey, *Error) {
@@ -104,7 +102,6 @@ func (ks *keySet) startFetchLocked() *fetchCall {
 	call := &fetchCall{done: make(chan struct{})}
 	ks.inflight = call
 	ks.triedAt = time.Now()
-	ks.fetches++
 	go func() {
 		keys, jwksURL, err := ks.fetch(ks.v.ctx)
 		ks.mu.Lock()
@@ -116,7 +113,6 @@ func (ks *keySet) startFetchLocked() *fetchCall {
 				ks.jwksURL = "" // discovered, so discover again: the key set may have moved
 			}
 		}
-		call.err = err
 		ks.inflight = nil
 		ks.mu.Unlock()
 		close(call.done)
