@@ -17,6 +17,10 @@ import (
 // maxKeys bounds how many keys of one key set are kept.
 const maxKeys = 64
 
+// retryUnloaded is the least time between two attempts to fetch a key set
+// that has never been fetched (when KeyRefreshInterval is longer).
+const retryUnloaded = 5 * time.Second
+
 // publicKey is one verification key of a key set.
 type publicKey struct {
 	kid string
@@ -53,7 +57,14 @@ func (ks *keySet) lookup(ctx context.Context, kid string) ([]publicKey, *Error) 
 	ks.mu.Lock()
 	found := matchKeys(ks.keys, kid)
 	stale := now.Sub(ks.fetchedAt) >= ks.v.keyTTL
-	mayFetch := ks.inflight != nil || now.Sub(ks.triedAt) >= ks.v.keyRefresh
+	interval := ks.v.keyRefresh
+	if ks.fetchedAt.IsZero() && interval > retryUnloaded {
+		// No key yet, so nothing works: try again sooner (as the 503's
+		// Retry-After says) — an authorization server that is down gets
+		// one request per this interval, not one per token.
+		interval = retryUnloaded
+	}
+	mayFetch := ks.inflight != nil || now.Sub(ks.triedAt) >= interval
 	if len(found) > 0 {
 		if stale && mayFetch {
 			ks.startFetchLocked()
