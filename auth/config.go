@@ -45,6 +45,7 @@ type Config struct {
 	// KeyRefreshInterval is the least time between two fetches of a key
 	// set caused by a token whose `kid` is not in it (default 30s), so a
 	// flood of forged key ids cannot hammer the authorization server.
+	// While no key set was ever fetched, the interval is at most 5s.
 	KeyRefreshInterval time.Duration
 	// KeyCacheTTL is how long a fetched key set is used before it is
 	// fetched again on the next token (default 1h). A failed fetch keeps
