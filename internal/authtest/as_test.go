@@ -28,7 +28,8 @@ func TestAuthorizationCodeWithPKCE(t *testing.T) {
 	meta := struct{ Issuer, AuthorizationEndpoint, TokenEndpoint, RegistrationEndpoint string }{
 		str(doc["issuer"]), str(doc["authorization_endpoint"]), str(doc["token_endpoint"]), str(doc["registration_endpoint"]),
 	}
-	if meta.Issuer != as.Issuer || meta.RegistrationEndpoint == "" || meta.TokenEndpoint == "" || !strings.Contains(fmt.Sprint(doc["code_challenge_methods_supported"]), "S256") {
+	if meta.Issuer != as.Issuer || meta.RegistrationEndpoint == "" || meta.TokenEndpoint == "" || !strings.Contains(fmt.Sprint(doc["code_challenge_methods_supported"]), "S256") ||
+		doc["authorization_response_iss_parameter_supported"] != true {
 		t.Fatalf("metadata %v", doc)
 	}
 
@@ -60,7 +61,7 @@ func TestAuthorizationCodeWithPKCE(t *testing.T) {
 	}
 	resp.Body.Close()
 	loc, err := url.Parse(resp.Header.Get("Location"))
-	if resp.StatusCode != http.StatusFound || err != nil || loc.Query().Get("state") != "xyz" {
+	if resp.StatusCode != http.StatusFound || err != nil || loc.Query().Get("state") != "xyz" || loc.Query().Get("iss") != as.Issuer {
 		t.Fatalf("authorize: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	code := loc.Query().Get("code")

@@ -10,7 +10,9 @@
 //   - RFC 8414 metadata at /.well-known/oauth-authorization-server (the same
 //     document), unless options.rfc8414 is false;
 //   - RFC 7591 dynamic client registration at /register (public clients
-//     with PKCE, or clients with a secret);
+//     with PKCE, or clients with a secret); any client id is accepted,
+//     so clients using a Client ID Metadata Document URL work too;
+//   - RFC 9207: `iss` in the authorization response;
 //   - RFC 7662 introspection at /introspect of the tokens it issued (JWT or
 //     opaque), with HTTP basic client authentication;
 //   - test controls under /test/: mint an opaque token, revoke a token,
@@ -79,10 +81,18 @@ service.on("beforeWellKnownOpenIdConfiguration", (res) => {
     token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
     grant_types_supported: [...res.body.grant_types_supported, "refresh_token"],
     introspection_endpoint_auth_methods_supported: ["client_secret_basic"],
+    // RFC 9207: the authorization response names the issuer (clients of
+    // the 2026-07-28 revision check it).
+    authorization_response_iss_parameter_supported: true,
+    // Client ID Metadata Documents: a client may use the URL of its
+    // metadata as client_id. This server checks no client id at all, so
+    // it neither fetches nor checks the document.
+    client_id_metadata_document_supported: true,
   });
 });
 
 service.on("beforeAuthorizeRedirect", (redirect, req) => {
+  redirect.url.searchParams.set("iss", issuer.url);
   const code = redirect.url.searchParams.get("code");
   if (!code) return;
   grants.set(code, {
