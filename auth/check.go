@@ -48,6 +48,9 @@ func (cfg *Config) check() error {
 	}
 	if cfg.JWKSURL != "" {
 		c.url("jwks_url", -1, cfg.JWKSURL)
+		if len(cfg.AuthorizationServers) == 0 && len(cfg.Issuers) == 0 {
+			c.add("jwks_url", -1, "is given without authorization_servers or issuers, so no token's issuer could be accepted")
+		}
 	}
 	for i, a := range cfg.Algorithms {
 		if msg := algorithmProblem(a); msg != "" {

@@ -27,6 +27,9 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		{"bad authorization server", func(c *auth.Config) { c.AuthorizationServers = []string{"https://ok.example.com", "as.example.com"} }, "authorization_servers", 1, "absolute"},
 		{"bad issuer", func(c *auth.Config) { c.Issuers = []string{"ftp://as.example.com"} }, "issuers", 0, "absolute"},
 		{"bad jwks_url", func(c *auth.Config) { c.JWKSURL = "https:///keys" }, "jwks_url", -1, "has no host"},
+		{"jwks_url without issuers", func(c *auth.Config) {
+			c.AuthorizationServers, c.JWKSURL = nil, "https://as.example.com/jwks"
+		}, "jwks_url", -1, "without authorization_servers or issuers"},
 		{"alg none", func(c *auth.Config) { c.Algorithms = []string{"RS256", "none"} }, "algorithms", 1, `"none" accepts unsigned tokens`},
 		{"alg HS256", func(c *auth.Config) { c.Algorithms = []string{"HS256"} }, "algorithms", 0, "shared secret"},
 		{"unknown alg", func(c *auth.Config) { c.Algorithms = []string{"RS257"} }, "algorithms", 0, "unknown algorithm"},
