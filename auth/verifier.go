@@ -82,6 +82,11 @@ func New(cfg *Config) (*Verifier, error) {
 		jwt.WithIssuedAt(),
 	)
 	v.static = newStaticTokens(cfg.Static)
+	v.cfg.Static = nil // only their digests are kept
+	if cfg.Introspection != nil {
+		in := *cfg.Introspection // the caller's copy may change later
+		v.cfg.Introspection = &in
+	}
 	size := cfg.TokenCacheSize
 	if size == 0 {
 		size = defaultCacheSize
