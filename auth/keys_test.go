@@ -60,8 +60,8 @@ func TestConcurrentFirstRequestsShareOneFetch(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if j := is.JWKSFetches(); j != 1 {
-		t.Fatalf("20 concurrent first requests fetched the key set %d times; want 1", j)
+	if m, j := is.MetadataFetches(), is.JWKSFetches(); m != 1 || j != 1 {
+		t.Fatalf("20 concurrent first requests fetched the metadata %d times and the key set %d times; want 1 and 1", m, j)
 	}
 }
 
