@@ -58,7 +58,7 @@ func (cfg *Config) check() error {
 		}
 	}
 	if cfg.Leeway < 0 || cfg.Leeway > maxLeeway {
-		c.add("leeway", -1, "%v is out of range; use 0 to %v", cfg.Leeway, maxLeeway)
+		c.add("leeway", -1, "%v is out of range; use 1s to %v (0 means the default, %v)", cfg.Leeway, maxLeeway, defaultLeeway)
 	}
 	if in := cfg.Introspection; in != nil {
 		c.url("introspection.url", -1, in.URL)

@@ -25,7 +25,9 @@ type Config struct {
 	// Algorithms are the accepted JWS algorithms (default RS256 and
 	// ES256). "none" and the shared-secret HS* algorithms are refused.
 	Algorithms []string
-	// Leeway is the clock skew allowed for exp, nbf and iat (at most 5m).
+	// Leeway is the clock skew allowed for exp, nbf and iat (default 30s,
+	// at most 5m): without any, a token from an authorization server whose
+	// clock runs a second ahead is "issued in the future" for a second.
 	Leeway time.Duration
 	// ScopesSupported are listed in the protected resource metadata.
 	ScopesSupported []string
@@ -83,6 +85,7 @@ const (
 	defaultKeyTTL       = time.Hour
 	defaultCacheSize    = 4096
 	defaultIntrospectTT = time.Minute
+	defaultLeeway       = 30 * time.Second
 	maxLeeway           = 5 * time.Minute
 	minStaticTokenLen   = 16
 )

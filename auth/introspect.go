@@ -26,11 +26,11 @@ func (v *Verifier) introspect(ctx context.Context, token string) (*Identity, tim
 		return nil, time.Time{}, invalidToken("the token is not active")
 	}
 	exp, hasExp := unixTime(ans["exp"])
-	if hasExp && now.After(exp.Add(v.cfg.Leeway)) {
+	if hasExp && now.After(exp.Add(v.leeway)) {
 		v.debug("token refused", "reason", "expired (introspection)")
 		return nil, time.Time{}, invalidToken("the token has expired")
 	}
-	if nbf, ok := unixTime(ans["nbf"]); ok && nbf.After(now.Add(v.cfg.Leeway)) {
+	if nbf, ok := unixTime(ans["nbf"]); ok && nbf.After(now.Add(v.leeway)) {
 		v.debug("token refused", "reason", "nbf in the future (introspection)")
 		return nil, time.Time{}, invalidToken("the token is not valid yet (nbf)")
 	}

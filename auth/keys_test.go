@@ -25,6 +25,17 @@ func TestLeewayAcceptsSlightlyExpired(t *testing.T) {
 	mustVerify(t, v, is.Sign(t, is.Key("rsa-1"), c))
 }
 
+func TestDefaultLeewayToleratesClockDrift(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL)
+	c := is.Claims(resource)
+	c["iat"] = time.Now().Add(10 * time.Second).Unix() // the issuer's clock runs ahead
+	c["nbf"] = c["iat"]
+	mustVerify(t, v, is.Sign(t, is.Key("rsa-1"), c))
+	c["iat"] = time.Now().Add(2 * time.Minute).Unix()
+	mustRefuse(t, v, is.Sign(t, is.Key("rsa-1"), c), auth.CodeInvalidToken, "issued in the future")
+}
+
 func TestKeysAreFetchedOnceAndCached(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	v := newVerifier(t, is.URL)

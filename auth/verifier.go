@@ -20,6 +20,7 @@ type Verifier struct {
 	algorithms []string
 	keyRefresh time.Duration
 	keyTTL     time.Duration
+	leeway     time.Duration
 	client     *http.Client
 	log        *slog.Logger
 	parser     *jwt.Parser
@@ -47,6 +48,7 @@ func New(cfg *Config) (*Verifier, error) {
 		algorithms: cfg.Algorithms,
 		keyRefresh: orDefault(cfg.KeyRefreshInterval, defaultKeyRefresh),
 		keyTTL:     orDefault(cfg.KeyCacheTTL, defaultKeyTTL),
+		leeway:     orDefault(cfg.Leeway, defaultLeeway),
 		client:     cfg.HTTPClient,
 		log:        cfg.Logger,
 		keySets:    map[string]*keySet{},
@@ -77,7 +79,7 @@ func New(cfg *Config) (*Verifier, error) {
 	}
 	v.parser = jwt.NewParser(
 		jwt.WithValidMethods(v.algorithms),
-		jwt.WithLeeway(cfg.Leeway),
+		jwt.WithLeeway(v.leeway),
 		jwt.WithExpirationRequired(),
 		jwt.WithIssuedAt(),
 	)
