@@ -39,6 +39,7 @@ func (c *serveCmd) Run(s streams) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	log.Debug("loading the configuration; SIGHUP from now on reloads it", "paths", c.Paths)
 	keys, err := c.openKeys()
 	if err != nil {
 		return err
