@@ -53,8 +53,6 @@ func (c *compiler) compileTools() {
 		env = append(env, c.ownerStepsEnv(t.Steps)...)
 		env = append(env, c.authEnv()...)
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil || len(t.Steps) > 0)
-		tool.Access = c.primitiveAccess(t.Scopes, where)
-		tool.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tool.Answer)
 		tool.Content = c.compileContent(t.Content, callScope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
 			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
@@ -63,6 +61,8 @@ func (c *compiler) compileTools() {
 		} else if tool.Result != nil && tool.Result.Structured != nil {
 			tool.OutputSchema = inferOutputSchema(tool.Result.Structured, tool.Result.MaxItems > 0)
 		}
+		tool.Access = c.primitiveAccess(t.Scopes, where)
+		tool.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tool.Answer)
 		c.table.Tools = append(c.table.Tools, tool)
 	}
 }

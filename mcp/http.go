@@ -373,7 +373,7 @@ func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connCo
 		w.Header().Set(HeaderSessionID, sess.id)
 	}
 	if out.body != nil {
-		resp.finish(out.status, out.body)
+		resp.finish(out.replyTo(w, r), out.body)
 	}
 }
 

@@ -24,6 +24,10 @@ type Options struct {
 	// (elicitation). Servers behind one load balancer need the same key;
 	// nil means a random key per process.
 	StateKey []byte
+	// HTTPAuth says the server is served over HTTP: when its table has an
+	// auth block, tokens are checked (see Protect). Over stdio leave it
+	// false: there is no token, and the auth block is not used.
+	HTTPAuth bool
 }
 
 // Server implements mcp.Handler over a dispatch table.
@@ -34,6 +38,7 @@ type Server struct {
 	log      *slog.Logger
 	timeout  time.Duration
 	stateKey []byte
+	httpAuth bool
 }
 
 var (
@@ -56,7 +61,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKey: opts.StateKey}
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKey: opts.StateKey, httpAuth: opts.HTTPAuth}
 	if len(s.stateKey) == 0 {
 		s.stateKey = newStateKey()
 	}
@@ -67,6 +72,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	}
 	st := newState(t)
 	st.log = s.log
+	st.verifier, st.authErr = s.newVerifier(t)
 	s.state.Store(st)
 	return s
 }
@@ -83,7 +89,8 @@ func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
 // SwapAndDiff is Swap that also returns the URIs of resources whose
 // description or static content changed, for resources/updated.
 func (s *Server) SwapAndDiff(t *dispatch.Table) (mcp.ListKind, []string) {
-	kinds, updated, _ := s.swap(t, false)
+	v, err := s.newVerifier(t)
+	kinds, updated, _ := s.swap(t, false, v, err)
 	return kinds, updated
 }
 

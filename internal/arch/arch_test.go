@@ -1,6 +1,7 @@
 // Package arch_test keeps the import rules of the architecture true:
-// cmd → server → {dispatch, mcp}; server is protocol glue and imports
-// nothing else of mcpdecl but the shared leaf rules; dispatch → adapter ←
+// cmd → server → {dispatch, mcp, auth}; server is protocol glue and
+// imports nothing else of mcpdecl but the token checks and the shared
+// leaf rules; dispatch → adapter ←
 // adapters/*; lang
 // imports no adapter; mcp imports no other mcpdecl package but the leaf
 // internal/jsonenc; eval depends on hcl, cty and expr only; internal/rule
@@ -26,6 +27,10 @@ var forbidden = map[string][]string{
 	"adapters": {"lang", "dispatch", "mcp", "server", "cmd"},
 	"dispatch": {"mcp", "server", "cmd"},
 	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
+	// auth verifies tokens for any HTTP handler; it knows nothing of the
+	// language or the protocol, so dispatch (auth.Config in the table) and
+	// server (the verifier of a generation) can both use it.
+	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
 	// jsonenc is a leaf: the protocol layer may use it.
 	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// jsondec is a leaf: adapters decode answers and the server arguments with it.
@@ -71,9 +76,12 @@ func TestImportRules(t *testing.T) {
 // directOnly lists packages whose own (non-test) imports of mcpdecl
 // packages are limited to these: the server is glue between the table
 // (which compiles and runs calls) and the protocol, so it reaches no
-// adapter, expression or language package itself.
+// adapter, expression or language package itself. It uses auth, the
+// token checks, because each served generation owns the verifier built
+// from its auth block and the HTTP challenge of a missing scope is the
+// glue's to write.
 var directOnly = map[string][]string{
-	"server": {"dispatch", "mcp", "internal/rule"},
+	"server": {"dispatch", "mcp", "auth", "internal/rule"},
 }
 
 func TestDirectImports(t *testing.T) {

@@ -1,0 +1,132 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/mcpdecl/mcpdecl/auth"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// Token checks. When the server is served over HTTP (Options.HTTPAuth)
+// and its table has an auth block, each generation has a Verifier built
+// from that block: Protect refuses MCP requests without a valid token
+// (401) and serves the protected-resource metadata; a call whose token
+// lacks the scopes of its tool, resource, template or prompt gets 403
+// with a challenge naming the scopes to ask for. The verified identity
+// reaches the table as CallInput.Identity. Over stdio no token exists:
+// the process's own credentials are the boundary, scopes are not checked,
+// and what reads auth.* is refused.
+
+// newVerifier builds the token checks of t; nil when t has no auth block
+// or tokens are not checked (stdio).
+func (s *Server) newVerifier(t *dispatch.Table) (*auth.Verifier, error) {
+	if !s.httpAuth || t.Auth == nil {
+		return nil, nil
+	}
+	cfg := *t.Auth
+	cfg.Logger = s.log
+	v, err := auth.New(&cfg)
+	if err != nil {
+		return nil, fmt.Errorf("auth block: %w", err)
+	}
+	return v, nil
+}
+
+// Protect wraps the MCP endpoint at endpointPath: without an auth block
+// it is next as it is; with one, the protected-resource metadata is
+// served (without a token) at its well-known paths, and every other
+// request needs a valid bearer token. Mount the handler at endpointPath
+// and at each of auth.MetadataPaths(endpointPath). It follows reloads:
+// each request is checked by the current configuration's auth block.
+func (s *Server) Protect(next http.Handler, endpointPath string) http.Handler {
+	metadata := map[string]bool{}
+	for _, p := range auth.MetadataPaths(endpointPath) {
+		metadata[p] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		st := s.state.Load()
+		switch {
+		case st.authErr != nil:
+			// Fail closed: an auth block that could not be set up lets
+			// nobody in.
+			http.Error(w, "authorization is not available", http.StatusServiceUnavailable)
+		case metadata[r.URL.Path] && st.verifier != nil:
+			servePRM(w, r, st.verifier)
+		case metadata[r.URL.Path]:
+			http.NotFound(w, r)
+		case st.verifier == nil:
+			next.ServeHTTP(w, r)
+		default:
+			st.verifier.Middleware(next).ServeHTTP(w, r)
+		}
+	})
+}
+
+// servePRM answers GET (and CORS-free HEAD) of the RFC 9728 document.
+func servePRM(w http.ResponseWriter, r *http.Request, v *auth.Verifier) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "max-age=300")
+	_, _ = w.Write(v.Metadata())
+}
+
+// identity is the verified identity of a request's token, when this
+// generation checks tokens.
+func (st *state) identity(ctx context.Context) *auth.Identity {
+	if st.verifier == nil {
+		return nil
+	}
+	return auth.FromContext(ctx)
+}
+
+// inboundHeader is the request's headers as the table sees them: never
+// the caller's token when tokens are checked, so that no backend
+// configuration can pass it on.
+func (st *state) inboundHeader(h http.Header) http.Header {
+	if st.verifier == nil || h.Get("Authorization") == "" {
+		return h
+	}
+	h = h.Clone()
+	h.Del("Authorization")
+	return h
+}
+
+// scopeError is the protocol error of a call whose token lacks scopes:
+// over HTTP, 403 with a challenge naming the scopes to ask for.
+func (st *state) scopeError(ce *dispatch.CallError) error {
+	e := mcp.Errorf(mcp.CodeForbidden, "%s", ce.Message)
+	v := st.verifier
+	if v == nil {
+		return e
+	}
+	return e.WithHTTPReply(func(h http.Header, r *http.Request) int {
+		cw := &headerWriter{header: h}
+		v.Challenge(cw, r, http.StatusForbidden, &auth.Error{Code: "insufficient_scope", Description: ce.Message}, ce.Scopes)
+		if cw.status == 0 {
+			return http.StatusForbidden
+		}
+		return cw.status
+	})
+}
+
+// headerWriter lets a challenge set headers and a status on a response
+// whose body the MCP transport writes: the body is dropped.
+type headerWriter struct {
+	header http.Header
+	status int
+}
+
+func (w *headerWriter) Header() http.Header         { return w.header }
+func (w *headerWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w *headerWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
