@@ -35,6 +35,9 @@ var forbidden = map[string][]string{
 	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// jsondec is a leaf: adapters decode answers and the server arguments with it.
 	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	// auth is the resource server's token checking: it knows nothing of the
+	// language, the table or the protocol, so the server can mount it.
+	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }

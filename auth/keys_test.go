@@ -1,0 +1,185 @@
+package auth_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/mcpdecl/mcpdecl/auth"
+	"github.com/mcpdecl/mcpdecl/internal/authtest"
+)
+
+func TestLeewayAcceptsSlightlyExpired(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL, func(c *auth.Config) { c.Leeway = 30 * time.Second })
+	c := is.Claims(resource)
+	c["exp"] = time.Now().Add(-10 * time.Second).Unix()
+	c["nbf"] = time.Now().Add(10 * time.Second).Unix()
+	mustVerify(t, v, is.Sign(t, is.Key("rsa-1"), c))
+}
+
+func TestKeysAreFetchedOnceAndCached(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL)
+	if is.MetadataFetches() != 0 || is.JWKSFetches() != 0 {
+		t.Fatal("New fetched something")
+	}
+	for i := 0; i < 5; i++ {
+		mustVerify(t, v, is.Sign(t, is.Key("rsa-1"), is.Claims(resource)))
+	}
+	if m, j := is.MetadataFetches(), is.JWKSFetches(); m != 1 || j != 1 {
+		t.Fatalf("metadata fetched %d times, key set %d times; want 1 and 1", m, j)
+	}
+}
+
+func TestConcurrentFirstRequestsShareOneFetch(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	is.SlowJWKS(100 * time.Millisecond)
+	v := newVerifier(t, is.URL, func(c *auth.Config) { c.TokenCacheSize = -1 })
+	token := is.Sign(t, is.Key("ec-1"), is.Claims(resource))
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := v.Verify(context.Background(), token); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if j := is.JWKSFetches(); j != 1 {
+		t.Fatalf("20 concurrent first requests fetched the key set %d times; want 1", j)
+	}
+}
+
+func TestUnknownKidRefreshesAndRotationWorks(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL, func(c *auth.Config) {
+		c.KeyRefreshInterval = time.Nanosecond // no rate limit in this test
+		c.TokenCacheSize = -1
+	})
+	old := is.Key("rsa-1")
+	oldToken := is.Sign(t, old, is.Claims(resource))
+	mustVerify(t, v, oldToken)
+
+	rotated := authtest.NewKey(t, "RS256", "rsa-2")
+	is.Publish(t, rotated)
+	is.Unpublish("rsa-1")
+	mustVerify(t, v, is.Sign(t, rotated, is.Claims(resource)))
+	if j := is.JWKSFetches(); j != 2 {
+		t.Fatalf("key set fetched %d times; want 2 (first use, then the new kid)", j)
+	}
+	// The retired key left the refreshed set: its tokens are refused.
+	mustRefuse(t, v, oldToken, auth.CodeInvalidToken, "unknown key")
+}
+
+func TestForgedKidFloodIsRateLimited(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	logs := &logBuffer{}
+	v := newVerifier(t, is.URL, func(c *auth.Config) {
+		c.KeyRefreshInterval = time.Hour
+		c.Logger = logs.logger()
+	})
+	mustVerify(t, v, is.Sign(t, is.Key("rsa-1"), is.Claims(resource)))
+	forger := authtest.NewKey(t, "RS256", "")
+	for i := 0; i < 200; i++ {
+		forger.Kid = fmt.Sprintf("forged-%d", i)
+		mustRefuse(t, v, is.Sign(t, forger, is.Claims(resource)), auth.CodeInvalidToken, "unknown key")
+	}
+	if j := is.JWKSFetches(); j != 1 {
+		t.Fatalf("200 forged kids caused %d key set fetches; want 1 (the first use only)", j)
+	}
+	// A real new key within the interval waits for the next allowed refresh.
+	rotated := authtest.NewKey(t, "RS256", "rsa-2")
+	is.Publish(t, rotated)
+	mustRefuse(t, v, is.Sign(t, rotated, is.Claims(resource)), auth.CodeInvalidToken, "unknown key")
+	if j := is.JWKSFetches(); j != 1 {
+		t.Fatalf("key set fetched %d times within the refresh interval; want 1", j)
+	}
+}
+
+func TestForgedKidBeforeFirstFetchRefreshesOnce(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL)
+	forger := authtest.NewKey(t, "ES256", "forged")
+	for i := 0; i < 50; i++ {
+		mustRefuse(t, v, is.Sign(t, forger, is.Claims(resource)), auth.CodeInvalidToken, "unknown key")
+	}
+	if j := is.JWKSFetches(); j != 1 {
+		t.Fatalf("key set fetched %d times; want 1", j)
+	}
+	mustVerify(t, v, is.Sign(t, is.Key("ec-1"), is.Claims(resource)))
+}
+
+func TestConfiguredJWKSURLSkipsDiscovery(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL, func(c *auth.Config) { c.JWKSURL = is.JWKSURL })
+	mustVerify(t, v, is.Sign(t, is.Key("rsa-1"), is.Claims(resource)))
+	if m := is.MetadataFetches(); m != 0 {
+		t.Fatalf("metadata fetched %d times with a configured JWKS URL", m)
+	}
+}
+
+func TestUnreachableKeysAreUnavailableNotInvalid(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close() // nothing listens there now
+	v := newVerifier(t, is.URL, func(c *auth.Config) { c.JWKSURL = down.URL + "/jwks" })
+	token := is.Sign(t, is.Key("rsa-1"), is.Claims(resource))
+	mustRefuse(t, v, token, auth.CodeUnavailable, "cannot be fetched")
+	// Within the refresh interval the failure is not retried.
+	mustRefuse(t, v, token, auth.CodeUnavailable, "cannot be fetched")
+}
+
+func TestBrokenMetadataIsRefused(t *testing.T) {
+	cases := map[string]string{
+		"other issuer":     `{"issuer":"https://evil.example.com","jwks_uri":"%s/jwks"}`,
+		"no jwks_uri":      `{"issuer":"%s"}`,
+		"not JSON":         `<html>`,
+		"jwks not a URL":   `{"issuer":"%[1]s","jwks_uri":"file:///etc/passwd"}`,
+		"empty key set":    `{"issuer":"%[1]s","jwks_uri":"%[1]s/empty"}`,
+		"oversized answer": "",
+	}
+	for name, doc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var url string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/.well-known/oauth-authorization-server":
+					if doc == "" {
+						big := make([]byte, 2<<20)
+						_, _ = w.Write(big)
+						return
+					}
+					_, _ = fmt.Fprintf(w, doc, url)
+				case "/empty":
+					_, _ = w.Write([]byte(`{"keys":[{"kty":"oct","k":"c2VjcmV0"}]}`))
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			t.Cleanup(srv.Close)
+			url = srv.URL
+			logs := &logBuffer{}
+			v := newVerifier(t, url, func(c *auth.Config) { c.Logger = logs.logger() })
+			c := jwt.MapClaims{"iss": url, "aud": resource, "exp": time.Now().Add(time.Hour).Unix()}
+			token := authtest.SignWith(t, jwt.SigningMethodRS256, authtest.NewKey(t, "RS256", "k").Private, "k", c)
+			mustRefuse(t, v, token, auth.CodeUnavailable, "cannot be fetched")
+			if !strings.Contains(logs.String(), "cannot fetch the authorization server's keys") {
+				t.Fatalf("no warning logged:\n%s", logs)
+			}
+		})
+	}
+}

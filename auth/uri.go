@@ -1,0 +1,58 @@
+package auth
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// canonicalURI is the form in which resource and issuer identifiers are
+// compared: scheme and host in lower case, the scheme's default port
+// dropped, no fragment, and no trailing slash on the path (so
+// "HTTPS://Example.com:443/mcp/" and "https://example.com/mcp" are the
+// same resource). The query, if any, is kept as written. Anything that is
+// not an absolute http(s) URL is returned unchanged, so it only ever
+// equals itself.
+func canonicalURI(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return s
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return s
+	}
+	host := strings.ToLower(u.Host)
+	if scheme == "https" {
+		host = strings.TrimSuffix(host, ":443")
+	} else {
+		host = strings.TrimSuffix(host, ":80")
+	}
+	path := strings.TrimSuffix(u.EscapedPath(), "/")
+	out := scheme + "://" + host + path
+	if u.RawQuery != "" {
+		out += "?" + u.RawQuery
+	}
+	return out
+}
+
+// checkURL is the configuration check of an identifier or endpoint: an
+// absolute http(s) URL without a fragment or credentials.
+func checkURL(field, s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case s == "":
+		return fmt.Errorf("%s is empty; give an absolute URL such as https://auth.example.com", field)
+	case err != nil:
+		return fmt.Errorf("%s %q is not a URL: %v", field, s, err)
+	case u.Scheme != "https" && u.Scheme != "http":
+		return fmt.Errorf("%s %q must be an absolute https:// (or, for local testing, http://) URL", field, s)
+	case u.Host == "":
+		return fmt.Errorf("%s %q has no host", field, s)
+	case u.User != nil:
+		return fmt.Errorf("%s must not hold credentials (user:password@); they are not repeated here", field)
+	case u.Fragment != "" || strings.Contains(s, "#"):
+		return fmt.Errorf("%s %q must not have a fragment (#...)", field, s)
+	}
+	return nil
+}
