@@ -161,12 +161,6 @@ func (c *compiler) compileStaticToken(d *lang.StaticToken) auth.StaticToken {
 	}
 	out.Scopes = c.scopeList(d.Scopes, fmt.Sprintf("The token %q", d.Name), false)
 	out.Claims = c.tokenClaims(d)
-	if sub := c.staticString(d.Subject); sub != "" {
-		if out.Claims == nil {
-			out.Claims = map[string]any{}
-		}
-		out.Claims["sub"] = sub
-	}
 	return out
 }
 

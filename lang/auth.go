@@ -61,12 +61,12 @@ type Introspect struct {
 }
 
 // StaticToken is a `token "name"` block: a fixed bearer token (for a
-// service account or CI), with the scopes and claims it stands for.
+// service account or CI), with the scopes and claims it stands for. Its
+// name is the subject of the calls made with it (auth.subject).
 type StaticToken struct {
 	Name      string         `hcl:"name,label"`
 	NameRange hcl.Range      `hcl:"name,label_range"`
 	Value     *hcl.Attribute `hcl:"value"`
-	Subject   *hcl.Attribute `hcl:"subject,optional"`
 	Scopes    *hcl.Attribute `hcl:"scopes,optional"`
 	Claims    *hcl.Attribute `hcl:"claims,optional"`
 	DeclRange hcl.Range      `hcl:",def_range"`

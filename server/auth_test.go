@@ -32,12 +32,12 @@ auth {
   token "reader" {
     value  = "` + readerToken + `"
     scopes = ["read"]
-    claims = { sub = "rita", team = "blue" }
+    claims = { team = "blue" }
   }
   token "admin" {
     value  = "` + adminToken + `"
     scopes = ["read", "admin"]
-    claims = { sub = "ada", team = "red" }
+    claims = { team = "red" }
   }
 }
 tool "whoami" {
@@ -184,7 +184,7 @@ func TestInsufficientScope(t *testing.T) {
 func TestIdentityReachesCalls(t *testing.T) {
 	base := authServer(t)
 	for era, build := range authEras {
-		for token, want := range map[string]string{readerToken: "rita of team blue", adminToken: "ada of team red"} {
+		for token, want := range map[string]string{readerToken: "reader of team blue", adminToken: "admin of team red"} {
 			resp, body := send(t, build(t, base+"/mcp", "tools/call", "whoami", `"name":"whoami"`), token)
 			if resp.StatusCode != 200 || !strings.Contains(body, want) {
 				t.Errorf("%s: %d %s, want %q", era, resp.StatusCode, body, want)
