@@ -3,10 +3,13 @@ package server
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -129,4 +132,67 @@ func (w *headerWriter) WriteHeader(status int) {
 	if w.status == 0 {
 		w.status = status
 	}
+}
+
+// mentionsBearer reports whether a log record may hold a bearer
+// credential, so that records without one skip the redaction.
+func mentionsBearer(r slog.Record) bool {
+	found := hasBearer(r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		v := a.Value.Resolve()
+		switch v.Kind() {
+		case slog.KindString:
+			found = hasBearer(v.String())
+		case slog.KindAny, slog.KindGroup, slog.KindLogValuer:
+			found = true // printed as text: redacted on the way
+		}
+		return !found
+	})
+	return found
+}
+
+// redactBearer replaces the credential after each "Bearer " (in any case)
+// in s: a token that reaches a log line by any path (an error quoting a
+// request, a backend's answer) is not written.
+func redactBearer(s string) string {
+	if !hasBearer(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if i+7 <= len(s) && strings.EqualFold(s[i:i+7], "bearer ") {
+			j := i + 7
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			k := j
+			for k < len(s) && isToken68(s[k]) {
+				k++
+			}
+			b.WriteString(s[i:j])
+			if k > j {
+				b.WriteString(rule.Redacted)
+			}
+			i = k
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// isToken68 reports whether c may appear in a bearer credential (RFC 6750).
+func isToken68(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~+/=", c) >= 0
+}
+
+// hasBearer reports whether s holds "bearer" in any case.
+func hasBearer(s string) bool {
+	for i := 0; i+6 <= len(s); i++ {
+		if s[i]|0x20 == 'b' && strings.EqualFold(s[i:i+6], "bearer") {
+			return true
+		}
+	}
+	return false
 }

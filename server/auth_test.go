@@ -2,7 +2,9 @@ package server_test
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -214,5 +216,27 @@ func TestAuthIgnoredWithoutHTTPAuth(t *testing.T) {
 	_, body = send(t, legacyRequest(t, ts.URL, "tools/call", `"name":"whoami"`), "")
 	if !strings.Contains(body, `"isError":true`) || !strings.Contains(body, "no verified access token") {
 		t.Errorf("whoami: %s", body)
+	}
+}
+
+// TestLogRedactsBearerTokens: whatever path brings a bearer credential to
+// a log line, the server's log handler does not write it.
+func TestLogRedactsBearerTokens(t *testing.T) {
+	table, err := compileSource("auth.hcl", authSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	srv := server.New(table, &server.Options{Logger: slog.New(slog.NewTextHandler(&buf, nil)), HTTPAuth: true})
+	log := server.LoggerOf(srv)
+	log.Info("backend said: Authorization: Bearer eyJhbGciOi.payload.sig and bearer   abc-123", "header", "Bearer xyz~789=", "err", errors.New("BEARER q1w2e3"))
+	out := buf.String()
+	for _, secret := range []string{"eyJhbGciOi", "abc-123", "xyz~789", "q1w2e3"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the log holds %q:\n%s", secret, out)
+		}
+	}
+	if strings.Count(out, "[redacted]") != 4 {
+		t.Errorf("want 4 redactions:\n%s", out)
 	}
 }
