@@ -79,6 +79,13 @@ tool "order" {
     body    = { item = args.item, level = auth.claims.level, scopes = auth.scopes }
   }
 }
+tool "shell_whoami" {
+  description = "The caller, through a command."
+  shell {
+    command = ["sh", "-c", "printf '%s|%s' \"$1\" \"$TENANT\"", "who", auth.subject]
+    env     = { TENANT = auth.claims.tenant }
+  }
+}
 tool "open" {
   description = "Needs no identity."
   http "api" {
@@ -259,5 +266,16 @@ func TestRequiredClaimMissing(t *testing.T) {
 	res, _ = table.CallTool(context.Background(), "order", &CallInput{Identity: id, Arguments: json.RawMessage(`{"item":"pen"}`)})
 	if !res.IsError || !strings.Contains(resultText(res), "is not a string") {
 		t.Fatalf("got %+v", res)
+	}
+}
+
+// TestClaimsReachCommands: auth.subject is one argv element and a claim
+// an environment value of a command.
+func TestClaimsReachCommands(t *testing.T) {
+	table, _ := authTable(t)
+	id := identity("alice; rm -rf /", "orders:read")
+	res, err := table.CallTool(context.Background(), "shell_whoami", &CallInput{Identity: id})
+	if err != nil || res.IsError || resultText(res) != "alice; rm -rf /|acme" {
+		t.Fatalf("got %+v, %v", res, err)
 	}
 }
