@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/hashicorp/hcl/v2"
@@ -42,6 +43,9 @@ type Claim struct {
 // ones only, since a resource server must not hold the issuer's key.
 var Algorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
 
+// maxLeeway is the most clock skew an auth block may allow.
+const maxLeeway = 5 * time.Minute
+
 // authState is what the compiler knows of the auth block while it
 // compiles the primitives.
 type authState struct {
@@ -74,6 +78,10 @@ func (c *compiler) compileAuth() {
 	cfg.JWKSURL = c.authURL(a.JWKSURL, false)
 	cfg.Algorithms = c.authAlgorithms(a.Algorithms)
 	cfg.Leeway = c.duration(a.Leeway)
+	if cfg.Leeway > maxLeeway {
+		c.add(hcl.Diagnostics{errorf(a.Leeway.Expr.Range(), "Leeway too long",
+			"A leeway of %s would accept tokens that expired that long ago; allow at most %s of clock skew, for example \"30s\".", cfg.Leeway, maxLeeway)})
+	}
 	cfg.ResourceName = c.staticString(a.ResourceName)
 	cfg.ResourceDocumentation = c.authURL(a.Documentation, false)
 	for _, s := range a.Scopes {
@@ -142,6 +150,10 @@ func (c *compiler) compileIntrospection(d *lang.Introspect) *auth.Introspection 
 		out.ClientSecret = secret.AsString()
 	}
 	out.CacheTTL = c.duration(d.CacheTTL)
+	if d.ClientSecret != nil && d.ClientID == nil {
+		c.add(hcl.Diagnostics{errorf(d.ClientSecret.NameRange, "Client secret without a client id",
+			"The introspection endpoint is called with HTTP basic authentication, which needs both; add client_id = \"...\" (the resource server's client at the authorization server).")})
+	}
 	return out
 }
 

@@ -15,8 +15,8 @@ import (
 
 // Token checks. When the server is served over HTTP (Options.HTTPAuth)
 // and its table has an auth block, each generation has a Verifier built
-// from that block: Protect refuses MCP requests without a valid token
-// (401) and serves the protected-resource metadata; a call whose token
+// from that block: Guard refuses MCP requests without a valid token
+// (401), Metadata serves the protected-resource metadata; a call whose token
 // lacks the scopes of its tool, resource, template or prompt gets 403
 // with a challenge naming the scopes to ask for. The verified identity
 // reaches the table as CallInput.Identity. Over stdio no token exists:
@@ -38,39 +38,53 @@ func (s *Server) newVerifier(t *dispatch.Table) (*auth.Verifier, error) {
 	return v, nil
 }
 
-// Protect wraps the MCP endpoint at endpointPath: without an auth block
-// it is next as it is; with one, the protected-resource metadata is
-// served (without a token) at its well-known paths, and every other
-// request needs a valid bearer token. Mount the handler at endpointPath
-// and at each of auth.MetadataPaths(endpointPath). It follows reloads:
-// each request is checked by the current configuration's auth block.
-func (s *Server) Protect(next http.Handler, endpointPath string) http.Handler {
-	metadata := map[string]bool{}
-	for _, p := range auth.MetadataPaths(endpointPath) {
-		metadata[p] = true
+// Guard is the mcp.HTTPGuard of the MCP endpoint (mcp.HTTPOptions.Guard):
+// without an auth block every request passes; with one, a request needs a
+// valid bearer token, and one without gets 401 with a challenge naming
+// the metadata. It follows reloads: each request is checked by the
+// current configuration's auth block.
+func (s *Server) Guard(w http.ResponseWriter, r *http.Request) *http.Request {
+	st := s.state.Load()
+	switch {
+	case st.authErr != nil:
+		// Fail closed: an auth block that could not be set up lets nobody in.
+		http.Error(w, "authorization is not available", http.StatusServiceUnavailable)
+		return nil
+	case st.verifier == nil:
+		return r
 	}
+	var passed *http.Request
+	st.verifier.Middleware(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { passed = r })).ServeHTTP(w, r)
+	return passed
+}
+
+// Metadata serves the protected-resource metadata (RFC 9728) of the MCP
+// endpoint at endpointPath, without a token: mount it at each of
+// auth.MetadataPaths(endpointPath). Without an auth block it is 404. It
+// follows reloads.
+func (s *Server) Metadata() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		st := s.state.Load()
-		switch {
-		case st.authErr != nil:
-			// Fail closed: an auth block that could not be set up lets
-			// nobody in.
-			http.Error(w, "authorization is not available", http.StatusServiceUnavailable)
-		case metadata[r.URL.Path] && st.verifier != nil:
-			servePRM(w, r, st.verifier)
-		case metadata[r.URL.Path]:
+		if st.verifier == nil {
 			http.NotFound(w, r)
-		case st.verifier == nil:
-			next.ServeHTTP(w, r)
-		default:
-			st.verifier.Middleware(next).ServeHTTP(w, r)
+			return
 		}
+		servePRM(w, r, st.verifier)
 	})
 }
 
-// servePRM answers GET (and CORS-free HEAD) of the RFC 9728 document.
+// servePRM answers GET and HEAD of the RFC 9728 document. It is public,
+// so any origin may read it: browser-based clients discover the
+// authorization server through it.
 func servePRM(w http.ResponseWriter, r *http.Request, v *auth.Verifier) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodOptions:
+		w.Header().Set("Access-Control-Allow-Methods", "GET, HEAD")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	default:
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return

@@ -66,7 +66,9 @@ tool "open" {
 
 // authServer serves authSource over HTTP with token checks, as
 // mcpdecl serve --http mounts it.
-func authServer(t *testing.T) string {
+func authServer(t *testing.T) string { return authServerWith(t, &mcp.HTTPOptions{}) }
+
+func authServerWith(t *testing.T, opts *mcp.HTTPOptions) string {
 	t.Helper()
 	table, err := compileSource("auth.hcl", authSource)
 	if err != nil {
@@ -75,10 +77,10 @@ func authServer(t *testing.T) string {
 	srv := server.New(table, &server.Options{HTTPAuth: true})
 	proto := mcp.NewServer(srv, nil)
 	mux := http.NewServeMux()
-	endpoint := srv.Protect(proto.HTTPHandler(nil), "/mcp")
-	mux.Handle("/mcp", endpoint)
+	opts.Guard = srv.Guard
+	mux.Handle("/mcp", proto.HTTPHandler(opts))
 	for _, p := range auth.MetadataPaths("/mcp") {
-		mux.Handle(p, endpoint)
+		mux.Handle(p, srv.Metadata())
 	}
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
@@ -238,5 +240,31 @@ func TestLogRedactsBearerTokens(t *testing.T) {
 	}
 	if strings.Count(out, "[redacted]") != 4 {
 		t.Errorf("want 4 redactions:\n%s", out)
+	}
+}
+
+// TestGuardOrder: the token is checked after the Host and Origin checks (a
+// rebound page gets 403, not a challenge) and after the CORS headers (a
+// browser can read the 401 and its challenge); a preflight needs no token.
+func TestGuardOrder(t *testing.T) {
+	base := authServerWith(t, &mcp.HTTPOptions{CORS: true, AllowedOrigins: []string{"https://app.example"}})
+	req := legacyRequest(t, base+"/mcp", "tools/list", "")
+	req.Host = "evil.example"
+	if resp, _ := send(t, req, ""); resp.StatusCode != http.StatusForbidden || resp.Header.Get("WWW-Authenticate") != "" {
+		t.Errorf("rebound Host: %d %v", resp.StatusCode, resp.Header)
+	}
+	req = legacyRequest(t, base+"/mcp", "tools/list", "")
+	req.Header.Set("Origin", "https://app.example")
+	resp, _ := send(t, req, "")
+	if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("Access-Control-Allow-Origin") != "https://app.example" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate") {
+		t.Errorf("browser without a token: %d %v", resp.StatusCode, resp.Header)
+	}
+	pre, _ := http.NewRequest(http.MethodOptions, base+"/mcp", nil)
+	pre.Header.Set("Origin", "https://app.example")
+	pre.Header.Set("Access-Control-Request-Method", "POST")
+	pre.Header.Set("Access-Control-Request-Headers", "authorization, content-type")
+	if resp, _ := send(t, pre, ""); resp.StatusCode != http.StatusNoContent || !strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization") {
+		t.Errorf("preflight: %d %v", resp.StatusCode, resp.Header)
 	}
 }

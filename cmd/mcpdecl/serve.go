@@ -83,13 +83,12 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
 	}
 	mux := http.NewServeMux()
-	endpoint := srv.Protect(proto.HTTPHandler(c.handlerOptions(&mcp.HTTPOptions{
+	mux.Handle(c.Path, proto.HTTPHandler(c.handlerOptions(&mcp.HTTPOptions{
 		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
-		Loopback: isLoopbackAddr(ln.Addr()),
-	})), c.Path)
-	mux.Handle(c.Path, endpoint)
+		Loopback: isLoopbackAddr(ln.Addr()), Guard: srv.Guard, // tokens, with an auth block
+	})))
 	for _, p := range auth.MetadataPaths(c.Path) {
-		mux.Handle(p, endpoint) // the protected-resource metadata, served without a token
+		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
 	}
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	hs := c.server(mux)

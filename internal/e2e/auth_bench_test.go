@@ -94,7 +94,7 @@ func echoTableWith(b *testing.B, authBlock, scopes string, cacheSize int) *dispa
 func authCaller(b *testing.B, table *dispatch.Table, token string) (func(), *benchWriter) {
 	srv := server.New(table, &server.Options{HTTPAuth: true})
 	b.Cleanup(srv.Close)
-	h := srv.Protect(mcp.NewServer(srv, nil).HTTPHandler(nil), "/mcp")
+	h := mcp.NewServer(srv, nil).HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard})
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	header := http.Header{}
 	header.Set("Content-Type", "application/json")

@@ -68,10 +68,9 @@ INSERT INTO orders (owner, item) VALUES ('alice', 'pen'), ('bob', 'ink'), ('alic
 	srv := openServer(t, repoPath(t, "internal/e2e/testdata/auth.hcl"), vars, nil, &server.Options{Logger: logger, HTTPAuth: true})
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: logger})
 	mux := http.NewServeMux()
-	h := srv.Protect(proto.HTTPHandler(nil), "/mcp")
-	mux.Handle("/mcp", h)
+	mux.Handle("/mcp", proto.HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))
 	for _, p := range auth.MetadataPaths("/mcp") {
-		mux.Handle(p, h)
+		mux.Handle(p, srv.Metadata())
 	}
 	hs := &http.Server{Handler: mux}
 	go func() { _ = hs.Serve(ln) }()

@@ -12,6 +12,12 @@ auth {
     "HS256", # ERROR: Unsupported algorithm
   ]
   jwks_url              = "https://login.example.com/keys#main" # ERROR: Invalid URL
+  leeway                = "1h" # ERROR: Leeway too long
+
+  introspection {
+    url           = "https://login.example.com/introspect"
+    client_secret = "s3cr3t-value-0123456789" # ERROR: Client secret without a client id
+  }
 
   scope "orders:read" {
     description = "Read orders"
