@@ -27,16 +27,13 @@ var forbidden = map[string][]string{
 	"adapters": {"lang", "dispatch", "mcp", "server", "cmd"},
 	"dispatch": {"mcp", "server", "cmd"},
 	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
-	// auth verifies tokens for any HTTP handler; it knows nothing of the
-	// language or the protocol, so dispatch (auth.Config in the table) and
-	// server (the verifier of a generation) can both use it.
-	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
 	// jsonenc is a leaf: the protocol layer may use it.
 	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// jsondec is a leaf: adapters decode answers and the server arguments with it.
 	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// auth is the resource server's token checking: it knows nothing of the
-	// language, the table or the protocol, so the server can mount it.
+	// language, the table or the protocol, so dispatch (auth.Config in the
+	// table) and the server (the verifier of a generation) can use it.
 	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
