@@ -16,6 +16,7 @@ import (
 )
 
 func TestRealServerTokens(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer)
 	token := as.Token(t, authtest.TokenRequest{
@@ -67,7 +68,21 @@ func TestRealServerTokens(t *testing.T) {
 	})
 }
 
+func TestRealServerAuthorizationCode(t *testing.T) {
+	t.Parallel()
+	as := authtest.Start(t)
+	as.SetClaims(t, map[string]any{"email": "john@example.com"})
+	v := newVerifier(t, as.Issuer)
+	id := mustVerify(t, v, as.AuthorizationCode(t, authtest.TokenRequest{Scope: "tools:read", Resource: []string{resource}}))
+	if id.Subject != "johndoe" || strings.Join(id.Scopes, " ") != "tools:read" || id.Claims["email"] != "john@example.com" {
+		t.Fatalf("identity %+v", id)
+	}
+	other := as.AuthorizationCode(t, authtest.TokenRequest{Resource: []string{"https://other.example.com/mcp"}})
+	mustRefuse(t, v, other, auth.CodeInvalidToken, "not meant for this resource")
+}
+
 func TestRealServerOpenIDDiscoveryFallback(t *testing.T) {
+	t.Parallel()
 	as := authtest.StartWith(t, authtest.Options{NoRFC8414: true, Alg: "ES256"})
 	v := newVerifier(t, as.Issuer)
 	mustVerify(t, v, as.Token(t, authtest.TokenRequest{Resource: []string{resource}}))
@@ -77,6 +92,7 @@ func TestRealServerOpenIDDiscoveryFallback(t *testing.T) {
 }
 
 func TestRealServerKeyRotation(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer, func(c *auth.Config) {
 		c.KeyRefreshInterval = time.Nanosecond
@@ -97,6 +113,7 @@ func TestRealServerKeyRotation(t *testing.T) {
 }
 
 func TestRealServerForgedKidFlood(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer, func(c *auth.Config) { c.KeyRefreshInterval = time.Hour })
 	mustVerify(t, v, as.Token(t, authtest.TokenRequest{Resource: []string{resource}}))
@@ -121,6 +138,7 @@ func TestRealServerForgedKidFlood(t *testing.T) {
 }
 
 func TestRealServerIntrospection(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	cfg := func(c *auth.Config) {
 		c.Introspection = &auth.Introspection{URL: as.Issuer + "/introspect", ClientID: as.ClientID, ClientSecret: as.ClientSecret}
@@ -180,6 +198,7 @@ func TestRealServerIntrospection(t *testing.T) {
 }
 
 func TestRealServerMiddleware(t *testing.T) {
+	t.Parallel()
 	as := authtest.Start(t)
 	v := newVerifier(t, as.Issuer)
 	h := v.Middleware(echoIdentity)

@@ -1,12 +1,8 @@
 package auth
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
 )
 
@@ -49,6 +45,7 @@ type Config struct {
 	// KeyRefreshInterval is the least time between two fetches of a key
 	// set caused by a token whose `kid` is not in it (default 30s), so a
 	// flood of forged key ids cannot hammer the authorization server.
+	// While no key set was ever fetched, the interval is at most 5s.
 	KeyRefreshInterval time.Duration
 	// KeyCacheTTL is how long a fetched key set is used before it is
 	// fetched again on the next token (default 1h). A failed fetch keeps
@@ -97,83 +94,4 @@ var defaultAlgorithms = []string{"RS256", "ES256"}
 var asymmetricAlgorithms = []string{
 	"RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
 	"ES256", "ES384", "ES512", "EdDSA",
-}
-
-// check validates cfg and returns every problem found, joined.
-func (cfg *Config) check() error {
-	var errs []error
-	add := func(err error) {
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
-	add(checkURL("auth: resource", cfg.Resource))
-	for _, s := range cfg.AuthorizationServers {
-		add(checkURL("auth: authorization server", s))
-	}
-	for _, s := range cfg.Issuers {
-		add(checkURL("auth: issuer", s))
-	}
-	if cfg.JWKSURL != "" {
-		add(checkURL("auth: jwks_url", cfg.JWKSURL))
-	}
-	for _, a := range cfg.Algorithms {
-		add(checkAlgorithm(a))
-	}
-	if cfg.Leeway < 0 || cfg.Leeway > maxLeeway {
-		add(fmt.Errorf("auth: leeway %v is out of range; use 0 to %v", cfg.Leeway, maxLeeway))
-	}
-	if in := cfg.Introspection; in != nil {
-		add(checkURL("auth: introspection url", in.URL))
-		if in.ClientSecret != "" && in.ClientID == "" {
-			add(errors.New("auth: introspection has a client secret but no client id"))
-		}
-	}
-	add(checkStatic(cfg.Static))
-	if !cfg.jwtEnabled() && cfg.Introspection == nil && len(cfg.Static) == 0 {
-		add(errors.New("auth: nothing can verify a token; give authorization servers (JWTs), an introspection endpoint or static tokens"))
-	}
-	return errors.Join(errs...)
-}
-
-func (cfg *Config) jwtEnabled() bool {
-	return len(cfg.AuthorizationServers) > 0 || len(cfg.Issuers) > 0 || cfg.JWKSURL != ""
-}
-
-func checkAlgorithm(a string) error {
-	switch {
-	case slices.Contains(asymmetricAlgorithms, a):
-		return nil
-	case strings.EqualFold(a, "none"):
-		return errors.New(`auth: algorithm "none" accepts unsigned tokens and is never allowed`)
-	case strings.HasPrefix(strings.ToUpper(a), "HS"):
-		return fmt.Errorf("auth: algorithm %q uses a shared secret, which a public key set cannot verify; use one of %s", a, strings.Join(asymmetricAlgorithms, ", "))
-	}
-	return fmt.Errorf("auth: unknown algorithm %q; use one of %s", a, strings.Join(asymmetricAlgorithms, ", "))
-}
-
-func checkStatic(tokens []StaticToken) error {
-	var errs []error
-	names := map[string]bool{}
-	values := map[string]string{}
-	for i, st := range tokens {
-		switch {
-		case st.Name == "":
-			errs = append(errs, fmt.Errorf("auth: static token #%d has no name", i+1))
-		case names[st.Name]:
-			errs = append(errs, fmt.Errorf("auth: two static tokens are named %q", st.Name))
-		}
-		names[st.Name] = true
-		if len(st.Token) < minStaticTokenLen {
-			errs = append(errs, fmt.Errorf("auth: static token %q is shorter than %d characters; use a long random value", st.Name, minStaticTokenLen))
-		}
-		if strings.ContainsAny(st.Token, " \t\r\n") {
-			errs = append(errs, fmt.Errorf("auth: static token %q holds white space, which an Authorization header cannot carry", st.Name))
-		}
-		if other, dup := values[st.Token]; dup && st.Token != "" {
-			errs = append(errs, fmt.Errorf("auth: static tokens %q and %q have the same value", other, st.Name))
-		}
-		values[st.Token] = st.Name
-	}
-	return errors.Join(errs...)
 }

@@ -58,8 +58,8 @@ func (v *Verifier) discoverJWKS(ctx context.Context, issuer string) (string, err
 		if canonicalURI(meta.Issuer) != canonicalURI(issuer) {
 			return "", fmt.Errorf("the metadata at %s names the issuer %q, not %q", u, meta.Issuer, issuer)
 		}
-		if err := checkURL("jwks_uri", meta.JWKSURI); err != nil {
-			return "", fmt.Errorf("the metadata at %s: %v", u, err)
+		if msg := urlProblem(meta.JWKSURI); msg != "" {
+			return "", fmt.Errorf("the metadata at %s: jwks_uri %s", u, msg)
 		}
 		return meta.JWKSURI, nil
 	}

@@ -14,8 +14,8 @@ type Identity struct {
 	// falling back to `client_id` when there is no `sub`), or the Name of
 	// a static token.
 	Subject string
-	// Scopes are the granted scopes: `scope` (space-separated) or `scp`
-	// (an array or a space-separated string).
+	// Scopes are the granted scopes: the `scope` claim, else `scp`, each
+	// a space-separated string or an array of strings.
 	Scopes []string
 	// Claims are the verified claims with JSON types: string, float64, bool,
 	// []any, map[string]any.
@@ -48,26 +48,31 @@ func FromContext(ctx context.Context) *Identity {
 	return id
 }
 
-// scopesOf reads the granted scopes from claims: `scope` as a
-// space-separated string (RFC 8693 §4.2, RFC 9068), else `scp` as an array
-// or a string (a common variant).
+// scopesOf reads the granted scopes from claims: `scope`, a
+// space-separated string (RFC 9068, RFC 7662), else `scp`; either may also
+// be an array of strings, as some servers send them.
 func scopesOf(claims map[string]any) []string {
-	if s, ok := claims["scope"].(string); ok {
-		return strings.Fields(s)
+	if s, ok := scopeList(claims["scope"]); ok {
+		return s
 	}
-	switch scp := claims["scp"].(type) {
+	s, _ := scopeList(claims["scp"])
+	return s
+}
+
+func scopeList(v any) ([]string, bool) {
+	switch v := v.(type) {
 	case string:
-		return strings.Fields(scp)
+		return strings.Fields(v), true
 	case []any:
-		out := make([]string, 0, len(scp))
-		for _, v := range scp {
-			if s, ok := v.(string); ok && s != "" {
+		out := make([]string, 0, len(v))
+		for _, x := range v {
+			if s, ok := x.(string); ok && s != "" {
 				out = append(out, s)
 			}
 		}
-		return out
+		return out, true
 	}
-	return nil
+	return nil, false
 }
 
 // subjectOf is `sub`, or `client_id` for a token a client got for itself

@@ -17,6 +17,10 @@ import (
 // maxKeys bounds how many keys of one key set are kept.
 const maxKeys = 64
 
+// retryUnloaded is the least time between two attempts to fetch a key set
+// that has never been fetched (when KeyRefreshInterval is longer).
+const retryUnloaded = 5 * time.Second
+
 // publicKey is one verification key of a key set.
 type publicKey struct {
 	kid string
@@ -41,13 +45,11 @@ type keySet struct {
 	fetchedAt time.Time // last successful fetch
 	triedAt   time.Time // last fetch started
 	inflight  *fetchCall
-	fetches   int // fetches started, for tests
 }
 
-type fetchCall struct {
-	done chan struct{}
-	err  error
-}
+// fetchCall is a running fetch; done closes when it ends (its outcome is
+// read from the keySet).
+type fetchCall struct{ done chan struct{} }
 
 // lookup returns the keys a token with this kid may be verified with.
 func (ks *keySet) lookup(ctx context.Context, kid string) ([]publicKey, *Error) {
@@ -55,7 +57,14 @@ func (ks *keySet) lookup(ctx context.Context, kid string) ([]publicKey, *Error) 
 	ks.mu.Lock()
 	found := matchKeys(ks.keys, kid)
 	stale := now.Sub(ks.fetchedAt) >= ks.v.keyTTL
-	mayFetch := ks.inflight != nil || now.Sub(ks.triedAt) >= ks.v.keyRefresh
+	interval := ks.v.keyRefresh
+	if ks.fetchedAt.IsZero() && interval > retryUnloaded {
+		// No key yet, so nothing works: try again sooner (as the 503's
+		// Retry-After says) — an authorization server that is down gets
+		// one request per this interval, not one per token.
+		interval = retryUnloaded
+	}
+	mayFetch := ks.inflight != nil || now.Sub(ks.triedAt) >= interval
 	if len(found) > 0 {
 		if stale && mayFetch {
 			ks.startFetchLocked()
@@ -104,7 +113,6 @@ func (ks *keySet) startFetchLocked() *fetchCall {
 	call := &fetchCall{done: make(chan struct{})}
 	ks.inflight = call
 	ks.triedAt = time.Now()
-	ks.fetches++
 	go func() {
 		keys, jwksURL, err := ks.fetch(ks.v.ctx)
 		ks.mu.Lock()
@@ -116,7 +124,6 @@ func (ks *keySet) startFetchLocked() *fetchCall {
 				ks.jwksURL = "" // discovered, so discover again: the key set may have moved
 			}
 		}
-		call.err = err
 		ks.inflight = nil
 		ks.mu.Unlock()
 		close(call.done)

@@ -28,6 +28,13 @@ func (v *Verifier) verifyJWT(ctx context.Context, token string) (*Identity, time
 			v.debug("token refused", "reason", "issuer not accepted")
 			return nil, keyErr
 		}
+		if _, ok := t.Header["crit"]; ok {
+			// RFC 7515 §4.1.11: extensions the verifier does not
+			// understand make the token invalid; this one understands none.
+			keyErr = invalidToken("the token uses critical header extensions this server does not support")
+			v.debug("token refused", "reason", "crit header")
+			return nil, keyErr
+		}
 		alg := t.Method.Alg()
 		kid, _ := t.Header["kid"].(string)
 		ks := v.fixedKeys

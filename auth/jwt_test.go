@@ -75,6 +75,12 @@ func TestVerifyScopeForms(t *testing.T) {
 		t.Fatalf("scp array → %v", id.Scopes)
 	}
 	c = is.Claims(resource)
+	c["scope"] = []any{"x", "y"}
+	c["scp"] = "ignored"
+	if id := mustVerify(t, v, is.Sign(t, is.Key("ec-1"), c)); strings.Join(id.Scopes, ",") != "x,y" {
+		t.Fatalf("scope array → %v", id.Scopes)
+	}
+	c = is.Claims(resource)
 	delete(c, "sub")
 	c["client_id"] = "robot"
 	if id := mustVerify(t, v, is.Sign(t, is.Key("ec-1"), c)); id.Subject != "robot" || id.Scopes != nil {
@@ -114,6 +120,7 @@ func TestVerifyRefusesBadTokens(t *testing.T) {
 		{"ES256 header on the RSA key's kid", authtest.SignWith(t, jwt.SigningMethodES256, ec1.Private, "rsa-1", is.Claims(resource)), "does not match its key"},
 		{"RS256 header on the EC key's kid", authtest.SignWith(t, jwt.SigningMethodRS256, rsa1.Private, "ec-1", is.Claims(resource)), "does not match its key"},
 		{"signed by another key with a known kid", is.Sign(t, impostor, is.Claims(resource)), "signature is invalid"},
+		{"critical header extension", withHeader(t, rsa1, "crit", []string{"exp"}, is.Claims(resource)), "critical header"},
 		{"tampered payload", tamper(is.Sign(t, rsa1, is.Claims(resource))), "signature is invalid"},
 		{"malformed", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.c2ln", "malformed"},
 		{"not a JWT", "just-an-opaque-token", "not accepted by this server"},
@@ -125,6 +132,18 @@ func TestVerifyRefusesBadTokens(t *testing.T) {
 		})
 	}
 	mustRefuse(t, v, "", auth.CodeInvalidRequest, "no bearer token")
+}
+
+// withHeader signs claims with k and one more header parameter.
+func withHeader(t *testing.T, k *authtest.Key, name string, value any, claims jwt.MapClaims) string {
+	tok := jwt.NewWithClaims(jwt.GetSigningMethod(k.Alg), claims)
+	tok.Header["kid"] = k.Kid
+	tok.Header[name] = value
+	s, err := tok.SignedString(k.Private)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // tamper changes the payload of a JWT and keeps its signature.

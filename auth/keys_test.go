@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -181,5 +182,92 @@ func TestBrokenMetadataIsRefused(t *testing.T) {
 				t.Fatalf("no warning logged:\n%s", logs)
 			}
 		})
+	}
+}
+
+func TestStaleKeysServeWhileRefreshing(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL, func(c *auth.Config) {
+		c.KeyCacheTTL = time.Nanosecond // always stale
+		c.KeyRefreshInterval = time.Nanosecond
+		c.TokenCacheSize = -1
+	})
+	token := is.Sign(t, is.Key("rsa-1"), is.Claims(resource))
+	mustVerify(t, v, token)
+	is.SlowJWKS(time.Hour) // the refresh hangs: answers must not wait for it
+	for i := 0; i < 10; i++ {
+		mustVerify(t, v, token)
+	}
+	// The refresh runs in the background: wait for it to reach the server.
+	for i := 0; i < 500 && is.JWKSFetches() < 2; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if j := is.JWKSFetches(); j != 2 {
+		t.Fatalf("key set fetched %d times; want 2 (first use, one background refresh)", j)
+	}
+}
+
+func TestRequestEndsWhileKeysAreFetched(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	is.SlowJWKS(time.Hour)
+	v := newVerifier(t, is.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := v.Verify(ctx, is.Sign(t, is.Key("rsa-1"), is.Claims(resource)))
+	if ae, ok := err.(*auth.Error); !ok || ae.Code != auth.CodeUnavailable {
+		t.Fatalf("Verify error %v; want %s", err, auth.CodeUnavailable)
+	}
+}
+
+func TestKeySetThatMovedIsDiscoveredAgain(t *testing.T) {
+	var url string
+	jwksPath := "/keys-1"
+	var mu sync.Mutex
+	is := authtest.NewIssuer(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		p := jwksPath
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/.well-known/oauth-authorization-server":
+			_, _ = fmt.Fprintf(w, `{"issuer":%q,"jwks_uri":%q}`, url, url+p)
+		case p:
+			resp, err := http.Get(is.JWKSURL)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer resp.Body.Close()
+			_, _ = io.Copy(w, resp.Body)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	url = srv.URL
+	v := newVerifier(t, url, func(c *auth.Config) {
+		c.KeyRefreshInterval = time.Nanosecond
+		c.TokenCacheSize = -1
+	})
+	claims := is.Claims(resource)
+	claims["iss"] = url
+	mustVerify(t, v, is.Sign(t, is.Key("rsa-1"), claims))
+
+	mu.Lock()
+	jwksPath = "/keys-2"
+	mu.Unlock()
+	is.Publish(t, authtest.NewKey(t, "RS256", "rsa-2"))
+	next := is.Sign(t, is.Key("rsa-2"), claims)
+	mustRefuse(t, v, next, auth.CodeInvalidToken, "unknown key") // the old URL answers 404: keys kept
+	mustVerify(t, v, next)                                       // discovered again
+}
+
+func TestClosedVerifierFetchesNothing(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	v := newVerifier(t, is.URL)
+	v.Close()
+	mustRefuse(t, v, is.Sign(t, is.Key("rsa-1"), is.Claims(resource)), auth.CodeUnavailable, "cannot be fetched")
+	if m, j := is.MetadataFetches(), is.JWKSFetches(); m+j != 0 {
+		t.Fatalf("a closed verifier fetched (%d metadata, %d key set)", m, j)
 	}
 }

@@ -2,7 +2,9 @@ package auth
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Middleware requires a valid bearer token on every request before next
@@ -56,7 +58,7 @@ func (v *Verifier) Middleware(next http.Handler) http.Handler {
 func (v *Verifier) refuse(w http.ResponseWriter, r *http.Request, err *Error) {
 	switch err.Code {
 	case CodeUnavailable:
-		w.Header().Set("Retry-After", "5")
+		w.Header().Set("Retry-After", strconv.Itoa(int(retryUnloaded/time.Second)))
 		writeErrorBody(w, http.StatusServiceUnavailable, err)
 	case CodeInvalidRequest:
 		v.Challenge(w, r, http.StatusBadRequest, err, nil)

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
 )
@@ -34,25 +33,4 @@ func canonicalURI(s string) string {
 		out += "?" + u.RawQuery
 	}
 	return out
-}
-
-// checkURL is the configuration check of an identifier or endpoint: an
-// absolute http(s) URL without a fragment or credentials.
-func checkURL(field, s string) error {
-	u, err := url.Parse(s)
-	switch {
-	case s == "":
-		return fmt.Errorf("%s is empty; give an absolute URL such as https://auth.example.com", field)
-	case err != nil:
-		return fmt.Errorf("%s %q is not a URL: %v", field, s, err)
-	case u.Scheme != "https" && u.Scheme != "http":
-		return fmt.Errorf("%s %q must be an absolute https:// (or, for local testing, http://) URL", field, s)
-	case u.Host == "":
-		return fmt.Errorf("%s %q has no host", field, s)
-	case u.User != nil:
-		return fmt.Errorf("%s must not hold credentials (user:password@); they are not repeated here", field)
-	case u.Fragment != "" || strings.Contains(s, "#"):
-		return fmt.Errorf("%s %q must not have a fragment (#...)", field, s)
-	}
-	return nil
 }

@@ -60,6 +60,7 @@ func New(cfg *Config) (*Verifier, error) {
 	if v.log == nil {
 		v.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	v.warnCleartext(cfg)
 	issuers := cfg.Issuers
 	if len(issuers) == 0 {
 		issuers = cfg.AuthorizationServers
@@ -91,6 +92,22 @@ func New(cfg *Config) (*Verifier, error) {
 	v.metadata = buildMetadata(cfg, v.resource)
 	v.ctx, v.cancel = context.WithCancel(context.Background())
 	return v, nil
+}
+
+// warnCleartext warns of plain-http URLs to hosts other than the
+// loopback: allowed (a test network, a proxy in front), but OAuth 2.1
+// requires TLS there.
+func (v *Verifier) warnCleartext(cfg *Config) {
+	urls := append([]string{cfg.Resource, cfg.JWKSURL}, cfg.AuthorizationServers...)
+	urls = append(urls, cfg.Issuers...)
+	if cfg.Introspection != nil {
+		urls = append(urls, cfg.Introspection.URL)
+	}
+	for _, u := range urls {
+		if cleartext(u) {
+			v.warn("plain http to a host other than the loopback; OAuth 2.1 requires https there", "url", u)
+		}
+	}
 }
 
 func orDefault(d, def time.Duration) time.Duration {

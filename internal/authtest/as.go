@@ -254,13 +254,15 @@ func (as *AS) Stats(t testing.TB) Stats {
 	return s
 }
 
-func (as *AS) postJSON(t testing.TB, path string, body, out any) {
+func (as *AS) postJSON(t testing.TB, path string, body, out any, status ...int) {
 	t.Helper()
 	b, _ := json.Marshal(body)
-	as.call(t, http.MethodPost, path, "application/json", bytes.NewReader(b), "", out)
+	as.call(t, http.MethodPost, path, "application/json", bytes.NewReader(b), "", out, status...)
 }
 
-func (as *AS) call(t testing.TB, method, path, contentType string, body io.Reader, basicUser string, out any) {
+// call sends a request and decodes the JSON answer into out; the answer's
+// status must be one of status (default 200).
+func (as *AS) call(t testing.TB, method, path, contentType string, body io.Reader, basicUser string, out any, status ...int) {
 	t.Helper()
 	req, err := http.NewRequest(method, as.Issuer+path, body)
 	if err != nil {
@@ -278,7 +280,11 @@ func (as *AS) call(t testing.TB, method, path, contentType string, body io.Reade
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK {
+	want := http.StatusOK
+	if len(status) > 0 {
+		want = status[0]
+	}
+	if resp.StatusCode != want {
 		t.Fatalf("authtest: %s %s: status %d: %s\nserver stderr:\n%s", method, path, resp.StatusCode, data, as.stderr)
 	}
 	if out != nil {

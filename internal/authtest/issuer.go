@@ -117,7 +117,8 @@ func (is *Issuer) Key(kid string) *Key {
 	return nil
 }
 
-// SlowJWKS makes every JWKS answer wait d (to hold concurrent fetches open).
+// SlowJWKS makes every JWKS answer wait d, or until its client gives up
+// (to hold concurrent fetches open, or hang one).
 func (is *Issuer) SlowJWKS(d time.Duration) { is.delay.Store(int64(d)) }
 
 // JWKSFetches and MetadataFetches count the requests served.
@@ -181,7 +182,11 @@ func (is *Issuer) serve(w http.ResponseWriter, r *http.Request) {
 	case "/jwks":
 		is.jwks.Add(1)
 		if d := time.Duration(is.delay.Load()); d > 0 {
-			time.Sleep(d)
+			select {
+			case <-time.After(d):
+			case <-r.Context().Done(): // the client gave up (or the test ended)
+				return
+			}
 		}
 		writeJSON(w, is.keySet())
 	default:
