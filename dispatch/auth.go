@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"reflect"
@@ -102,6 +103,9 @@ func (c *compiler) compileAuth() {
 	}
 	c.table.Auth = cfg
 	c.authTypes()
+	if !c.diags.HasErrors() {
+		c.checkWithVerifier(cfg)
+	}
 }
 
 func (c *compiler) compileClaims(decls []*lang.AuthClaim) {
@@ -444,4 +448,92 @@ func (v *authVisitor) Visit(node *ast.Node) {
 	if id, ok := (*node).(*ast.IdentifierNode); ok && id.Value == "auth" {
 		*v = true
 	}
+}
+
+// checkWithVerifier builds the verifier (which does no I/O) to report, at
+// the attribute, any rule of the auth package this compiler does not check
+// itself. A static token whose value is not known yet (env() while
+// validating) is not judged.
+func (c *compiler) checkWithVerifier(cfg *auth.Config) {
+	v, err := auth.New(cfg)
+	if v != nil {
+		v.Close()
+	}
+	var list []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		list = j.Unwrap()
+	} else if err != nil {
+		list = []error{err}
+	}
+	for _, e := range list {
+		var ce *auth.ConfigError
+		if !errors.As(e, &ce) {
+			c.add(hcl.Diagnostics{errorf(c.auth.decl.DeclRange, "Invalid auth block", "%s", e)})
+			continue
+		}
+		if strings.HasPrefix(ce.Field, "static.") && ce.Index >= 0 && ce.Index < len(cfg.Static) && cfg.Static[ce.Index].Token == "" {
+			continue // known when served
+		}
+		c.add(hcl.Diagnostics{errorf(c.authFieldRange(ce), "Invalid auth block", "%s: %s.", authFieldName(ce, cfg), strings.TrimSuffix(ce.Message, "."))})
+	}
+}
+
+// authFieldRange is where the auth block writes the setting a
+// ConfigError names.
+func (c *compiler) authFieldRange(ce *auth.ConfigError) hcl.Range {
+	a := c.auth.decl
+	at := func(attr *hcl.Attribute) hcl.Range {
+		if attr == nil {
+			return a.DeclRange
+		}
+		if exprs, d := hcl.ExprList(attr.Expr); ce.Index >= 0 && !d.HasErrors() && ce.Index < len(exprs) {
+			return exprs[ce.Index].Range()
+		}
+		return attr.Expr.Range()
+	}
+	field, sub, _ := strings.Cut(ce.Field, ".")
+	switch field {
+	case "resource":
+		return at(a.Resource)
+	case "authorization_servers":
+		return at(a.AuthorizationServers)
+	case "issuers":
+		return at(a.Issuers)
+	case "jwks_url":
+		return at(a.JWKSURL)
+	case "algorithms":
+		return at(a.Algorithms)
+	case "leeway":
+		return at(a.Leeway)
+	case "introspection":
+		if len(a.Introspection) > 0 {
+			in := a.Introspection[0]
+			attrs := map[string]*hcl.Attribute{"url": in.URL, "client_id": in.ClientID, "client_secret": in.ClientSecret}
+			if attr := attrs[sub]; attr != nil {
+				return attr.Expr.Range()
+			}
+			return in.DeclRange
+		}
+	case "static":
+		if ce.Index >= 0 && ce.Index < len(a.Tokens) {
+			t := a.Tokens[ce.Index]
+			if sub == "token" {
+				return t.Value.Expr.Range()
+			}
+			return t.NameRange
+		}
+	}
+	return a.DeclRange
+}
+
+// authFieldName names the setting of a ConfigError as the auth block
+// writes it.
+func authFieldName(ce *auth.ConfigError, cfg *auth.Config) string {
+	if sub, ok := strings.CutPrefix(ce.Field, "static."); ok && ce.Index >= 0 && ce.Index < len(cfg.Static) {
+		if sub == "token" {
+			sub = "value"
+		}
+		return fmt.Sprintf("token %q %s", cfg.Static[ce.Index].Name, sub)
+	}
+	return ce.Field
 }
