@@ -75,7 +75,9 @@ type HTTPOptions struct {
 	// LegacySessions enables stateful legacy sessions: initialize mints an
 	// Mcp-Session-Id, GET opens the session's SSE stream (list_changed,
 	// resources/updated) and DELETE ends it. Without it legacy clients are
-	// served statelessly and GET/DELETE get 405, as modern requires.
+	// served without server-side state: initialize answers with a signed
+	// session id (see SessionKeys), and GET/DELETE get 405, as modern
+	// requires.
 	LegacySessions bool
 
 	// MaxSessions caps the live legacy sessions; an initialize beyond it
@@ -84,6 +86,11 @@ type HTTPOptions struct {
 	// the client initializes again.
 	MaxSessions        int
 	SessionIdleTimeout time.Duration
+
+	// SessionKeys sign the session ids given to 2025 clients without
+	// LegacySessions (see SignedSessionTTL). Replicas behind one load
+	// balancer share them. Nil means a random key per handler.
+	SessionKeys *Keys
 }
 
 // withDefaults fills the zero limits with the defaults and turns negative
@@ -114,9 +121,12 @@ func orDefault[T int | time.Duration](v, def T) T {
 // endpoint. opts may be nil. Mount it at the MCP endpoint path; health
 // checks and auth middleware are the caller's business.
 func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
-	h := &httpHandler{s: s, sessions: map[string]*session{}, now: time.Now}
+	h := &httpHandler{s: s, sessions: map[string]*session{}, now: time.Now, signedCalls: newPendingCalls(true)}
 	if opts != nil {
 		h.opts = *opts
+	}
+	if h.opts.SessionKeys == nil {
+		h.opts.SessionKeys, _ = NewKeys(nil)
 	}
 	h.opts = h.opts.withDefaults()
 	h.hosts = parseAllowedHosts(h.opts.AllowedHosts)
@@ -132,6 +142,9 @@ type httpHandler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+
+	// signedCalls are the server→client requests of every signed session.
+	signedCalls *pendingCalls
 }
 
 // ServeHTTP implements http.Handler: ladder steps 1–2 (Origin/Host, HTTP
@@ -365,24 +378,25 @@ func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connCo
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	ctx := r.Context()
-	minted := h.opts.LegacySessions && sess == nil && !gone && m.Method == "initialize"
+	minted := sess == nil && !gone && m.Method == "initialize"
 	if minted {
-		if !h.roomForSession() {
-			tooManySessions(w)
+		if sess = h.mint(w); sess == nil {
 			return
 		}
-		sess = newSession(newSessionID())
 	}
 	resp := newResponder(w, r, rc)
 	defer resp.close()
 	in := &inbound{msg: m, header: r.Header, sess: sess, sessionGone: gone, out: resp.sink(ctx, sess)}
 	out := h.s.serve(ctx, in)
 	if minted && out.era == EraLegacy && !out.isErr {
-		if !h.register(sess) {
+		if !h.opts.LegacySessions {
+			w.Header().Set(HeaderSessionID, h.sealSession(sess))
+		} else if !h.register(sess) {
 			tooManySessions(w)
 			return
+		} else {
+			w.Header().Set(HeaderSessionID, sess.id)
 		}
-		w.Header().Set(HeaderSessionID, sess.id)
 	}
 	if out.body != nil {
 		resp.finish(out.replyTo(w, r), out.body)
@@ -395,12 +409,30 @@ func newSessionID() string {
 	return hex.EncodeToString(b)
 }
 
+// mint starts the session of an initialize: a stateful one with
+// LegacySessions (nil after a 503 when there is no room), else one whose
+// id will be signed.
+func (h *httpHandler) mint(w http.ResponseWriter) *session {
+	if !h.opts.LegacySessions {
+		return h.newSignedSession()
+	}
+	if !h.roomForSession() {
+		tooManySessions(w)
+		return nil
+	}
+	return newSession(newSessionID())
+}
+
 // lookup finds a legacy session and marks it used. gone reports an id that
-// was sent but is unknown, ended or expired, which legacy clients must see
-// as 404 so that they initialize again.
+// was sent but is unknown, ended, expired or (signed) forged, which legacy
+// clients must see as 404 so that they initialize again.
 func (h *httpHandler) lookup(sid string) (*session, bool) {
-	if !h.opts.LegacySessions || sid == "" {
+	if sid == "" {
 		return nil, false
+	}
+	if !h.opts.LegacySessions {
+		sess, ok := h.openSignedSession(sid)
+		return sess, !ok
 	}
 	now := h.now()
 	h.mu.Lock()

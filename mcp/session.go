@@ -3,8 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,12 +21,11 @@ type session struct {
 	info        *Implementation
 	logLevel    string
 	subs        map[string]bool
-	pending     map[string]chan *Message      // server→client requests awaiting answers
+	pending     *pendingCalls                 // server→client requests awaiting answers
 	cancels     map[string]context.CancelFunc // in-flight requests, for notifications/cancelled
 	gone        chan struct{}                 // closed when an HTTP session is deleted
 
-	nextID atomic.Int64
-	lis    *listener // list_changed / resources/updated for this session
+	lis *listener // list_changed / resources/updated for this session
 
 	// HTTP sessions expire when idle: last use (unix ns) and open GET streams.
 	used    atomic.Int64
@@ -40,7 +37,7 @@ func (ss *session) touch(now time.Time) { ss.used.Store(now.UnixNano()) }
 func (ss *session) lastUsed() time.Time { return time.Unix(0, ss.used.Load()) }
 
 func newSession(id string) *session {
-	return &session{id: id, subs: map[string]bool{}, pending: map[string]chan *Message{},
+	return &session{id: id, subs: map[string]bool{}, pending: newPendingCalls(false),
 		cancels: map[string]context.CancelFunc{}, gone: make(chan struct{})}
 }
 
@@ -129,51 +126,11 @@ func (ss *session) subscribed(uri string) bool {
 // call sends a server→client request through send and waits for the client's
 // response, which the transport hands to deliver.
 func (ss *session) call(ctx context.Context, send func([]byte) error, method string, params any) (json.RawMessage, error) {
-	id := json.RawMessage(strconv.Quote("srv-" + strconv.FormatInt(ss.nextID.Add(1), 10)))
-	b, err := encodeRequest(id, method, params)
-	if err != nil {
-		return nil, err
-	}
-	ch := make(chan *Message, 1)
-	key := idKey(id)
-	ss.mu.Lock()
-	ss.pending[key] = ch
-	ss.mu.Unlock()
-	defer func() {
-		ss.mu.Lock()
-		delete(ss.pending, key)
-		ss.mu.Unlock()
-	}()
-	if err := send(b); err != nil {
-		return nil, err
-	}
-	select {
-	case m := <-ch:
-		if m.Error != nil {
-			var e Error
-			if json.Unmarshal(m.Error, &e) != nil {
-				return nil, errors.New("mcp: malformed error response from client")
-			}
-			return nil, &e
-		}
-		return m.Result, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return ss.pending.call(ctx, send, method, params)
 }
 
 // deliver routes a client response to the waiting call; unknown ids are
 // ignored, as late answers to cancelled calls are normal.
 func (ss *session) deliver(m *Message) bool {
-	ss.mu.Lock()
-	ch := ss.pending[idKey(m.ID)]
-	ss.mu.Unlock()
-	if ch == nil {
-		return false
-	}
-	select {
-	case ch <- m:
-	default:
-	}
-	return true
+	return ss.pending.deliver(m)
 }

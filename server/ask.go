@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -42,7 +40,7 @@ func (s *Server) askQuestions(ctx context.Context, req *mcp.Request, a *dispatch
 		}
 		raw, err := req.Notifier.Request(ctx, method, params)
 		if errors.Is(err, mcp.ErrNoBackChannel) {
-			return nil, &dispatch.AskFailure{Message: "This must ask the client first (" + method + "), and this connection cannot carry the request. Use stdio, or an HTTP session (serve --legacy-sessions), or a client speaking MCP 2026-07-28."}
+			return nil, &dispatch.AskFailure{Message: "This must ask the client first (" + method + "), and this connection cannot carry the request: over HTTP a 2025 client must send the session id it got from initialize and accept text/event-stream answers; or use stdio, or a client speaking MCP 2026-07-28."}
 		}
 		if err != nil {
 			return nil, &dispatch.AskFailure{Message: "The client could not answer " + method + ": " + err.Error()}
@@ -157,14 +155,14 @@ func (s *Server) sealState(binding string, answers map[string]json.RawMessage, e
 		Exp     int64                      `json:"e"`
 		Answers map[string]json.RawMessage `json:"a"`
 	}{expires.Unix(), answers}))
-	return payload + "." + base64.RawURLEncoding.EncodeToString(s.mac(payload, binding))
+	return payload + "." + base64.RawURLEncoding.EncodeToString(s.stateKeys.Sign(payload, binding))
 }
 
 // openState checks a state and returns the answers it carries.
 func (s *Server) openState(state, binding string, now time.Time) (map[string]json.RawMessage, error) {
 	payload, mac, ok := strings.Cut(state, ".")
 	got, err := base64.RawURLEncoding.DecodeString(mac)
-	if !ok || err != nil || !hmac.Equal(got, s.mac(payload, binding)) {
+	if !ok || err != nil || !s.stateKeys.Verify(got, payload, binding) {
 		return nil, errors.New("it was not issued by this server for this call")
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(payload)
@@ -182,18 +180,4 @@ func (s *Server) openState(state, binding string, now time.Time) (map[string]jso
 		st.Answers = map[string]json.RawMessage{}
 	}
 	return st.Answers, nil
-}
-
-func (s *Server) mac(exp, binding string) []byte {
-	h := hmac.New(sha256.New, s.stateKey)
-	h.Write([]byte(exp + "\x00" + binding))
-	return h.Sum(nil)
-}
-
-func newStateKey() []byte {
-	key := make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		panic("server: no randomness for the request-state key: " + err.Error())
-	}
-	return key
 }

@@ -336,7 +336,7 @@ func TestHostileRequestState(t *testing.T) {
 	}
 	key := []byte("0123456789abcdef0123456789abcdef")
 	serve := func(key []byte) string {
-		proto := mcp.NewServer(server.New(compileFile(t, path), &server.Options{StateKey: key}), nil)
+		proto := mcp.NewServer(server.New(compileFile(t, path), &server.Options{StateKeys: mustKeys(t, key)}), nil)
 		ts := httptest.NewServer(proto.HTTPHandler(nil))
 		t.Cleanup(ts.Close)
 		return ts.URL + "/mcp"
@@ -772,4 +772,13 @@ tool "opt" {
 		}
 		resp.Body.Close()
 	}
+}
+
+func mustKeys(t *testing.T, key []byte) *mcp.Keys {
+	t.Helper()
+	ks, err := mcp.NewKeys([][]byte{key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ks
 }

@@ -20,25 +20,25 @@ type Options struct {
 	// replacing its backend's. Zero (the default) leaves such calls to
 	// their call block's or backend's timeout.
 	DefaultTimeout time.Duration
-	// StateKey signs the requestState of modern multi-round calls
-	// (elicitation). Servers behind one load balancer need the same key;
-	// nil means a random key per process.
-	StateKey []byte
+	// StateKeys sign the requestState of modern multi-round calls
+	// (elicitation). Replicas behind one load balancer need the same keys
+	// (see mcp.Keys). Nil means a random key per process.
+	StateKeys *mcp.Keys
 	// HTTPAuth says the server is served over HTTP: when its table has an
-	// auth block, tokens are checked (see Protect). Over stdio leave it
+	// auth block, tokens are checked (see Guard). Over stdio leave it
 	// false: there is no token, and the auth block is not used.
 	HTTPAuth bool
 }
 
 // Server implements mcp.Handler over a dispatch table.
 type Server struct {
-	state    atomic.Pointer[state]
-	swapMu   sync.Mutex // one swap at a time
-	closed   bool       // by Close; guarded by swapMu
-	log      *slog.Logger
-	timeout  time.Duration
-	stateKey []byte
-	httpAuth bool
+	state     atomic.Pointer[state]
+	swapMu    sync.Mutex // one swap at a time
+	closed    bool       // by Close; guarded by swapMu
+	log       *slog.Logger
+	timeout   time.Duration
+	stateKeys *mcp.Keys
+	httpAuth  bool
 }
 
 var (
@@ -61,9 +61,9 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKey: opts.StateKey, httpAuth: opts.HTTPAuth}
-	if len(s.stateKey) == 0 {
-		s.stateKey = newStateKey()
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth}
+	if s.stateKeys == nil {
+		s.stateKeys, _ = mcp.NewKeys(nil)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -23,13 +23,14 @@ import (
 type serveCmd struct {
 	HTTP           string   `name:"http" placeholder:"ADDR" help:"Serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio."`
 	Path           string   `default:"/mcp" help:"The MCP endpoint path for --http."`
-	LegacySessions bool     `help:"Keep stateful sessions for 2025 clients over HTTP (Mcp-Session-Id and a GET stream), so they receive list_changed after a reload."`
+	LegacySessions bool     `help:"Keep stateful sessions for 2025 clients over HTTP, in this process: logging/setLevel is remembered, and a GET stream carries list_changed and resources/updated. Without it 2025 clients get a signed session id and every call feature, with no state on the server."`
 	AllowedOrigins []string `name:"allowed-origin" sep:"none" placeholder:"ORIGIN" help:"An exact Origin (https://app.example) allowed besides same-host and loopback origins (repeatable)."`
 	CORS           bool     `name:"cors" help:"Answer CORS preflights and expose the MCP headers to allowed origins."`
 	LogLevel       string   `default:"info" enum:"debug,info,warn,error" help:"Server log level (logs go to stderr): debug, info, warn or error."`
 	Paths          []string `arg:"" name:"path" help:"Files or directories of the configuration."`
 	loadFlags
 	httpLimits
+	stateKeyFlags
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -39,19 +40,23 @@ func (c *serveCmd) Run(s streams) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	keys, err := c.openKeys()
+	if err != nil {
+		return err
+	}
 	table, err := c.load(s)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, HTTPAuth: c.HTTP != ""})
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, HTTPAuth: c.HTTP != ""})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: log})
-	go c.reloadOnHangup(ctx, hup, s, log, srv, proto)
+	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
 	if c.HTTP == "" {
 		if table.Auth != nil {
 			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
@@ -59,7 +64,7 @@ func (c *serveCmd) Run(s streams) error {
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
 		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
-	return c.serveHTTP(ctx, s, log, table, srv, proto)
+	return c.serveHTTP(ctx, s, log, table, srv, proto, keys)
 }
 
 // load compiles the configuration for serving: env() reads the environment
@@ -77,7 +82,7 @@ func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
 	return table, nil
 }
 
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server) error {
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys) error {
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
@@ -85,7 +90,8 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	mux := http.NewServeMux()
 	mux.Handle(c.Path, proto.HTTPHandler(c.handlerOptions(&mcp.HTTPOptions{
 		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
-		Loopback: isLoopbackAddr(ln.Addr()), Guard: srv.Guard, // tokens, with an auth block
+		Loopback: isLoopbackAddr(ln.Addr()), SessionKeys: keys,
+		Guard: srv.Guard, // tokens, with an auth block
 	})))
 	for _, p := range auth.MetadataPaths(c.Path) {
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
@@ -118,13 +124,14 @@ func isLoopbackAddr(a net.Addr) bool {
 // reloadOnHangup recompiles the configuration on SIGHUP. A valid one
 // replaces the served table atomically and every listener is told the
 // lists changed; an invalid one is logged and the old table keeps serving.
-func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server) {
+func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server, keys *mcp.Keys) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-hup:
 		}
+		c.reloadKeys(keys, log)
 		table, err := c.load(s)
 		if err != nil {
 			log.Error("reload failed; still serving the previous configuration")

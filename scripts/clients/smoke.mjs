@@ -303,7 +303,17 @@ async function everythingChecks(c, era, seen) {
 }
 
 const checks = { orders: ordersChecks, library: libraryChecks, everything: everythingChecks };
-const http = { orders: await startHTTP('orders'), library: await startHTTP('library'), everything: await startHTTP('everything', ['--legacy-sessions']) };
+// MCPDECL_SMOKE_EVERYTHING_URL: test an everything.hcl endpoint served
+// elsewhere (replicas behind a proxy) instead of starting one;
+// MCPDECL_SMOKE_ONLY: run only the cases whose label contains it.
+const external = (url) => ({ url: new URL(url), stop: async () => {} });
+const ONLY = process.env.MCPDECL_SMOKE_ONLY ?? '';
+const wants = (config) => !ONLY || ONLY.includes(config);
+const http = {
+  orders: wants('orders') ? await startHTTP('orders') : null,
+  library: wants('library') ? await startHTTP('library') : null,
+  everything: process.env.MCPDECL_SMOKE_EVERYTHING_URL ? external(process.env.MCPDECL_SMOKE_EVERYTHING_URL) : await startHTTP('everything'),
+};
 
 // stdio first with v1: the first orders server creates examples/orders.db.
 const cases = [];
@@ -315,6 +325,7 @@ for (const config of ['orders', 'library', 'everything']) {
 try {
   for (const { config, kind, era } of cases) {
     const label = `${era} ${kind} ${config}`;
+    if (!label.includes(ONLY)) continue;
     const before = failures;
     const t0 = Date.now();
     let session;
@@ -332,7 +343,7 @@ try {
     console.log(`  ${failures === before ? 'PASS' : 'FAIL'} ${label} (${version}, ${Date.now() - t0} ms)`);
   }
 } finally {
-  await Promise.all(Object.values(http).map((h) => h.stop()));
+  await Promise.all(Object.values(http).filter(Boolean).map((h) => h.stop()));
   catalogue.close();
 }
 console.log(`smoke: ${passes} assertions passed, ${failures} failed`);

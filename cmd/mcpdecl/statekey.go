@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/mcpdecl/mcpdecl/mcp"
+)
+
+// stateKeyFlags say where the signing keys come from: they sign a
+// 2026-07-28 requestState and a 2025 session id. Replicas behind one load
+// balancer must share them, or a multi-round call whose next round lands
+// on another replica is refused, and so is a 2025 session id minted by
+// another replica.
+type stateKeyFlags struct {
+	StateKeyFile string `name:"state-key-file" env:"MCPDECL_STATE_KEY_FILE" placeholder:"PATH" help:"File of signing keys shared by replicas (for 2026-07-28 requestState and 2025 session ids): one base64 key (32 bytes or more, e.g. from 'openssl rand -base64 32') per line; the first signs, every one is accepted, so a rotation puts the new key first and drops the old one once its states expired (15 minutes). Re-read on SIGHUP. Without it or MCPDECL_STATE_KEYS, each process has a random key."`
+	// Only from the environment in practice (a flag's value shows in ps).
+	StateKeys string `name:"state-keys" hidden:"" env:"MCPDECL_STATE_KEYS" help:"Request-state keys, comma-separated base64; prefer the environment variable."`
+}
+
+// openKeys returns the signing keys the flags name, or one random key.
+func (f *stateKeyFlags) openKeys() (*mcp.Keys, error) {
+	keys, err := f.keys()
+	if err != nil {
+		return nil, err
+	}
+	return mcp.NewKeys(keys)
+}
+
+// reloadKeys re-reads the key file, so that a rotated Secret takes effect
+// without a restart; a broken file keeps the current keys.
+func (f *stateKeyFlags) reloadKeys(k *mcp.Keys, log *slog.Logger) {
+	if f.StateKeyFile == "" {
+		return
+	}
+	keys, err := f.keys()
+	if err == nil {
+		err = k.Set(keys)
+	}
+	if err != nil {
+		log.Error("signing keys not reloaded; keeping the current ones", "error", err)
+		return
+	}
+	log.Info("signing keys reloaded", "keys", len(keys))
+}
+
+// keys reads the request-state keys: from the file when one is named,
+// else from MCPDECL_STATE_KEYS (comma- or newline-separated), else none.
+func (f *stateKeyFlags) keys() ([][]byte, error) {
+	if f.StateKeyFile != "" {
+		b, err := os.ReadFile(f.StateKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--state-key-file: %w", err)
+		}
+		return parseStateKeys(string(b), f.StateKeyFile)
+	}
+	if f.StateKeys != "" {
+		return parseStateKeys(strings.ReplaceAll(f.StateKeys, ",", "\n"), "MCPDECL_STATE_KEYS")
+	}
+	return nil, nil
+}
+
+// parseStateKeys reads one base64 key per line; blank lines and lines
+// starting with # are skipped. Errors name the line, never the key.
+func parseStateKeys(text, source string) ([][]byte, error) {
+	var keys [][]byte
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, err := decodeBase64(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: the key is not base64; write one key per line, e.g. from 'openssl rand -base64 32'", source, i+1)
+		}
+		if len(key) < mcp.MinKeyLen {
+			return nil, fmt.Errorf("%s:%d: the key has %d bytes; use at least %d (openssl rand -base64 32)", source, i+1, len(key), mcp.MinKeyLen)
+		}
+		keys = append(keys, key)
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s: no key found; write one base64 key per line", source)
+	}
+	return keys, nil
+}
+
+// decodeBase64 accepts standard and URL-safe base64, padded or not.
+func decodeBase64(s string) ([]byte, error) {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("not base64")
+}

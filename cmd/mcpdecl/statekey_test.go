@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestParseStateKeys(t *testing.T) {
+	key := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
+	urlKey := base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{0xfb}, 40))
+	keys, err := parseStateKeys("# rotated 2026-12-01\n"+key+"\n\n  "+urlKey+"  \n", "keys")
+	if err != nil || len(keys) != 2 || len(keys[0]) != 32 || len(keys[1]) != 40 {
+		t.Fatalf("got %d keys, %v", len(keys), err)
+	}
+	fromEnv, err := (&stateKeyFlags{StateKeys: key + "," + urlKey}).keys()
+	if err != nil || len(fromEnv) != 2 {
+		t.Fatalf("MCPDECL_STATE_KEYS: got %d keys, %v", len(fromEnv), err)
+	}
+	short := base64.StdEncoding.EncodeToString([]byte("sixteen bytes!!!"))
+	for text, want := range map[string]string{
+		key + "\n" + short:   "keys:2: the key has 16 bytes; use at least 32",
+		"not*base64":         "keys:1: the key is not base64",
+		"# only a comment\n": "keys: no key found",
+	} {
+		_, err := parseStateKeys(text, "keys")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), short) {
+			t.Errorf("the error shows the key: %v", err)
+		}
+	}
+}
+
+const elicitingConfig = `
+server {
+  name    = "replica"
+  version = "1.0.0"
+}
+
+tool "confirm" {
+  description = "Asks before answering."
+  elicit {
+    message          = "Sure?"
+    requested_schema = { type = "object", properties = { ok = { type = "boolean" } } }
+  }
+  result {
+    text = "'action=' + elicit.action"
+  }
+}
+`
+
+// Three serve processes behind no balancer: the round that asks lands on
+// one, the answer on another. Replicas sharing the key file accept each
+// other's states; a replica with another key refuses them; after a
+// rotation (new key first, old key kept, SIGHUP) old states still work.
+func TestServeSharedStateKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the mcpdecl binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mcpdecl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	config := filepath.Join(dir, "config.hcl")
+	writeFile(t, config, elicitingConfig)
+	oldKey := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("o"), 32))
+	newKey := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("n"), 32))
+	shared, other := filepath.Join(dir, "shared.keys"), filepath.Join(dir, "other.keys")
+	writeFile(t, shared, oldKey+"\n")
+	writeFile(t, other, newKey+"\n")
+
+	a := startHTTPServe(t, bin, config, "--state-key-file", shared)
+	b := startHTTPServe(t, bin, config, "--state-key-file", shared)
+	c := startHTTPServe(t, bin, config, "--state-key-file", other)
+
+	if got := answerRound(t, b.url, askRound(t, a.url)); got != "action=accept" {
+		t.Errorf("a replica sharing the key: %s", got)
+	}
+	if got := answerRound(t, c.url, askRound(t, a.url)); !strings.Contains(got, "requestState refused") {
+		t.Errorf("a replica with another key: %s", got)
+	}
+
+	writeFile(t, shared, newKey+"\n"+oldKey+"\n")
+	b.cmd.Process.Signal(syscall.SIGHUP)
+	b.waitLog(t, "signing keys reloaded")
+	if got := answerRound(t, b.url, askRound(t, a.url)); got != "action=accept" {
+		t.Errorf("the previous key during the rotation: %s", got)
+	}
+	if got := answerRound(t, c.url, askRound(t, b.url)); got != "action=accept" {
+		t.Errorf("the new key on a replica that has it: %s", got)
+	}
+	if got := answerRound(t, a.url, askRound(t, b.url)); !strings.Contains(got, "requestState refused") {
+		t.Errorf("a state signed with the new key on a replica without it: %s", got)
+	}
+
+	writeFile(t, shared, "not a key\n")
+	b.cmd.Process.Signal(syscall.SIGHUP)
+	b.waitLog(t, "signing keys not reloaded")
+	if got := answerRound(t, b.url, askRound(t, c.url)); got != "action=accept" {
+		t.Errorf("a broken key file replaced the keys: %s", got)
+	}
+}
+
+type servedProcess struct {
+	cmd    *exec.Cmd
+	stderr *lockedBuffer
+	url    string
+}
+
+var servingOn = regexp.MustCompile(`on (http://\S+/mcp)`)
+
+func startHTTPServe(t *testing.T, bin, config string, flags ...string) *servedProcess {
+	t.Helper()
+	args := append([]string{"serve", "--http", "127.0.0.1:0"}, flags...)
+	p := &servedProcess{cmd: exec.Command(bin, append(args, config)...), stderr: &lockedBuffer{}}
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	p.waitLog(t, "serving replica on")
+	p.url = servingOn.FindStringSubmatch(p.stderr.String())[1]
+	return p
+}
+
+func (p *servedProcess) waitLog(t *testing.T, text string) {
+	t.Helper()
+	for i := 0; i < 600; i++ {
+		if strings.Contains(p.stderr.String(), text) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the server never logged %q:\n%s", text, p.stderr)
+}
+
+// askRound calls the tool and returns the requestState of its question.
+func askRound(t *testing.T, url string) string {
+	t.Helper()
+	var ir struct {
+		ResultType   string `json:"resultType"`
+		RequestState string `json:"requestState"`
+	}
+	raw := postModern(t, url, "")
+	if err := json.Unmarshal(raw, &ir); err != nil || ir.ResultType != "input_required" {
+		t.Fatalf("first round: %s", raw)
+	}
+	return ir.RequestState
+}
+
+// answerRound sends the answer with state and returns the result's text,
+// or the error message.
+func answerRound(t *testing.T, url, state string) string {
+	t.Helper()
+	raw := postModern(t, url, fmt.Sprintf(`,"requestState":%q,"inputResponses":{"elicit":{"action":"accept","content":{"ok":true}}}`, state))
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) != 1 {
+		return string(raw)
+	}
+	return res.Content[0].Text
+}
+
+// postModern sends a 2026-07-28 tools/call of "confirm" and returns the
+// result, or the error object when there is one.
+func postModern(t *testing.T, url, extra string) json.RawMessage {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm","arguments":{}` + extra +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}`
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "confirm")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		t.Fatalf("status %d, not JSON-RPC: %v", resp.StatusCode, err)
+	}
+	if m.Error != nil {
+		return m.Error
+	}
+	return m.Result
+}
