@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -34,6 +35,14 @@ type CallInput struct {
 	Logger *slog.Logger
 	// DefaultTimeout is the deadline of a call whose tool sets no timeout.
 	DefaultTimeout time.Duration
+	// Identity is who the caller's verified access token speaks for; nil
+	// on stdio and over HTTP without an auth block. Scopes are checked
+	// and auth.* is read only when it is set.
+	Identity *auth.Identity
+
+	// identity is auth.* of this call, built from Identity when first
+	// needed.
+	identity *identityValue
 }
 
 // An Asker asks the client questions (elicitation, sampling, roots) and
@@ -73,6 +82,9 @@ const (
 	NotFound
 	// Internal: the server could not do it.
 	Internal
+	// InsufficientScope: the caller's token lacks scopes the call needs;
+	// Scopes are those to ask the authorization server for.
+	InsufficientScope
 )
 
 // CallError is a failure of a call that the protocol reports as an error
@@ -81,7 +93,8 @@ const (
 type CallError struct {
 	Code    ErrorCode
 	Message string
-	URI     string // for NotFound
+	URI     string   // for NotFound
+	Scopes  []string // for InsufficientScope
 }
 
 func (e *CallError) Error() string { return e.Message }
@@ -160,7 +173,7 @@ func outcomeOf(res *adapter.Result, err error) string {
 // client while it runs (progress, log lines such as a command's stderr)
 // is redacted like everything else the server writes.
 func (t *Table) adapterRequest(ctx context.Context, in *CallInput, args *callArgs) *adapter.Request {
-	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header}
+	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header, Vars: in.authVars()}
 	own := CallSecrets(ctx)
 	ar.Progress = func(progress, total float64, message string) {
 		if in.Progress != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -35,6 +36,9 @@ func (t *Table) GetPrompt(ctx context.Context, name string, arguments map[string
 	if prompt == nil {
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown prompt %q", name))
 	}
+	if e := t.admit(in, &prompt.Access, fmt.Sprintf("prompt %q", name)); e != nil {
+		return nil, e
+	}
 	raw, _ := json.Marshal(arguments)
 	own := sensitiveArgTexts(prompt.Args, raw)
 	res, err := t.getPrompt(WithCallSecrets(ctx, own), prompt, arguments, raw, in)
@@ -49,10 +53,16 @@ func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[str
 	if err != nil {
 		return nil, callError(InvalidParams, err.Error())
 	}
-	var extra map[string]cty.Value
+	extra := maps.Clone(in.authVars())
 	if len(prompt.Questions) > 0 {
-		if extra, err = t.askForPrompt(ctx, in, prompt, args); err != nil {
+		answers, err := t.askForPrompt(ctx, in, prompt, args)
+		if err != nil {
 			return nil, err
+		}
+		if extra == nil {
+			extra = answers
+		} else {
+			maps.Copy(extra, answers)
 		}
 	}
 	if len(prompt.Steps) > 0 {
@@ -61,10 +71,9 @@ func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[str
 			return nil, err
 		}
 		if extra == nil {
-			extra = stepVars
-		} else {
-			extra["steps"] = stepVars["steps"]
+			extra = map[string]cty.Value{}
 		}
+		extra["steps"] = stepVars["steps"]
 	}
 	out := &PromptResult{Description: prompt.Description}
 	for _, m := range prompt.Messages {
@@ -202,17 +211,18 @@ func buildError(err error, what string) error {
 // completions list or enum, filtered by the prefix typed.
 func (t *Table) Complete(ctx context.Context, refType, name, argName, typed string, in *CallInput) ([]string, error) {
 	var args *Args
+	var access Access // completion calls never read auth.*: scopes only
 	switch refType {
 	case "ref/prompt":
 		prompt := t.Prompt(name)
 		if prompt == nil {
 			return nil, callError(InvalidParams, fmt.Sprintf("unknown prompt %q", name))
 		}
-		args = prompt.Args
+		args, access.Scopes = prompt.Args, prompt.Scopes
 	case "ref/resource":
 		for _, tm := range t.Templates {
 			if tm.URITemplate == name {
-				args = tm.Args
+				args, access.Scopes = tm.Args, tm.Scopes
 			}
 		}
 		if args == nil {
@@ -220,6 +230,9 @@ func (t *Table) Complete(ctx context.Context, refType, name, argName, typed stri
 		}
 	default:
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown reference type %q", refType))
+	}
+	if e := t.admit(in, &access, "completion of "+name); e != nil {
+		return nil, e
 	}
 	if arg := findArg(args, argName); arg != nil && arg.Complete != nil {
 		return t.callCompletions(ctx, in, arg.Complete, typed), nil

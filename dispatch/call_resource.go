@@ -38,6 +38,9 @@ func (t *Table) ReadResource(ctx context.Context, uri string, in *CallInput) ([]
 
 func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *CallInput) (*Contents, error) {
 	if r := t.Resource(uri); r != nil {
+		if e := t.admit(in, &r.Access, fmt.Sprintf("resource %q", r.URI)); e != nil {
+			return nil, e
+		}
 		return t.readResource(ctx, in, r)
 	}
 	if decoded, err := url.PathUnescape(uri); err == nil && !utf8.ValidString(decoded) {
@@ -46,6 +49,9 @@ func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *Call
 		return nil, callError(InvalidParams, fmt.Sprintf("the URI %q is not UTF-8 once its %%-escapes are decoded", uri))
 	}
 	if tm, vars := t.MatchTemplate(uri); tm != nil {
+		if e := t.admit(in, &tm.Access, fmt.Sprintf("resource template %q", tm.URITemplate)); e != nil {
+			return nil, e
+		}
 		return t.readTemplate(ctx, in, tm, uri, vars)
 	}
 	return nil, notFound(uri, "")
@@ -112,7 +118,7 @@ func (t *Table) readTemplate(ctx context.Context, in *CallInput, tm *Template, u
 	if expr == nil {
 		expr, blob = tm.Blob, true
 	}
-	text, err := t.evalString(expr, args.Cty, run.vars())
+	text, err := t.evalString(expr, args.Cty, callVars(in, run))
 	if err != nil {
 		in.logger().Error("template content failed", "uri", uri, "error", err, "path", filePath(err))
 		if missingFile(err) {
@@ -163,12 +169,12 @@ func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType str
 		}
 	}
 	req := t.adapterRequest(ctx, in, args)
-	req.Vars, req.Timeout, req.AnswerOnly = run.vars(), in.DefaultTimeout, ans.readsNoFields()
+	req.Vars, req.Timeout, req.AnswerOnly = callVars(in, run), in.DefaultTimeout, ans.readsNoFields()
 	res, failure := invoke(ctx, log, "resource "+uri, action, req)
 	if failure != "" {
 		return nil, callError(Internal, failure)
 	}
-	out, err := mapAnswer(ans, run.withSteps(res), args.JSON)
+	out, err := mapAnswer(ans, in.withIdentity(run.withSteps(res)), args.JSON)
 	if err != nil {
 		log.Error("mapping the answer failed", "uri", uri, "error", err)
 		return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be read: %s", uri, err))

@@ -18,6 +18,8 @@ import (
 type stepRun struct {
 	steps  []*Step
 	fields map[string]any
+	// auth is auth.* of the call, nil when it reads none.
+	auth   map[string]cty.Value
 	values map[string]cty.Value
 	// cached is vars() as of the last step that ran, built when asked.
 	cached map[string]cty.Value
@@ -30,6 +32,9 @@ func (r *stepRun) vars() map[string]cty.Value {
 	}
 	if r.cached == nil {
 		r.cached = map[string]cty.Value{"steps": StepsValue(r.steps, r.values)}
+		if v, ok := r.auth["auth"]; ok {
+			r.cached["auth"] = v
+		}
 	}
 	return r.cached
 }
@@ -59,7 +64,7 @@ type stopped struct {
 // rule holds, stops the call: nothing after it runs. err is a failure of
 // the configuration (a program that cannot run), written for the log.
 func (t *Table) runSteps(ctx context.Context, in *CallInput, owner string, steps []*Step, args *callArgs, timeout time.Duration) (*stepRun, *stopped, error) {
-	run := &stepRun{steps: steps, fields: make(map[string]any, len(steps)), values: make(map[string]cty.Value, len(steps))}
+	run := &stepRun{steps: steps, fields: make(map[string]any, len(steps)), values: make(map[string]cty.Value, len(steps)), auth: in.authVars()}
 	for i := 0; i < len(steps); {
 		n := wave(steps, i)
 		if stop, err := t.runWave(ctx, in, owner, steps[i:i+n], run, args, timeout); stop != nil || err != nil {

@@ -70,6 +70,12 @@ func (t *Table) CallTool(ctx context.Context, name string, in *CallInput) (*Tool
 	if tool == nil {
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown tool %q", name))
 	}
+	if e := t.admit(in, &tool.Access, fmt.Sprintf("tool %q", name)); e != nil {
+		if e.Code == InsufficientScope {
+			return nil, e
+		}
+		return errorResult(e.Message), nil // the model can tell the user
+	}
 	own := sensitiveArgTexts(tool.Args, in.Arguments)
 	ctx = WithCallSecrets(ctx, own)
 	res, err := t.callTool(ctx, tool, in)
@@ -112,7 +118,7 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 	if answerFields != nil {
 		res = withFields(res, answerFields)
 	}
-	res = run.withSteps(res)
+	res = in.withIdentity(run.withSteps(res))
 	out, err := mapAnswer(&tool.Answer, res, args.JSON)
 	if err != nil {
 		log.ErrorContext(ctx, "mapping the answer failed", "tool", tool.Name, "error", err)
@@ -122,7 +128,7 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 		return errorResult(msg), nil
 	}
 	if len(tool.Content) > 0 {
-		return t.contentResult(ctx, log, tool, args, run.vars(), out), nil
+		return t.contentResult(ctx, log, tool, args, callVars(in, run), out), nil
 	}
 	r, err := toolResult(out)
 	if err != nil {
@@ -163,7 +169,7 @@ func (t *Table) runTool(ctx context.Context, in *CallInput, tool *Tool, args *ca
 		return nil, run, nil
 	}
 	req := t.adapterRequest(ctx, in, args)
-	req.Vars, req.AnswerOnly = run.vars(), tool.Answer.readsNoFields()
+	req.Vars, req.AnswerOnly = callVars(in, run), tool.Answer.readsNoFields()
 	if timeout > 0 {
 		req.Timeout = timeout
 	}

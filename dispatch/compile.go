@@ -37,6 +37,8 @@ type compiler struct {
 	diags  hcl.Diagnostics
 
 	backends map[string]*lang.Backend
+	// auth is what the auth block declares, for the primitives.
+	auth *authState
 	// pendingHeaders holds the x-mcp-header mapping of the tool being
 	// compiled, found while reading its input_schema.
 	pendingHeaders map[string]string
@@ -48,11 +50,13 @@ func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl
 	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}}
 	c.compileStatic()
 	c.compileServer()
+	c.compileAuth()
 	c.compileBackends()
 	c.compileTools()
 	c.compileResources()
 	c.compileTemplates()
 	c.compilePrompts()
+	c.checkAuthUse()
 	c.table.Secrets = rule.LongestFirst(c.table.Secrets)
 	c.diags = RedactDiagnostics(c.diags, c.table.Secrets)
 	if c.diags.HasErrors() {

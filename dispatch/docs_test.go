@@ -15,7 +15,7 @@ import (
 // configBlocks are the block types a configuration file holds at its top
 // level; a documentation example with anything else is a fragment.
 var configBlocks = map[string]bool{
-	"server": true, "variable": true, "locals": true, "backend": true, "tool": true,
+	"server": true, "auth": true, "variable": true, "locals": true, "backend": true, "tool": true,
 	"resource": true, "resource_template": true, "prompt": true,
 }
 

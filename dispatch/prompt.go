@@ -28,8 +28,11 @@ func (c *compiler) compilePrompts() {
 			}
 		}
 		prompt.Args = c.compileArgs(p.Args, nil, fmt.Sprintf("The prompt %q", p.Name))
-		newScope := func() *adapter.Scope { return c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name)) }
-		scope := newScope()
+		uses := map[string]bool{}
+		scope := c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name)) // questions: asked before auth.* is read
+		newScope := func() *adapter.Scope {
+			return c.withAuth(c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name)), uses)
+		}
 		prompt.Questions = c.compileQuestions(p.Elicit, p.Sample, p.Roots, scope)
 		prompt.Steps = c.compileSteps(p.Steps, fmt.Sprintf("prompt %q", p.Name), prompt.Args, newScope, 0)
 		scope = c.scopeWithSteps(newScope, p.Steps)
@@ -47,6 +50,8 @@ func (c *compiler) compilePrompts() {
 				prompt.Messages = append(prompt.Messages, msg)
 			}
 		}
+		prompt.Access = c.primitiveAccess(p.Scopes, fmt.Sprintf("The prompt %q", p.Name))
+		prompt.UsesIdentity = len(uses) > 0
 		c.table.Prompts = append(c.table.Prompts, prompt)
 	}
 }

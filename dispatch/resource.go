@@ -71,8 +71,9 @@ func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
 		res.Size, _ = size.AsBigFloat().Int64()
 	}
 	where := fmt.Sprintf("the resource %q", r.Name)
+	uses := map[string]bool{}
 	newScope := func() *adapter.Scope {
-		scope := c.scope(&Args{Type: cty.EmptyObject, Env: eval.EnvType(nil)}, where)
+		scope := c.withAuth(c.scope(&Args{Type: cty.EmptyObject, Env: eval.EnvType(nil)}, where), uses)
 		scope.Names.NoArgsHint = fmt.Sprintf("A resource has a fixed URI and takes no arguments. To read a value from the URI, "+
 			"make it a resource_template with a variable, as in uri_template = \"%s/{name}\", and use args.name.", exampleURI(res.URI))
 		return scope
@@ -85,7 +86,10 @@ func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
 		env = c.resultEnv(r.Call.Kind)
 	}
 	env = append(env, c.ownerStepsEnv(r.Steps)...)
+	env = append(env, c.authEnv()...)
 	res.Answer = c.compileAnswer(first(r.Result), r.Errors, env, nil, r.Call != nil || len(r.Steps) > 0)
+	res.Access = c.primitiveAccess(r.Scopes, fmt.Sprintf("The resource %q", r.Name))
+	res.UsesIdentity = len(uses) > 0 || answerReadsAuth(&res.Answer)
 	if r.Call == nil && len(r.Result) > 0 {
 		c.add(hcl.Diagnostics{errorf(r.Result[0].DeclRange, "Result without a call",
 			"A result block maps the answer of a call; this resource has static content. Remove the result block.")})
@@ -227,8 +231,9 @@ func (c *compiler) templateArgs(t *lang.ResourceTemplate, vars []string) []*lang
 }
 
 func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
+	uses := map[string]bool{}
 	newScope := func() *adapter.Scope {
-		scope := c.scope(tmpl.Args, fmt.Sprintf("the resource template %q", t.Name))
+		scope := c.withAuth(c.scope(tmpl.Args, fmt.Sprintf("the resource template %q", t.Name)), uses)
 		scope.Reserved = reservedVars(tmpl.URITemplate)
 		return scope
 	}
@@ -251,7 +256,10 @@ func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
 		env = c.resultEnv(t.Call.Kind)
 	}
 	env = append(env, c.ownerStepsEnv(t.Steps)...)
+	env = append(env, c.authEnv()...)
 	tmpl.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tmpl.Args, t.Call != nil || len(t.Steps) > 0)
+	tmpl.Access = c.primitiveAccess(t.Scopes, fmt.Sprintf("The resource template %q", t.Name))
+	tmpl.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tmpl.Answer)
 }
 
 // reservedExpr matches an RFC 6570 expression with reserved ("+") or

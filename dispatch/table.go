@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/eval"
 )
 
@@ -26,6 +27,11 @@ type Table struct {
 	// Secrets are the texts of sensitive variables, longest first, which
 	// the server replaces in its logs and in error messages.
 	Secrets []string
+	// Auth configures the token checks of a server served over HTTP (the
+	// auth block); nil without one.
+	Auth *auth.Config
+	// Claims are the token claims expressions read as auth.claims.<name>.
+	Claims []*Claim
 
 	indexOnce sync.Once
 	index     *index
@@ -170,7 +176,8 @@ type Validation struct {
 // Tool is a compiled tool.
 type Tool struct {
 	Name, Title, Description string
-	Args                     *Args
+	Access
+	Args *Args
 	// OutputSchema is declared with result.output_schema, or inferred
 	// from a result.structured that builds an object literal.
 	OutputSchema map[string]any
@@ -258,9 +265,10 @@ type ResultMap struct {
 // Resource is a compiled resource with a fixed URI.
 type Resource struct {
 	URI, Name, Title, Description, MimeType string
-	Size                                    int64
-	Annotations                             map[string]any
-	Icons                                   []Icon
+	Access
+	Size        int64
+	Annotations map[string]any
+	Icons       []Icon
 	// Exactly one source of content: Text, Blob (base64), File or Action.
 	Text, Blob, File string
 	// Steps run before Action, in order (see Step).
@@ -274,12 +282,13 @@ type Resource struct {
 // Template is a compiled resource template.
 type Template struct {
 	URITemplate, Name, Title, Description, MimeType string
-	Variables                                       []string
-	Args                                            *Args
-	Annotations                                     map[string]any
-	Icons                                           []Icon
-	Text                                            hcl.Expression
-	Blob                                            hcl.Expression
+	Access
+	Variables   []string
+	Args        *Args
+	Annotations map[string]any
+	Icons       []Icon
+	Text        hcl.Expression
+	Blob        hcl.Expression
 	// Steps run before Action (or before Text and Blob are evaluated),
 	// in order (see Step).
 	Steps  []*Step
@@ -292,9 +301,10 @@ type Template struct {
 // Prompt is a compiled prompt.
 type Prompt struct {
 	Name, Title, Description string
-	Args                     *Args
-	Icons                    []Icon
-	Messages                 []*Message
+	Access
+	Args     *Args
+	Icons    []Icon
+	Messages []*Message
 	// Steps run before the messages are built, in order (see Step);
 	// their answers are steps.<name> in the messages.
 	Steps []*Step

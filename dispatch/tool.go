@@ -33,8 +33,9 @@ func (c *compiler) compileTools() {
 		} else {
 			tool.Args = c.compileArgs(t.Args, t.Validations, where)
 		}
-		newScope := func() *adapter.Scope { return c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)) }
-		scope := newScope()
+		uses := map[string]bool{}
+		scope := c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)) // questions: asked before auth.* is read
+		newScope := func() *adapter.Scope { return c.withAuth(c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)), uses) }
 		tool.Steps = c.compileSteps(t.Steps, fmt.Sprintf("tool %q", t.Name), tool.Args, newScope, tool.Timeout)
 		callScope := c.scopeWithSteps(newScope, t.Steps)
 		var env []eval.EnvField
@@ -46,6 +47,7 @@ func (c *compiler) compileTools() {
 		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
 		env = append(env, questionEnv(tool.Questions)...)
 		env = append(env, c.ownerStepsEnv(t.Steps)...)
+		env = append(env, c.authEnv()...)
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil || len(t.Steps) > 0)
 		tool.Content = c.compileContent(t.Content, callScope)
 		if tool.Result != nil && first(t.Result).OutputSchema != nil {
@@ -55,6 +57,8 @@ func (c *compiler) compileTools() {
 		} else if tool.Result != nil && tool.Result.Structured != nil {
 			tool.OutputSchema = inferOutputSchema(tool.Result.Structured, tool.Result.MaxItems > 0)
 		}
+		tool.Access = c.primitiveAccess(t.Scopes, where)
+		tool.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tool.Answer)
 		c.table.Tools = append(c.table.Tools, tool)
 	}
 }

@@ -48,6 +48,12 @@ type Namespace struct {
 	// Used, when not nil, records each key a checked reference names, so
 	// that the caller learns what an expression depends on.
 	Used map[string]bool
+	// Unlisted leaves the root out of the list of what expressions may
+	// name (it exists only to explain why it cannot be used).
+	Unlisted bool
+	// Hint, when set, ends the message about an unknown name under a key
+	// (how to declare one).
+	Hint string
 	// Lists names the keys that hold a list of values with the names of
 	// Keys (a step with for_each: one answer per item), so a reference
 	// picks an item ([0]) before it names one of them.
@@ -118,6 +124,9 @@ func rootList(n *Names) string {
 	}
 	list = append(list, "var.<name>")
 	for _, x := range n.Extra {
+		if x.Unlisted {
+			continue
+		}
 		list = append(list, fmt.Sprintf("%s.<%s>", x.Root, strings.ReplaceAll(x.What, " ", "_")))
 	}
 	return strings.Join(list, ", ") + " and local.<name>"
@@ -220,8 +229,13 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 		owner += indexText(tr[2])
 	}
 	detail := fmt.Sprintf("%s holds %s; there is no %q.", owner, strings.Join(under, ", "), name)
+	if len(under) == 0 {
+		detail = fmt.Sprintf("%s holds nothing here; there is no %q.", owner, name)
+	}
 	if s := closest(name, under); s != "" {
 		detail += fmt.Sprintf(" Did you mean %s.%s?", owner, s)
+	} else if ns.Hint != "" {
+		detail += " " + ns.Hint
 	}
 	return refDiag(tr, "Reference to unknown field", detail)
 }

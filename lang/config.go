@@ -7,7 +7,9 @@ import (
 // Config is one decoded configuration: every block of every file given to
 // [Load], in source order (files sorted by name).
 type Config struct {
-	Server    *Server
+	Server *Server
+	// Auth is the auth block; nil when there is none.
+	Auth      *Auth
 	Variables []*Variable
 	Locals    []*hcl.Attribute
 	Backends  []*Backend

@@ -14,6 +14,7 @@ import (
 // fileContent is the top-level schema of one configuration file.
 type fileContent struct {
 	Server    []*Server           `hcl:"server,block"`
+	Auth      []*Auth             `hcl:"auth,block"`
 	Variables []*Variable         `hcl:"variable,block"`
 	Locals    []*localsBlock      `hcl:"locals,block"`
 	Backends  []*Backend          `hcl:"backend,block"`
@@ -165,6 +166,7 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 	for _, l := range fc.Locals {
 		cfg.Locals = append(cfg.Locals, sortedAttrs(l.Attrs)...)
 	}
+	diags = append(diags, cfg.addAuth(fc.Auth)...)
 	diags = append(diags, cfg.addVariables(fc.Variables)...)
 	diags = append(diags, cfg.addBackends(fc.Backends)...)
 	diags = append(diags, cfg.addTools(fc.Tools)...)

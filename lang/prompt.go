@@ -9,9 +9,12 @@ type Prompt struct {
 	NameRange   hcl.Range      `hcl:"name,label_range"`
 	Title       *hcl.Attribute `hcl:"title,optional"`
 	Description *hcl.Attribute `hcl:"description,optional"`
-	Icons       []*Icon        `hcl:"icon,block"`
-	Args        []*Arg         `hcl:"arg,block"`
-	Messages    []*Message     `hcl:"message,block"`
+	// Scopes lists the auth scopes a caller's token needs (HTTP with an
+	// auth block only).
+	Scopes   *hcl.Attribute `hcl:"scopes,optional"`
+	Icons    []*Icon        `hcl:"icon,block"`
+	Args     []*Arg         `hcl:"arg,block"`
+	Messages []*Message     `hcl:"message,block"`
 	// Steps are calls made before the messages are built, in order; their
 	// answers are steps.<name> in the messages.
 	Steps []*Step `hcl:"step,block"`

@@ -18,10 +18,13 @@ type Resource struct {
 	File        *hcl.Attribute `hcl:"file,optional"`
 	Audience    *hcl.Attribute `hcl:"audience,optional"`
 	Priority    *hcl.Attribute `hcl:"priority,optional"`
-	Icons       []*Icon        `hcl:"icon,block"`
-	HTTP        []*labeledCall `hcl:"http,block"`
-	SQL         []*labeledCall `hcl:"sql,block"`
-	Shell       []*shellCall   `hcl:"shell,block"`
+	// Scopes lists the auth scopes a caller's token needs (HTTP with an
+	// auth block only).
+	Scopes *hcl.Attribute `hcl:"scopes,optional"`
+	Icons  []*Icon        `hcl:"icon,block"`
+	HTTP   []*labeledCall `hcl:"http,block"`
+	SQL    []*labeledCall `hcl:"sql,block"`
+	Shell  []*shellCall   `hcl:"shell,block"`
 	// Steps are calls made before Call, in order (see Tool.Steps).
 	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
@@ -47,6 +50,9 @@ type ResourceTemplate struct {
 	Blob        *hcl.Attribute `hcl:"blob,optional"`
 	Audience    *hcl.Attribute `hcl:"audience,optional"`
 	Priority    *hcl.Attribute `hcl:"priority,optional"`
+	// Scopes lists the auth scopes a caller's token needs (HTTP with an
+	// auth block only).
+	Scopes      *hcl.Attribute `hcl:"scopes,optional"`
 	Icons       []*Icon        `hcl:"icon,block"`
 	Args        []*Arg         `hcl:"arg,block"`
 	Validations []*Validation  `hcl:"validation,block"`

@@ -16,6 +16,9 @@ type Tool struct {
 	Title       *hcl.Attribute `hcl:"title,optional"`
 	Description *hcl.Attribute `hcl:"description,optional"`
 	Timeout     *hcl.Attribute `hcl:"timeout,optional"`
+	// Scopes lists the auth scopes a caller's token needs (HTTP with an
+	// auth block only).
+	Scopes *hcl.Attribute `hcl:"scopes,optional"`
 	// InputSchema is a JSON Schema given verbatim instead of arg blocks.
 	InputSchema *hcl.Attribute `hcl:"input_schema,optional"`
 	Icons       []*Icon        `hcl:"icon,block"`

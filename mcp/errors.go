@@ -34,6 +34,9 @@ type Error struct {
 	// only those get the 4xx statuses the specification requires (handler errors
 	// travel in band, as ts-sdk does).
 	ladder bool
+	// httpReply, when set, gives the HTTP status and headers of the
+	// response that carries the error (WithHTTPReply).
+	httpReply HTTPReply
 }
 
 // Error implements the error interface.

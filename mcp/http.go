@@ -66,6 +66,12 @@ type HTTPOptions struct {
 	// origins, exposing the MCP headers browsers need.
 	CORS bool
 
+	// Guard, when set, checks each request that passed the Host and
+	// Origin checks and the cap on requests in flight (CORS preflights
+	// excepted, which carry no credentials), before its body is read: see
+	// HTTPGuard.
+	Guard HTTPGuard
+
 	// LegacySessions enables stateful legacy sessions: initialize mints an
 	// Mcp-Session-Id, GET opens the session's SSE stream (list_changed,
 	// resources/updated) and DELETE ends it. Without it legacy clients are
@@ -167,6 +173,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.inFlight.Add(-1)
+	if h.opts.Guard != nil && !(r.Method == http.MethodOptions && h.opts.CORS) {
+		// Within the cap on requests in flight: checking a token costs.
+		if r = h.opts.Guard(w, r); r == nil {
+			return // answered by the guard (401)
+		}
+	}
 	sid := r.Header.Get(HeaderSessionID)
 	switch {
 	case r.Method == http.MethodPost:
@@ -387,7 +399,7 @@ func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connCo
 		}
 	}
 	if out.body != nil {
-		resp.finish(out.status, out.body)
+		resp.finish(out.replyTo(w, r), out.body)
 	}
 }
 

@@ -65,6 +65,8 @@ type outcome struct {
 	isErr   bool
 	era     Era
 	version string
+	// httpReply is the error's own HTTP status and headers, if any.
+	httpReply HTTPReply
 }
 
 // serve runs one request through the validation ladder and dispatches it.
@@ -121,7 +123,7 @@ func (s *Server) serve(ctx context.Context, in *inbound) outcome {
 
 func (s *Server) errorOutcome(id json.RawMessage, e *Error, era Era, version string) outcome {
 	e = shapeError(e, era)
-	return outcome{body: encodeError(id, e), status: e.HTTPStatus(era == EraModern), isErr: true, era: era, version: version}
+	return outcome{body: encodeError(id, e), status: e.HTTPStatus(era == EraModern), isErr: true, era: era, version: version, httpReply: e.httpReply}
 }
 
 // classify is ladder steps 4–6: a _meta protocolVersion claim is modern; a modern

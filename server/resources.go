@@ -11,9 +11,9 @@ import (
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
 	st := s.acquire()
 	defer st.release()
-	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(req, nil, mcp.MRTR{}))
+	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
 	if err != nil {
-		return nil, protocolError(err)
+		return nil, st.protocolError(err)
 	}
 	return ResourceResult(contents), nil
 }

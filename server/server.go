@@ -24,6 +24,10 @@ type Options struct {
 	// (elicitation). Replicas behind one load balancer need the same keys
 	// (see mcp.Keys). Nil means a random key per process.
 	StateKeys *mcp.Keys
+	// HTTPAuth says the server is served over HTTP: when its table has an
+	// auth block, tokens are checked (see Guard). Over stdio leave it
+	// false: there is no token, and the auth block is not used.
+	HTTPAuth bool
 }
 
 // Server implements mcp.Handler over a dispatch table.
@@ -34,6 +38,7 @@ type Server struct {
 	log       *slog.Logger
 	timeout   time.Duration
 	stateKeys *mcp.Keys
+	httpAuth  bool
 }
 
 var (
@@ -56,7 +61,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys}
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth}
 	if s.stateKeys == nil {
 		s.stateKeys, _ = mcp.NewKeys(nil)
 	}
@@ -67,6 +72,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	}
 	st := newState(t)
 	st.log = s.log
+	st.verifier, st.authErr = s.newVerifier(t)
 	s.state.Store(st)
 	return s
 }
@@ -83,7 +89,8 @@ func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
 // SwapAndDiff is Swap that also returns the URIs of resources whose
 // description or static content changed, for resources/updated.
 func (s *Server) SwapAndDiff(t *dispatch.Table) (mcp.ListKind, []string) {
-	kinds, updated, _ := s.swap(t, false)
+	v, err := s.newVerifier(t)
+	kinds, updated, _ := s.swap(t, false, v, err)
 	return kinds, updated
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 
+	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
@@ -20,6 +21,10 @@ type state struct {
 	prompts   []mcp.Prompt
 	// secrets are the texts of sensitive variables, longest first.
 	secrets []string
+	// verifier checks the tokens of HTTP requests (nil: none are
+	// checked); authErr is why the auth block could not be set up.
+	verifier *auth.Verifier
+	authErr  error
 }
 
 // newState builds a generation's listings from the table's own listing,

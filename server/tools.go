@@ -14,23 +14,24 @@ import (
 func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	st := s.acquire()
 	defer st.release()
-	res, err := st.table.CallTool(ctx, p.Name, s.callInput(req, p.Arguments, p.MRTR))
+	res, err := st.table.CallTool(ctx, p.Name, s.callInput(ctx, st, req, p.Arguments, p.MRTR))
 	if err != nil {
 		var more *needInput
 		if errors.As(err, &more) {
 			return &mcp.CallToolResult{InputRequired: more.input}, nil
 		}
-		return nil, protocolError(err)
+		return nil, st.protocolError(err)
 	}
 	return toolResult(res), nil
 }
 
 // callInput is what the table needs of a request: its arguments, headers,
 // a way to reach the client, and the server's logger and default timeout.
-func (s *Server) callInput(req *mcp.Request, args json.RawMessage, mrtr mcp.MRTR) *dispatch.CallInput {
+func (s *Server) callInput(ctx context.Context, st *state, req *mcp.Request, args json.RawMessage, mrtr mcp.MRTR) *dispatch.CallInput {
 	return &dispatch.CallInput{
 		Arguments: args,
-		Header:    req.Header,
+		Header:    st.inboundHeader(req.Header),
+		Identity:  st.identity(ctx),
 		Progress: func(progress, total float64, message string) {
 			_ = req.Notifier.Progress(context.Background(), progress, total, message)
 		},
@@ -47,12 +48,14 @@ func (s *Server) callInput(req *mcp.Request, args json.RawMessage, mrtr mcp.MRTR
 
 // protocolError turns a table's CallError into the protocol's error; any
 // other error (already a protocol error) passes as it is.
-func protocolError(err error) error {
+func (st *state) protocolError(err error) error {
 	var ce *dispatch.CallError
 	if !errors.As(err, &ce) {
 		return err
 	}
 	switch ce.Code {
+	case dispatch.InsufficientScope:
+		return st.scopeError(ce)
 	case dispatch.InvalidParams:
 		return mcp.InvalidParams("%s", ce.Message)
 	case dispatch.NotFound:

@@ -11,26 +11,32 @@ type inspection struct {
 	Resources         []resourceInspection   `json:"resources"`
 	ResourceTemplates []templateInspection   `json:"resourceTemplates"`
 	Prompts           []promptInspection     `json:"prompts"`
+	// Auth summarises the auth block; absent without one.
+	Auth *authInspection `json:"auth,omitempty"`
 }
 
 type toolInspection struct {
 	dispatch.ToolListing
 	Steps []stepInspection `json:"steps,omitempty"`
+	access
 }
 
 type resourceInspection struct {
 	dispatch.ResourceListing
 	Steps []stepInspection `json:"steps,omitempty"`
+	access
 }
 
 type templateInspection struct {
 	dispatch.TemplateListing
 	Steps []stepInspection `json:"steps,omitempty"`
+	access
 }
 
 type promptInspection struct {
 	dispatch.PromptListing
 	Steps []stepInspection `json:"steps,omitempty"`
+	access
 }
 
 // stepInspection is one step, in the order steps run.
@@ -52,17 +58,18 @@ func inspect(t *dispatch.Table) *inspection {
 	out := &inspection{Server: l.Server, Tools: []toolInspection{}, Resources: []resourceInspection{},
 		ResourceTemplates: []templateInspection{}, Prompts: []promptInspection{}}
 	for i, x := range l.Tools {
-		out.Tools = append(out.Tools, toolInspection{x, inspectSteps(t.Tools[i].Steps)})
+		out.Tools = append(out.Tools, toolInspection{x, inspectSteps(t.Tools[i].Steps), accessOf(t.Tools[i].Access)})
 	}
 	for i, x := range l.Resources {
-		out.Resources = append(out.Resources, resourceInspection{x, inspectSteps(t.Resources[i].Steps)})
+		out.Resources = append(out.Resources, resourceInspection{x, inspectSteps(t.Resources[i].Steps), accessOf(t.Resources[i].Access)})
 	}
 	for i, x := range l.ResourceTemplates {
-		out.ResourceTemplates = append(out.ResourceTemplates, templateInspection{x, inspectSteps(t.Templates[i].Steps)})
+		out.ResourceTemplates = append(out.ResourceTemplates, templateInspection{x, inspectSteps(t.Templates[i].Steps), accessOf(t.Templates[i].Access)})
 	}
 	for i, x := range l.Prompts {
-		out.Prompts = append(out.Prompts, promptInspection{x, inspectSteps(t.Prompts[i].Steps)})
+		out.Prompts = append(out.Prompts, promptInspection{x, inspectSteps(t.Prompts[i].Steps), accessOf(t.Prompts[i].Access)})
 	}
+	out.Auth = inspectAuth(t)
 	return out
 }
 

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -50,7 +51,7 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys})
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, HTTPAuth: c.HTTP != ""})
 	if err != nil {
 		return err
 	}
@@ -58,10 +59,13 @@ func (c *serveCmd) Run(s streams) error {
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: log})
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
 	if c.HTTP == "" {
+		if table.Auth != nil {
+			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
+		}
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
 		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
 	}
-	return c.serveHTTP(ctx, s, log, table, proto, keys)
+	return c.serveHTTP(ctx, s, log, table, srv, proto, keys)
 }
 
 // load compiles the configuration for serving: env() reads the environment
@@ -79,7 +83,7 @@ func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
 	return table, nil
 }
 
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, proto *mcp.Server, keys *mcp.Keys) error {
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys) error {
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
@@ -88,7 +92,11 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	mux.Handle(c.Path, proto.HTTPHandler(c.handlerOptions(&mcp.HTTPOptions{
 		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
 		Loopback: isLoopbackAddr(ln.Addr()), SessionKeys: keys,
+		Guard: srv.Guard, // tokens, with an auth block
 	})))
+	for _, p := range auth.MetadataPaths(c.Path) {
+		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
+	}
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	hs := c.server(mux)
 	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%s)\n", table.Server.Name, ln.Addr(), c.Path, counts(table))

@@ -1,6 +1,7 @@
 // Package arch_test keeps the import rules of the architecture true:
-// cmd → server → {dispatch, mcp}; server is protocol glue and imports
-// nothing else of mcpdecl but the shared leaf rules; dispatch → adapter ←
+// cmd → server → {dispatch, mcp, auth}; server is protocol glue and
+// imports nothing else of mcpdecl but the token checks and the shared
+// leaf rules; dispatch → adapter ←
 // adapters/*; lang
 // imports no adapter; mcp imports no other mcpdecl package but the leaf
 // internal/jsonenc; eval depends on hcl, cty and expr only; internal/rule
@@ -32,7 +33,8 @@ var forbidden = map[string][]string{
 	// jsondec is a leaf: adapters decode answers and the server arguments with it.
 	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// auth is the resource server's token checking: it knows nothing of the
-	// language, the table or the protocol, so the server can mount it.
+	// language, the table or the protocol, so dispatch (auth.Config in the
+	// table) and the server (the verifier of a generation) can use it.
 	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
@@ -75,9 +77,12 @@ func TestImportRules(t *testing.T) {
 // directOnly lists packages whose own (non-test) imports of mcpdecl
 // packages are limited to these: the server is glue between the table
 // (which compiles and runs calls) and the protocol, so it reaches no
-// adapter, expression or language package itself.
+// adapter, expression or language package itself. It uses auth, the
+// token checks, because each served generation owns the verifier built
+// from its auth block and the HTTP challenge of a missing scope is the
+// glue's to write.
 var directOnly = map[string][]string{
-	"server": {"dispatch", "mcp", "internal/rule"},
+	"server": {"dispatch", "mcp", "auth", "internal/rule"},
 }
 
 func TestDirectImports(t *testing.T) {
