@@ -31,5 +31,7 @@ func PromptResult(r *dispatch.PromptResult) *mcp.GetPromptResult {
 }
 
 // ProtocolError is a table's *dispatch.CallError as the protocol error a
-// client receives; any other error is returned as it is.
-func ProtocolError(err error) error { return protocolError(err) }
+// client receives; any other error is returned as it is. Outside a served
+// table there is no token verifier, so a missing scope carries no HTTP
+// challenge.
+func ProtocolError(err error) error { return new(state).protocolError(err) }
