@@ -62,8 +62,13 @@ tool "my_orders" {
 tool "place_order" {
   description = "Place an order for the caller."
   scopes      = ["orders:write"]
+  annotations {
+    destructive = false
+    idempotent  = false
+  }
   arg "item" {
-    type = string
+    type        = string
+    description = "The catalogue name of the item to order."
   }
   http "shop" {
     method  = "POST"
@@ -74,15 +79,16 @@ tool "place_order" {
 }
 
 resource "profile" {
-  uri    = "orders://me"
-  scopes = ["orders:read"]
+  uri         = "orders://me"
+  description = "The caller's own profile: the name the shop knows them by."
+  scopes      = ["orders:read"]
   sql "db" {
     query = "SELECT name FROM users WHERE id = ${auth.claims.sub}"
   }
 }
 
 prompt "greet" {
-  description = "Greet the caller."
+  description = "Greet the caller by name and tenant."
   scopes      = ["orders:read"]
   message "user" {
     text = "Say hello to ${auth.subject} of ${auth.claims.tenant}."
