@@ -72,6 +72,13 @@ type HTTPOptions struct {
 	// HTTPGuard.
 	Guard HTTPGuard
 
+	// Principal names whom a request (after Guard) speaks for, such as a
+	// token's issuer and subject; "" for nobody. A 2025 session belongs to
+	// the principal that initialized it: with another principal its id is
+	// an unknown session (404), so a leaked session id is worth nothing to
+	// another user. Nil binds sessions to nobody.
+	Principal func(*http.Request) string
+
 	// LegacySessions enables stateful legacy sessions: initialize mints an
 	// Mcp-Session-Id, GET opens the session's SSE stream (list_changed,
 	// resources/updated) and DELETE ends it. Without it legacy clients are
@@ -188,7 +195,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && h.opts.LegacySessions && sid != "":
 		h.get(w, r, sid)
 	case r.Method == http.MethodDelete && h.opts.LegacySessions && sid != "":
-		h.delete(w, sid)
+		h.delete(w, r, sid)
 	default:
 		w.Header().Set("Allow", "POST")
 		refuse(w, r, http.StatusMethodNotAllowed, Errorf(CodeInvalidRequest, "method %s not allowed", r.Method))
@@ -321,7 +328,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 	if !ok {
 		return
 	}
-	sess, gone := h.lookup(r.Header.Get(HeaderSessionID))
+	sess, gone := h.lookup(r, r.Header.Get(HeaderSessionID))
 	if IsBatch(body) {
 		h.batch(w, r, rc, body, sess)
 		return
@@ -383,6 +390,7 @@ func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connCo
 		if sess = h.mint(w); sess == nil {
 			return
 		}
+		sess.owner = h.principal(r)
 	}
 	resp := newResponder(w, r, rc)
 	defer resp.close()
@@ -426,18 +434,22 @@ func (h *httpHandler) mint(w http.ResponseWriter) *session {
 // lookup finds a legacy session and marks it used. gone reports an id that
 // was sent but is unknown, ended, expired or (signed) forged, which legacy
 // clients must see as 404 so that they initialize again.
-func (h *httpHandler) lookup(sid string) (*session, bool) {
+func (h *httpHandler) lookup(r *http.Request, sid string) (*session, bool) {
 	if sid == "" {
 		return nil, false
 	}
+	owner := h.principal(r)
 	if !h.opts.LegacySessions {
-		sess, ok := h.openSignedSession(sid)
+		sess, ok := h.openSignedSession(sid, owner)
 		return sess, !ok
 	}
 	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	sess := h.sessions[sid]
+	if sess != nil && sess.owner != owner {
+		return nil, true // another principal's session: as if unknown
+	}
 	if sess != nil && h.expired(sess, now) {
 		h.end(sess)
 		sess = nil

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -38,6 +40,18 @@ type signedClaims struct {
 	Name    string             `json:"n,omitempty"`
 	ClientV string             `json:"cv,omitempty"`
 	Issued  int64              `json:"t"`
+	// Owner is a digest of the principal that initialized the session, so
+	// the id names nobody to whoever reads it.
+	Owner string `json:"o,omitempty"`
+}
+
+// ownerDigest keeps a principal out of the id while binding the id to it.
+func ownerDigest(principal string) string {
+	if principal == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(principal))
+	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
 
 // newSignedSession is the session of one request under a signed id: its
@@ -52,7 +66,7 @@ func (h *httpHandler) newSignedSession() *session {
 // sealSession returns the signed id of a session initialize just set up.
 func (h *httpHandler) sealSession(sess *session) string {
 	caps, _, info := sess.clientState()
-	c := signedClaims{Version: sess.negotiated(), Caps: trimCapabilities(caps), Issued: h.now().Unix()}
+	c := signedClaims{Version: sess.negotiated(), Caps: trimCapabilities(caps), Issued: h.now().Unix(), Owner: ownerDigest(sess.owner)}
 	if info != nil {
 		c.Name, c.ClientV = clip(info.Name, 64), clip(info.Version, 32)
 	}
@@ -63,8 +77,9 @@ func (h *httpHandler) sealSession(sess *session) string {
 }
 
 // openSignedSession checks a signed id; false means a forged, malformed or
-// expired one, which the client must see as an unknown session (404).
-func (h *httpHandler) openSignedSession(sid string) (*session, bool) {
+// expired one, or one another principal initialized, which the client
+// must see as an unknown session (404).
+func (h *httpHandler) openSignedSession(sid, owner string) (*session, bool) {
 	rest, ok := strings.CutPrefix(sid, signedSessionPrefix)
 	payload, mac, ok2 := strings.Cut(rest, ".")
 	if !ok || !ok2 || len(sid) > 4096 {
@@ -79,10 +94,11 @@ func (h *httpHandler) openSignedSession(sid string) (*session, bool) {
 	if err != nil || json.Unmarshal(raw, &c) != nil {
 		return nil, false
 	}
-	if h.now().Sub(time.Unix(c.Issued, 0)) > SignedSessionTTL {
+	if h.now().Sub(time.Unix(c.Issued, 0)) > SignedSessionTTL || c.Owner != ownerDigest(owner) {
 		return nil, false
 	}
 	sess := h.newSignedSession()
+	sess.owner = owner
 	var info *Implementation
 	if c.Name != "" {
 		info = &Implementation{Name: c.Name, Version: c.ClientV}
@@ -108,4 +124,12 @@ func clip(s string, n int) string {
 		return s[:n]
 	}
 	return s
+}
+
+// principal is whom r speaks for, by HTTPOptions.Principal.
+func (h *httpHandler) principal(r *http.Request) string {
+	if h.opts.Principal == nil {
+		return ""
+	}
+	return h.opts.Principal(r)
 }

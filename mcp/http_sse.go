@@ -129,7 +129,7 @@ func (p *responder) sink(ctx context.Context, sess *session) sink {
 // get serves a legacy session's GET stream: list_changed and
 // resources/updated for that session until it ends.
 func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
-	sess, gone := h.lookup(sid)
+	sess, gone := h.lookup(r, sid)
 	if gone {
 		writeJSON(w, http.StatusNotFound, encodeError(nil, Errorf(CodeInvalidRequest, "session not found")))
 		return
@@ -165,9 +165,13 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 }
 
 // delete ends a legacy session.
-func (h *httpHandler) delete(w http.ResponseWriter, sid string) {
+func (h *httpHandler) delete(w http.ResponseWriter, r *http.Request, sid string) {
+	owner := h.principal(r)
 	h.mu.Lock()
 	sess := h.sessions[sid]
+	if sess != nil && sess.owner != owner {
+		sess = nil // another principal's session: as if unknown
+	}
 	if sess != nil {
 		h.end(sess)
 	}

@@ -12,7 +12,8 @@ import (
 // initialize, or a stateful HTTP session. Modern requests never read it
 // (the modern era is stateless).
 type session struct {
-	id string // Mcp-Session-Id; "" on stdio
+	id    string // Mcp-Session-Id; "" on stdio
+	owner string // the principal that initialized it (HTTPOptions.Principal)
 
 	mu          sync.Mutex
 	version     string

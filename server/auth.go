@@ -210,3 +210,15 @@ func hasBearer(s string) bool {
 	}
 	return false
 }
+
+// Principal is the mcp.HTTPOptions.Principal of the MCP endpoint: the
+// issuer and subject of the request's verified token, to which a 2025
+// session is bound; "" without a token (no auth block).
+func Principal(r *http.Request) string {
+	id := auth.FromContext(r.Context())
+	if id == nil {
+		return ""
+	}
+	iss, _ := id.Claims["iss"].(string)
+	return iss + "\x00" + id.Subject
+}

@@ -93,6 +93,8 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
 		Loopback: isLoopbackAddr(ln.Addr()), SessionKeys: keys,
 		Guard: srv.Guard, // tokens, with an auth block
+		// a 2025 session belongs to the token's subject that started it
+		Principal: server.Principal,
 	})))
 	for _, p := range auth.MetadataPaths(c.Path) {
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
