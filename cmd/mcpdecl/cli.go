@@ -19,6 +19,7 @@ type cli struct {
 	Validate validateCmd `cmd:"" aliases:"lint" help:"Check configuration files without contacting any backend."`
 	Check    checkCmd    `cmd:"" help:"Validate and, if that finds no errors, connect to each backend and check every call against it without running it (SQL statements are prepared)."`
 	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format; with --check or --diff, only report what would change."`
+	Import   importCmd   `cmd:"" help:"Generate a configuration from another description of an API (an OpenAPI document)."`
 	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts as the server lists them, with the steps each runs, as JSON."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
 }
