@@ -125,7 +125,8 @@ func (g *gen) buildCall(op *Operation) *call {
 		ref := "args." + arg
 		switch p.In {
 		case "path":
-			byPathName[p.Name] = ref
+			// A path value is one segment: a list is joined (style simple).
+			byPathName[p.Name] = joined(ref, p, orComma(p.Join))
 		case "query":
 			c.query = append(c.query, entry{p.Name, joined(ref, p, p.Join)})
 		case "header":
