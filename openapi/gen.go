@@ -44,7 +44,7 @@ type gen struct {
 
 func newGen(api *API, ops []*Operation, opts Options) *gen {
 	if opts.ServerName == "" {
-		opts.ServerName = cut(snake(api.Title), maxToolName)
+		opts.ServerName = titleName(api.Title)
 		if opts.ServerName == "" {
 			opts.ServerName = "api"
 		}
@@ -150,4 +150,18 @@ func (g *gen) backend(w *writer) {
 	}
 	g.auth.write(w)
 	w.close()
+}
+
+// titleName makes a server name of a title: its first four words, lower
+// case, joined by '_' ("GitHub's REST API" is github_rest_api; case
+// changes inside a word are not word breaks here, unlike operationIds).
+func titleName(title string) string {
+	title = strings.NewReplacer("'s ", "s ", "’s ", "s ", "'", "", "’", "").Replace(title)
+	words := strings.FieldsFunc(strings.ToLower(title), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	if len(words) > 4 {
+		words = words[:4]
+	}
+	return strings.Join(words, "_")
 }
