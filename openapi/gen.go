@@ -145,6 +145,9 @@ func (g *gen) baseURL(w *writer) {
 func (g *gen) backend(w *writer) {
 	w.open("backend", "http", g.opts.Backend)
 	w.attr("base_url", "var.base_url")
+	// Ask for JSON, which the tools' results read best as, while still
+	// taking what an operation can only answer in another type.
+	w.attr("headers", object([]entry{{"Accept", str("application/json, */*;q=0.5")}}))
 	for _, n := range g.auth.notes {
 		w.comment(n)
 	}

@@ -18,6 +18,7 @@ variable "base_url" {
 
 backend "http" "api" {
   base_url = var.base_url
+  headers  = { Accept = "application/json, */*;q=0.5" }
 }
 
 tool "issues_list" {

@@ -20,6 +20,7 @@ variable "base_url" {
 
 backend "http" "api" {
   base_url = var.base_url
+  headers  = { Accept = "application/json, */*;q=0.5" }
   # The document also offers the security scheme "oauth" (OAuth 2 client credentials); the backend
   # authenticates with "apiKey" only.
   auth {
