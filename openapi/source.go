@@ -150,6 +150,12 @@ func Parse(src *Source) (api *API, err error) {
 		return nil, fmt.Errorf("%s is not a readable OpenAPI document: %s", src.Location, firstLine(err.Error()))
 	}
 	info := doc.GetSpecInfo()
+	switch {
+	case info.SpecFormat == datamodel.OAS2 && strings.HasPrefix(info.Version, "2."):
+	case info.SpecFormat != datamodel.OAS2 && strings.HasPrefix(info.Version, "3."):
+	default:
+		return nil, fmt.Errorf("%s is version %q, which is not imported: import reads Swagger 2.0 and OpenAPI 3.0 and 3.1", src.Location, info.Version)
+	}
 	if info.SpecFormat == datamodel.OAS2 {
 		m, err := doc.BuildV2Model()
 		if m == nil {
@@ -187,7 +193,7 @@ func sniff(src *Source) error {
 
 func buildError(loc string, err error) error {
 	var re *index.ResolvingError
-	if errors.As(err, &re) {
+	if errors.As(err, &re) && re.CircularReference == nil && strings.Contains(re.Error(), "$ref") {
 		return fmt.Errorf("%s: a reference cannot be resolved: %s", loc, firstLine(re.Error()))
 	}
 	if err == nil {

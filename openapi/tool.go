@@ -119,6 +119,10 @@ func (g *gen) buildCall(op *Operation) *call {
 			c.notes = append(c.notes, fmt.Sprintf("The parameter %q is in %q, which a call cannot send; it is left out.", p.Name, p.In))
 			continue
 		}
+		if p.In == "header" && !isHeaderName(p.Name) {
+			c.notes = append(c.notes, fmt.Sprintf("The header parameter %q is not sent: it is not a valid HTTP header name.", p.Name))
+			continue
+		}
 		arg := names.unique(argName(p.Name))
 		scalarParam(p)
 		c.args = append(c.args, argSpec{kind: "arg", name: arg, schema: p.Schema, required: p.Required, description: p.Description})
@@ -311,4 +315,18 @@ func (g *gen) formBody(b *Body, c *call, names *namer) {
 	if len(fields) > 0 {
 		c.body = []entry{{"form", object(fields)}}
 	}
+}
+
+// isHeaderName is the token rule of RFC 9110 for field names.
+func isHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
