@@ -167,7 +167,9 @@ func TestHostileRedirects(t *testing.T) {
 			http.Redirect(w, r, target, http.StatusFound)
 		})
 	}
-	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/spec.json", http.StatusMovedPermanently) })
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/spec.json", http.StatusMovedPermanently)
+	})
 	mux.HandleFunc("/spec.json", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {"get": {"operationId": "getX"}}}}`))
 	})
