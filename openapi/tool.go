@@ -272,7 +272,7 @@ func (g *gen) addBody(op *Operation, c *call, names *namer) {
 		}
 		c.args = append(c.args, argSpec{kind: "arg", name: arg, schema: s, required: b.Required, description: bodyDescription(b)})
 		c.body = []entry{{"body", "args." + arg}}
-		if mt != "application/json" {
+		if mt != "application/json" && mt != "*/*" && mt != "application/*" {
 			c.body = append(c.body, entry{"content_type", str(b.MediaType)})
 		}
 	}
