@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -260,5 +261,65 @@ paths:
 	}
 	if len(seen) != 8 {
 		t.Errorf("%d tools; want 8: %v", len(seen), seen)
+	}
+}
+
+// TestHostileForeignRefs: a document read over HTTP may refer to files
+// beside it, which are fetched from the same origin, but a reference to
+// another host or port is never fetched.
+func TestHostileForeignRefs(t *testing.T) {
+	var foreignHits atomic.Int32
+	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		foreignHits.Add(1)
+		w.Write([]byte("components:\n  schemas:\n    Code: {type: string}\n"))
+	}))
+	defer foreign.Close()
+	doc := `openapi: 3.0.0
+info: {title: Refs, version: '1'}
+paths:
+  /near:
+    get:
+      operationId: near
+      parameters:
+        - name: code
+          in: query
+          schema: {$ref: 'common.yaml#/components/schemas/Code'}
+  /far:
+    get:
+      operationId: far
+      parameters:
+        - name: code
+          in: query
+          schema: {$ref: '` + foreign.URL + `/common.yaml#/components/schemas/Code'}
+`
+	mux := http.NewServeMux()
+	mux.HandleFunc("/specs/doc.yaml", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(doc)) })
+	mux.HandleFunc("/specs/common.yaml", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("components:\n  schemas:\n    Code: {type: string, enum: [near]}\n"))
+	})
+	ts := httptest.NewServer(mux)
+	defer ts.Close()
+	src, err := Read(context.Background(), ts.URL+"/specs/doc.yaml", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := Parse(src)
+	if foreignHits.Load() != 0 {
+		t.Errorf("the foreign host got %d requests", foreignHits.Load())
+	}
+	if err != nil {
+		if !strings.Contains(err.Error(), "doc.yaml") {
+			t.Errorf("the error does not name the document: %v", err)
+		}
+		t.Logf("refused: %v", err)
+		return
+	}
+	out := string(Generate(api, api.Operations, Options{Source: "doc.yaml"}))
+	checkConfig(t, "doc.yaml", []byte(out))
+	if !strings.Contains(out, `= ["near"]`) {
+		t.Errorf("the reference beside the document was not followed:\n%s", out)
+	}
+	if !strings.Contains(out, "# Not resolved, and left out where it is used") {
+		t.Errorf("the foreign reference is left out without a comment:\n%s", out)
 	}
 }

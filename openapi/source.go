@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +31,9 @@ type Source struct {
 	Data     []byte
 	Location string // a file path or an http(s) URL
 	IsURL    bool
+
+	maxBytes int64        // for the files a document read over HTTP refers to
+	client   *http.Client // nil: a default client
 }
 
 // Read reads the document at loc, a file path or an http(s) URL, refusing
@@ -41,7 +47,7 @@ func Read(ctx context.Context, loc string, maxBytes int64, client *http.Client) 
 		if err != nil {
 			return nil, err
 		}
-		return &Source{Data: data, Location: loc, IsURL: true}, nil
+		return &Source{Data: data, Location: loc, IsURL: true, maxBytes: maxBytes, client: client}, nil
 	}
 	f, err := os.Open(loc)
 	if err != nil {
@@ -136,7 +142,9 @@ func Parse(src *Source) (api *API, err error) {
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.IgnorePolymorphicCircularReferences = true
 	cfg.IgnoreArrayCircularReferences = true
-	if !src.IsURL {
+	if src.IsURL {
+		sameOriginRefs(cfg, src)
+	} else {
 		abs, _ := filepath.Abs(src.Location)
 		cfg.BasePath = filepath.Dir(abs)
 		cfg.SpecFilePath = filepath.Base(abs)
@@ -162,12 +170,14 @@ func Parse(src *Source) (api *API, err error) {
 			return nil, buildError(src.Location, err)
 		}
 		api = fromV2(&m.Model)
+		noteBuildErrors(api, err)
 	} else {
 		m, err := doc.BuildV3Model()
 		if m == nil {
 			return nil, buildError(src.Location, err)
 		}
 		api = fromV3(&m.Model, info.Version)
+		noteBuildErrors(api, err)
 	}
 	if src.IsURL {
 		resolveServers(api, src.Location)
@@ -217,4 +227,76 @@ func resolveServers(api *API, loc string) {
 	if len(api.Servers) == 0 {
 		api.Servers = []string{base.ResolveReference(&url.URL{Path: "/"}).String()}
 	}
+}
+
+// sameOriginRefs lets a document read over HTTP refer to files beside it:
+// references are fetched from the document's own scheme, host and port
+// only (with the same size cap and redirect rule), never from anywhere
+// else a document names.
+func sameOriginRefs(cfg *datamodel.DocumentConfiguration, src *Source) {
+	base, err := url.Parse(src.Location)
+	if err != nil {
+		return
+	}
+	dir := *base
+	dir.Path = path.Dir(base.Path)
+	dir.RawQuery, dir.Fragment = "", ""
+	cfg.BaseURL = &dir
+	cfg.AllowRemoteReferences = true
+	maxBytes := src.maxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	cfg.RemoteURLHandler = func(ref string) (*http.Response, error) {
+		u, err := url.Parse(ref)
+		if err != nil {
+			return nil, err
+		}
+		if u.Scheme != base.Scheme || u.Host != base.Host {
+			return nil, fmt.Errorf("%s is not on %s://%s, where the document is: only references beside the document are fetched", u.Redacted(), base.Scheme, base.Host)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		data, err := fetch(ctx, ref, maxBytes, src.client)
+		if err != nil {
+			return nil, err
+		}
+		return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(data)), ContentLength: int64(len(data))}, nil
+	}
+}
+
+// noteBuildErrors says, at the top of the file, what the parser could not
+// resolve (cycles aside, which are cut where they repeat): the parts that
+// use it are left out of the operations, and the reader must know.
+func noteBuildErrors(api *API, err error) {
+	if err == nil {
+		return
+	}
+	var msgs []string
+	for _, e := range unwrapAll(err) {
+		var re *index.ResolvingError
+		if errors.As(e, &re) && re.CircularReference != nil {
+			continue
+		}
+		if m := firstLine(e.Error()); !slices.Contains(msgs, m) {
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) > 5 {
+		msgs = append(msgs[:5], fmt.Sprintf("and %d more", len(msgs)-5))
+	}
+	for _, m := range msgs {
+		api.Notes = append(api.Notes, "Not resolved, and left out where it is used: "+m)
+	}
+}
+
+func unwrapAll(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, unwrapAll(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
