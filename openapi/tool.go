@@ -27,7 +27,11 @@ func (g *gen) tool(w *writer, name string, op *Operation) {
 		w.comment(n)
 	}
 	if !g.auth.covers(g.api, op) {
-		w.comment(fmt.Sprintf("The document asks for %s here; the backend sends its own credentials.", describeRequirements(effectiveSecurity(g.api, op))))
+		if g.auth.scheme == nil {
+			w.comment(fmt.Sprintf("The document asks for %s here, which the backend does not send (see its comments).", describeRequirements(effectiveSecurity(g.api, op))))
+		} else {
+			w.comment(fmt.Sprintf("The document asks for %s here; the backend sends only %s.", describeRequirements(effectiveSecurity(g.api, op)), g.auth.scheme.Name))
+		}
 	}
 	writeAnnotations(w, op.Method)
 	for _, a := range c.args {

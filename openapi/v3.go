@@ -23,7 +23,7 @@ func fromV3(doc *v3.Document, version string) *API {
 	}
 	api.Security = requirements(doc.Security)
 	if doc.Webhooks != nil && doc.Webhooks.Len() > 0 {
-		api.Notes = append(api.Notes, fmt.Sprintf("The document's %d webhooks are calls the API makes, not operations: they are not imported.", doc.Webhooks.Len()))
+		api.Notes = append(api.Notes, fmt.Sprintf("The document's webhooks (%s) are calls the API makes, not operations: they are not imported.", strings.Join(keys(doc.Webhooks), ", ")))
 	}
 	if doc.Paths == nil || doc.Paths.PathItems == nil {
 		return api

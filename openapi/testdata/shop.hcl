@@ -218,7 +218,7 @@ tool "replace_plant" {
 
 tool "delete_plant" {
   description = "DELETE /plants/{plantId}"
-  # The document asks for oauth here; the backend sends its own credentials.
+  # The document asks for oauth here; the backend sends only apiKey.
   annotations {
     read_only   = false
     destructive = true
