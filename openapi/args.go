@@ -101,25 +101,21 @@ func typeOf(s *Schema, depth int) (string, []*Property, *Schema) {
 		}
 		el, props, _ := typeOf(s.Items, depth+1)
 		if props != nil || hasConstraints(s.Items) {
-			return "list(" + elementType(el) + ")", nil, s.Items
+			return "list(" + el + ")", nil, s.Items
 		}
-		return "list(" + elementType(el) + ")", nil, nil
+		return "list(" + el + ")", nil, nil
 	case "object":
 		if props := propertyBlocks(s, depth); props != nil {
 			return "object", props, nil
 		}
 		if s.Values != nil && len(s.Properties) == 0 {
 			el, _, _ := typeOf(s.Values, maxPropertyDepth)
-			return "map(" + elementType(el) + ")", nil, nil
+			return "map(" + el + ")", nil, nil
 		}
 		return "object", nil, nil
 	}
 	return "any", nil, nil
 }
-
-// elementType makes a nested type expression: a nested list of lists is
-// written in full, anything that needed blocks is a bare object.
-func elementType(t string) string { return t }
 
 // propertyBlocks returns the properties to write as blocks, or nil when
 // the object is better taken whole: too deep, fields it does not list,

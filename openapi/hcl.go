@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -218,4 +217,3 @@ func text(s string, max int) string {
 
 func validBoundary(s string, i int) bool { return i >= len(s) || s[i]&0xC0 != 0x80 }
 
-var _ = fmt.Sprint
