@@ -216,4 +216,3 @@ func text(s string, max int) string {
 }
 
 func validBoundary(s string, i int) bool { return i >= len(s) || s[i]&0xC0 != 0x80 }
-
