@@ -21,6 +21,7 @@ type cli struct {
 	Fmt      fmtCmd      `cmd:"" help:"Rewrite configuration files in the canonical format; with --check or --diff, only report what would change."`
 	Call     callCmd     `cmd:"" help:"Make one call (a tool, --resource or --prompt) on the configuration, without the MCP protocol, and print what a client would receive."`
 	Test     testCmd     `cmd:"" help:"Run the test blocks of configurations (and of their *_test.hcl files) without the network: HTTP backends answered by mocks or recordings, SQLite from fixtures."`
+	Import   importCmd   `cmd:"" help:"Generate a configuration from another description of an API (an OpenAPI document)."`
 	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts as the server lists them, with the steps each runs, as JSON."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
 }

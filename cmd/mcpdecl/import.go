@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpdecl/mcpdecl/openapi"
+)
+
+// importCmd groups the importers; OpenAPI is the one there is.
+type importCmd struct {
+	OpenAPI importOpenAPICmd `cmd:"" name:"openapi" help:"Turn an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; YAML or JSON; a file or an http(s) URL) into a configuration: one HTTP backend and one tool per operation."`
+}
+
+type importOpenAPICmd struct {
+	Spec   string `arg:"" name:"spec" help:"The document: a file path or an http(s) URL."`
+	Output string `short:"o" placeholder:"FILE" help:"Write the configuration to FILE instead of stdout."`
+	Force  bool   `help:"With -o, replace FILE if it exists."`
+	List   bool   `help:"Only list the selected operations (tool name, operationId, method, path, tags); generate nothing."`
+
+	Tags              []string `name:"tag" placeholder:"TAG" help:"Import operations with this tag (repeatable; any of them)."`
+	Paths             []string `name:"path" placeholder:"GLOB" help:"Import operations whose path matches (repeatable): * is any text within a segment, ** any text, e.g. '/repos/**/issues'."`
+	Methods           []string `name:"method" placeholder:"METHOD" help:"Import operations of this HTTP method (repeatable)."`
+	OperationIDs      []string `name:"operation-id" placeholder:"ID" help:"Import the operation with this operationId (repeatable)."`
+	ExcludeTags       []string `name:"exclude-tag" placeholder:"TAG" help:"Leave out operations with this tag (repeatable)."`
+	ExcludePaths      []string `name:"exclude-path" placeholder:"GLOB" help:"Leave out operations whose path matches (repeatable)."`
+	ExcludeMethods    []string `name:"exclude-method" placeholder:"METHOD" help:"Leave out operations of this HTTP method (repeatable)."`
+	ExcludeOperations []string `name:"exclude-operation-id" placeholder:"ID" help:"Leave out the operation with this operationId (repeatable)."`
+	Deprecated        bool     `help:"Also import operations the document marks deprecated."`
+
+	Name      string `placeholder:"NAME" help:"The server name (default: the document's title in snake_case)."`
+	Backend   string `default:"api" placeholder:"NAME" help:"The backend's name."`
+	EnvPrefix string `placeholder:"PREFIX" help:"Prefix of the environment variables credentials are read from (default: from the server name)."`
+	MaxSize   int64  `default:"32" placeholder:"MIB" help:"Refuse a document larger than this many MiB."`
+}
+
+func (c *importOpenAPICmd) Help() string {
+	return `The configuration is written formatted, passes validate, and says in comments ` +
+		`what the document holds that it could not express. See docs/import.md for the mapping.`
+}
+
+func (c *importOpenAPICmd) Run(s streams) error {
+	if c.Output != "" && !c.Force && !c.List {
+		if _, err := os.Stat(c.Output); err == nil {
+			return fmt.Errorf("%s exists: add --force to replace it", c.Output)
+		}
+	}
+	if c.MaxSize <= 0 {
+		return errors.New("--max-size must be at least 1 (MiB)")
+	}
+	src, err := openapi.Read(context.Background(), c.Spec, c.MaxSize<<20, nil)
+	if err != nil {
+		return err
+	}
+	api, err := openapi.Parse(src)
+	if err != nil {
+		return err
+	}
+	ops, err := c.filter().Select(api.Operations)
+	if err != nil {
+		return err
+	}
+	if c.List {
+		return openapi.List(s.out, ops)
+	}
+	if len(ops) == 0 {
+		return fmt.Errorf("no operation of %s's %d is selected: run with --list and without filters to see them", c.Spec, len(api.Operations))
+	}
+	out := openapi.Generate(api, ops, openapi.Options{
+		Source: sourceName(c.Spec), ServerName: c.Name, Backend: c.Backend, EnvPrefix: c.EnvPrefix,
+	})
+	if c.Output == "" {
+		_, err = s.out.Write(out)
+		return err
+	}
+	if err := os.WriteFile(c.Output, out, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.err, "Wrote %d tools to %s. Check it with: mcpdecl validate %s\n", len(ops), c.Output, c.Output)
+	return nil
+}
+
+func (c *importOpenAPICmd) filter() openapi.Filter {
+	return openapi.Filter{
+		Tags: c.Tags, Paths: c.Paths, Methods: c.Methods, OperationIDs: c.OperationIDs,
+		ExcludeTags: c.ExcludeTags, ExcludePaths: c.ExcludePaths, ExcludeMethods: c.ExcludeMethods,
+		ExcludeOperations: c.ExcludeOperations, Deprecated: c.Deprecated,
+	}
+}
+
+// sourceName is how the generated file names its document: a URL as
+// given, a file by its base name, so that the output does not depend on
+// where the document was on the machine that imported it.
+func sourceName(spec string) string {
+	if openapi.IsURL(spec) {
+		return spec
+	}
+	return filepath.Base(spec)
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const shopDoc = "../../openapi/testdata/shop.yaml"
+
+func runImport(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(append([]string{"import", "openapi"}, args...), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestImportToFile writes with -o, refuses to replace the file without
+// --force, replaces it with --force, and the file validates and is
+// formatted.
+func TestImportToFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "shop.hcl")
+	if code, _, stderr := runImport(t, shopDoc, "-o", file); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if err := os.WriteFile(file, []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runImport(t, shopDoc, "-o", file)
+	if code != 1 || !strings.Contains(stderr, "--force") {
+		t.Errorf("over an existing file: exit %d, %q", code, stderr)
+	}
+	if data, _ := os.ReadFile(file); string(data) != "# mine\n" {
+		t.Fatal("the existing file was changed without --force")
+	}
+	if code, _, stderr := runImport(t, shopDoc, "-o", file, "--force"); code != 0 {
+		t.Fatalf("--force: exit %d: %s", code, stderr)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"validate", file}, &out, &errOut); code != 0 {
+		t.Errorf("validate: exit %d: %s", code, errOut.String())
+	}
+	if code := run([]string{"fmt", "--check", file}, &out, &errOut); code != 0 {
+		t.Errorf("fmt --check: exit %d: %s", code, out.String())
+	}
+}
+
+// TestImportSelection: --list prints the operations the filters keep, and
+// the generated file has exactly their tools.
+func TestImportSelection(t *testing.T) {
+	code, out, stderr := runImport(t, shopDoc, "--list", "--tag", "orders")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "place_order") || !strings.Contains(out, "POST") || strings.Contains(out, "list_plants") {
+		t.Errorf("--list --tag orders:\n%s", out)
+	}
+	_, out, _ = runImport(t, shopDoc, "--path", "/plants/*", "--exclude-method", "PATCH", "--method", "GET", "--method", "DELETE")
+	if got := strings.Count(out, "\ntool "); got != 2 || !strings.Contains(out, `tool "get_plant"`) || !strings.Contains(out, `tool "delete_plant"`) {
+		t.Errorf("--path /plants/* --method GET --method DELETE gave %d tools:\n%s", got, out)
+	}
+	_, out, _ = runImport(t, shopDoc, "--operation-id", "getOrder", "--deprecated", "--operation-id", "get_order")
+	if strings.Count(out, "\ntool ") != 2 {
+		t.Errorf("--operation-id twice with --deprecated:\n%s", out)
+	}
+	code, _, stderr = runImport(t, shopDoc, "--tag", "nothing-has-this")
+	if code != 1 || !strings.Contains(stderr, "--list") {
+		t.Errorf("an empty selection: exit %d, %q", code, stderr)
+	}
+}
+
+// TestImportURL reads the document over HTTP from 127.0.0.1; a URL that
+// fails says so.
+func TestImportURL(t *testing.T) {
+	data, err := os.ReadFile(shopDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/shop.yaml" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(data)
+	}))
+	defer ts.Close()
+	code, out, stderr := runImport(t, ts.URL+"/shop.yaml")
+	if code != 0 || !strings.Contains(out, `tool "list_plants"`) || !strings.Contains(out, "from "+ts.URL+"/shop.yaml") {
+		t.Errorf("exit %d: %s\n%s", code, stderr, out)
+	}
+	code, _, stderr = runImport(t, ts.URL+"/missing.yaml")
+	if code != 1 || !strings.Contains(stderr, "404") {
+		t.Errorf("a missing document: exit %d, %q", code, stderr)
+	}
+}

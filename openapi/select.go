@@ -1,0 +1,128 @@
+package openapi
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// Filter selects operations. Each non-empty list must match (any of its
+// entries), and no Exclude list may.
+type Filter struct {
+	Tags              []string // any tag of the operation, case-insensitive
+	Paths             []string // globs: * is any text within one segment, ** any text
+	Methods           []string
+	OperationIDs      []string
+	ExcludeTags       []string
+	ExcludePaths      []string
+	ExcludeMethods    []string
+	ExcludeOperations []string
+	// Deprecated includes deprecated operations, which are left out
+	// otherwise.
+	Deprecated bool
+}
+
+// Select returns the operations the filter keeps, in document order. An
+// unknown glob syntax is an error; an empty result is not (the caller
+// says so).
+func (f Filter) Select(ops []*Operation) ([]*Operation, error) {
+	inc, err := compileGlobs(f.Paths)
+	if err != nil {
+		return nil, err
+	}
+	exc, err := compileGlobs(f.ExcludePaths)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Operation
+	for _, op := range ops {
+		if op.Deprecated && !f.Deprecated {
+			continue
+		}
+		if f.includes(op, inc) && !f.excludes(op, exc) {
+			out = append(out, op)
+		}
+	}
+	return out, nil
+}
+
+func (f Filter) includes(op *Operation, paths []*regexp.Regexp) bool {
+	return (len(f.Tags) == 0 || anyFold(op.Tags, f.Tags)) &&
+		(len(paths) == 0 || anyMatch(paths, op.Path)) &&
+		(len(f.Methods) == 0 || anyFold([]string{op.Method}, f.Methods)) &&
+		(len(f.OperationIDs) == 0 || slices.Contains(f.OperationIDs, op.ID))
+}
+
+func (f Filter) excludes(op *Operation, paths []*regexp.Regexp) bool {
+	return anyFold(op.Tags, f.ExcludeTags) || anyMatch(paths, op.Path) ||
+		anyFold([]string{op.Method}, f.ExcludeMethods) || slices.Contains(f.ExcludeOperations, op.ID)
+}
+
+func anyFold(have, want []string) bool {
+	for _, h := range have {
+		for _, w := range want {
+			if strings.EqualFold(h, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func anyMatch(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// compileGlobs turns path globs into regular expressions: ** matches any
+// text, * any text without '/', ? one character other than '/'.
+func compileGlobs(globs []string) ([]*regexp.Regexp, error) {
+	var out []*regexp.Regexp
+	for _, g := range globs {
+		var b strings.Builder
+		b.WriteString("^")
+		for i := 0; i < len(g); i++ {
+			switch {
+			case strings.HasPrefix(g[i:], "**"):
+				b.WriteString(".*")
+				i++
+			case g[i] == '*':
+				b.WriteString("[^/]*")
+			case g[i] == '?':
+				b.WriteString("[^/]")
+			default:
+				b.WriteString(regexp.QuoteMeta(g[i : i+1]))
+			}
+		}
+		b.WriteString("$")
+		re, err := regexp.Compile(b.String())
+		if err != nil {
+			return nil, fmt.Errorf("--path %q: %w", g, err)
+		}
+		out = append(out, re)
+	}
+	return out, nil
+}
+
+// List writes the operations as a table: the tool name each would get,
+// operationId, method, path and tags.
+func List(w io.Writer, ops []*Operation) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tOPERATION ID\tMETHOD\tPATH\tTAGS")
+	names := newNamer(maxToolName)
+	for _, op := range ops {
+		id := op.ID
+		if id == "" {
+			id = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", names.unique(toolBase(op)), id, op.Method, op.Path, strings.Join(op.Tags, ","))
+	}
+	return tw.Flush()
+}
