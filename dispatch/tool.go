@@ -48,6 +48,8 @@ func (c *compiler) compileTools() {
 			env = c.resultEnv(t.Call.Kind)
 		}
 		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
+		tool.Task = c.compileTask(t.Task, where)
+		c.checkTask(t, tool)
 		env = append(env, questionEnv(tool.Questions)...)
 		env = append(env, c.ownerStepsEnv(t.Steps)...)
 		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil || len(t.Steps) > 0)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
 // Options configure a Server.
@@ -24,6 +25,16 @@ type Options struct {
 	// (elicitation). Replicas behind one load balancer need the same keys
 	// (see mcp.Keys). Nil means a random key per process.
 	StateKeys *mcp.Keys
+	// TaskStore keeps the tasks of tools with a task block; replicas
+	// behind one load balancer need one shared store (taskstore.Redis).
+	// Nil means an in-memory store for this process.
+	TaskStore taskstore.Store
+	// TaskLease is how long a running task counts as alive without its
+	// replica renewing it (DefaultTaskLease when zero).
+	TaskLease time.Duration
+	// Identity names the authenticated caller, to whom tasks are bound;
+	// nil binds them to a 2025 client's session id, or to nobody.
+	Identity Identity
 }
 
 // Server implements mcp.Handler over a dispatch table.
@@ -34,6 +45,7 @@ type Server struct {
 	log       *slog.Logger
 	timeout   time.Duration
 	stateKeys *mcp.Keys
+	tasks     *taskRunner
 }
 
 var (
@@ -56,7 +68,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys}
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, tasks: newTaskRunner(opts)}
 	if s.stateKeys == nil {
 		s.stateKeys, _ = mcp.NewKeys(nil)
 	}

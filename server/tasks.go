@@ -1,0 +1,383 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/taskstore"
+)
+
+// Tasks: a tool with a task block runs as a task for clients that can
+// poll. The task is kept in a store (taskstore) that every replica shares;
+// the replica that created a task runs it, renewing a lease on it, and any
+// replica answers tasks/get, tasks/update and tasks/cancel from the store.
+// A cancellation or an answer reaches the running replica through the
+// store's change signals.
+
+// DefaultTaskLease is how long a task stays "working" without its replica
+// renewing it; after that a reader marks it failed.
+const DefaultTaskLease = 15 * time.Second
+
+// Identity returns who is calling, for binding tasks to their creator: an
+// authenticated subject ("" when the request carries none).
+type Identity func(ctx context.Context, req *mcp.Request) string
+
+// taskRunner runs this replica's tasks.
+type taskRunner struct {
+	store    taskstore.Store
+	replica  string
+	lease    time.Duration
+	identity Identity
+
+	mu       sync.Mutex
+	running  map[string]*taskRun
+	wg       sync.WaitGroup
+	draining atomic.Bool
+}
+
+func newTaskRunner(opts *Options) *taskRunner {
+	r := &taskRunner{store: opts.TaskStore, replica: randomID(9), lease: opts.TaskLease, identity: opts.Identity, running: map[string]*taskRun{}}
+	if r.store == nil {
+		r.store = taskstore.NewMemory()
+	}
+	if r.lease <= 0 {
+		r.lease = DefaultTaskLease
+	}
+	return r
+}
+
+// randomID returns n random bytes, base64url: unguessable.
+func randomID(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// owner names who may see a task created by req: the authenticated
+// subject when there is one, else a 2025 client's signed session id
+// (hashed), else nobody in particular (the id alone, 128 random bits,
+// is the key).
+func (r *taskRunner) owner(ctx context.Context, req *mcp.Request) string {
+	if r.identity != nil {
+		if sub := r.identity(ctx, req); sub != "" {
+			return "sub:" + sub
+		}
+	}
+	if req.Header != nil {
+		if sid := req.Header.Get(mcp.HeaderSessionID); sid != "" {
+			sum := sha256.Sum256([]byte(sid))
+			return "session:" + base64.RawURLEncoding.EncodeToString(sum[:16])
+		}
+	}
+	return ""
+}
+
+// wantsTask decides whether a call of a tool with a task block becomes a
+// task: a 2026-07-28 client that declared the extension, a 2025-11-25 one
+// that asked with params.task. A tool that requires a task refuses other
+// clients.
+func wantsTask(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec) (bool, error) {
+	if req.Era == mcp.EraModern {
+		if req.DeclaresTasks() {
+			return true, nil
+		}
+		if spec.Mode == dispatch.TaskRequired {
+			return false, mcp.MissingTasksExtension()
+		}
+		return false, nil
+	}
+	if p.Task != nil {
+		return true, nil
+	}
+	if spec.Mode == dispatch.TaskRequired {
+		return false, mcp.Errorf(mcp.CodeMethodNotFound,
+			"the tool %q runs only as a task: call it with params.task (MCP 2025-11-25 tasks), or from a client speaking MCP 2026-07-28 with the tasks extension", p.Name)
+	}
+	return false, nil
+}
+
+// taskRun is one task running on this replica.
+type taskRun struct {
+	r      *taskRunner
+	s      *Server
+	st     *state // holds a reference until the task ends
+	id     string
+	tool   *dispatch.Tool
+	req    *mcp.Request
+	cancel context.CancelCauseFunc
+}
+
+// errCancelled and errShutdown are the causes a task's context ends with.
+var (
+	errCancelled = errors.New("cancelled by the client")
+	errShutdown  = errors.New("server shutting down")
+)
+
+// callAsTask answers a tools/call with a task. With ask_first (and always
+// for 2025 clients, who cannot be asked from a running task) the tool's
+// questions are asked with this request, and the task is created once
+// they are answered.
+func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *dispatch.Tool) (*mcp.CallToolResult, error) {
+	r := s.tasks
+	if r.draining.Load() {
+		return nil, mcp.Errorf(mcp.CodeInternalError, "the server is shutting down; call the tool again")
+	}
+	now := time.Now()
+	spec := tool.Task
+	rec := &taskstore.Task{ID: randomID(16), Owner: r.owner(ctx, req), Tool: tool.Name, Status: taskstore.Working,
+		CreatedAt: now, UpdatedAt: now, TTL: spec.TTL, PollInterval: spec.PollInterval, Runner: r.replica, LeaseUntil: now.Add(r.lease)}
+	if p.Task != nil && p.Task.TTL > 0 && p.Task.TTL < spec.TTL {
+		rec.TTL = max(p.Task.TTL, time.Second)
+	}
+	run := &taskRun{r: r, s: s, st: s.acquire(), id: rec.ID, tool: tool, req: taskRequest(req)}
+	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	run.cancel = cancel
+	askFirst := len(tool.Questions) > 0 && (spec.AskFirst || req.Era != mcp.EraModern)
+	if !askFirst {
+		if err := r.store.Create(ctx, rec); err != nil {
+			run.st.release()
+			cancel(nil)
+			return nil, storeError(err)
+		}
+		run.start(runCtx, nil, p, nil)
+		return &mcp.CallToolResult{Task: wireTask(rec)}, nil
+	}
+	started := make(chan askFirstOutcome, 1)
+	ask := func(_ context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
+		answers, err := s.askQuestions(ctx, req, a, p.MRTR)
+		if err != nil {
+			return nil, err
+		}
+		rec.UpdatedAt = time.Now()
+		if err := r.store.Create(ctx, rec); err != nil {
+			return nil, storeError(err)
+		}
+		started <- askFirstOutcome{task: rec}
+		return answers, nil
+	}
+	run.start(runCtx, ask, p, started)
+	o := <-started
+	if o.task != nil {
+		return &mcp.CallToolResult{Task: wireTask(o.task)}, nil
+	}
+	var more *needInput
+	if errors.As(o.err, &more) {
+		return &mcp.CallToolResult{InputRequired: more.input}, nil
+	}
+	if o.err != nil {
+		return nil, protocolError(o.err)
+	}
+	return toolResult(o.res), nil
+}
+
+// askFirstOutcome is what an ask-first call gives its request: the task
+// once created, or the call's own end when no task came to be (a
+// question still open, a declined answer, invalid arguments).
+type askFirstOutcome struct {
+	task *taskstore.Task
+	res  *dispatch.ToolResult
+	err  error
+}
+
+// taskRequest is the creating request as the running task keeps it: its
+// notifier reaches nobody (the request has been answered).
+func taskRequest(req *mcp.Request) *mcp.Request {
+	c := *req
+	c.Notifier = silent{}
+	return &c
+}
+
+// silent is the Notifier of a running task: progress and logs go to the
+// task's status message instead, and questions through the store.
+type silent struct{}
+
+func (silent) Progress(context.Context, float64, float64, string) error { return nil }
+func (silent) Log(context.Context, string, string, any) error           { return nil }
+func (silent) Request(context.Context, string, any) (json.RawMessage, error) {
+	return nil, mcp.ErrNoBackChannel
+}
+
+// start runs the call in the background. With ask set (ask first), the
+// outcome goes to started until the task exists.
+func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallToolParams, started chan<- askFirstOutcome) {
+	r := run.r
+	r.wg.Add(1)
+	created := ask == nil
+	go func() {
+		defer r.wg.Done()
+		defer run.st.release()
+		defer run.cancel(nil)
+		in := run.s.callInput(run.req, p.Arguments, p.MRTR)
+		in.Progress, in.Log = run.progress, run.log
+		in.Ask = run.askInTask
+		if ask != nil {
+			in.Ask = func(actx context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
+				answers, err := ask(actx, a)
+				if err == nil {
+					created = true
+					run.follow(ctx)
+				}
+				return answers, err
+			}
+		} else {
+			run.follow(ctx)
+		}
+		res, err := run.st.table.CallTool(ctx, p.Name, in)
+		if !created {
+			started <- askFirstOutcome{res: res, err: err}
+			return
+		}
+		run.finish(ctx, res, err)
+	}()
+}
+
+// follow registers the task as running here and starts keeping its lease
+// and watching for a cancellation.
+func (run *taskRun) follow(ctx context.Context) {
+	r := run.r
+	r.mu.Lock()
+	r.running[run.id] = run
+	r.mu.Unlock()
+	go run.keep(ctx)
+}
+
+// keep renews the task's lease and stops the task when the store says it
+// was cancelled, until the task's context ends.
+func (run *taskRun) keep(ctx context.Context) {
+	changes, stop := run.r.store.Watch(run.id)
+	defer stop()
+	tick := time.NewTicker(run.r.lease / 3)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changes:
+			if t, err := run.r.store.Get(ctx, run.id); err == nil && (t.CancelRequested || t.Terminal()) {
+				run.cancel(errCancelled)
+			}
+		case <-tick.C:
+			run.renew(ctx)
+		}
+	}
+}
+
+// renew extends the lease; a task cancelled meanwhile is stopped.
+func (run *taskRun) renew(ctx context.Context) {
+	t, err := run.r.store.Update(ctx, run.id, func(t *taskstore.Task) error {
+		if t.Terminal() || t.CancelRequested {
+			return taskstore.ErrUnchanged
+		}
+		t.LeaseUntil = time.Now().Add(run.r.lease)
+		return nil
+	})
+	if errors.Is(err, taskstore.ErrNotFound) || err == nil && (t.CancelRequested || t.Terminal()) {
+		run.cancel(errCancelled)
+	}
+}
+
+// progress and log become the task's status message.
+func (run *taskRun) progress(progress, total float64, message string) {
+	if message == "" {
+		message = progressText(progress, total)
+	}
+	run.setMessage(message)
+}
+
+func (run *taskRun) log(level string, data any) {
+	if s, ok := data.(string); ok {
+		run.setMessage(s)
+		return
+	}
+	run.setMessage(string(mustJSON(data)))
+}
+
+func (run *taskRun) setMessage(msg string) {
+	_, _ = run.r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
+		if t.Terminal() {
+			return taskstore.ErrUnchanged
+		}
+		t.StatusMessage, t.UpdatedAt = msg, time.Now()
+		return nil
+	})
+}
+
+// finish stores the task's end: its result, or the protocol error that
+// ended it, unless it was cancelled (then it stays cancelled) or the
+// server is shutting down (then it failed, saying so).
+func (run *taskRun) finish(ctx context.Context, res *dispatch.ToolResult, callErr error) {
+	r := run.r
+	defer func() {
+		r.mu.Lock()
+		delete(r.running, run.id)
+		r.mu.Unlock()
+	}()
+	status, msg, result, wireErr := run.outcome(ctx, res, callErr)
+	_, err := r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
+		if t.Terminal() {
+			return taskstore.ErrUnchanged
+		}
+		t.Status, t.StatusMessage, t.UpdatedAt = status, msg, time.Now()
+		t.Result, t.Error, t.InputRequests, t.InputResponses = result, wireErr, nil, nil
+		if status == taskstore.Cancelled {
+			t.Result = nil
+		}
+		return nil
+	})
+	if err != nil {
+		run.s.log.Error("storing the end of a task failed", "task", run.id, "tool", run.tool.Name, "error", err)
+	}
+}
+
+func (run *taskRun) outcome(ctx context.Context, res *dispatch.ToolResult, callErr error) (status, msg string, result, wireErr json.RawMessage) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errCancelled):
+		return taskstore.Cancelled, "Cancelled by the client.", nil, nil
+	case errors.Is(cause, errShutdown):
+		return taskstore.Failed, shutdownMessage, nil, mcp.EncodeError(run.req, mcp.Errorf(mcp.CodeInternalError, "%s", shutdownMessage))
+	}
+	if callErr != nil {
+		var more *needInput
+		if errors.As(callErr, &more) {
+			callErr = mcp.Errorf(mcp.CodeInternalError, "the task needed input it could not ask for")
+		}
+		e := mcp.EncodeError(run.req, protocolError(callErr))
+		return taskstore.Failed, "The call failed: " + errorMessage(e), nil, e
+	}
+	b, err := mcp.EncodeToolResult(run.req, toolResult(res))
+	if err != nil {
+		return taskstore.Failed, "The result could not be encoded.", nil, mcp.EncodeError(run.req, err)
+	}
+	if len(b) > run.tool.Task.MaxResultBytes {
+		e := mcp.Errorf(mcp.CodeInternalError, "the result is %d bytes, more than the %d this tool's tasks keep (task.max_result_bytes); ask for less", len(b), run.tool.Task.MaxResultBytes)
+		return taskstore.Failed, e.Message, nil, mcp.EncodeError(run.req, e)
+	}
+	msg = "Done."
+	if res.IsError {
+		msg = "The tool reported an error."
+	}
+	return taskstore.Completed, msg, b, nil
+}
+
+const shutdownMessage = "The server shut down before the task finished. Call the tool again."
+
+func errorMessage(wire json.RawMessage) string {
+	var e struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(wire, &e)
+	return e.Message
+}
+
+func storeError(err error) error {
+	return mcp.Errorf(mcp.CodeInternalError, "the task could not be stored: %v", err)
+}
