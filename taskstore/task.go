@@ -36,7 +36,7 @@ type Task struct {
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
 	// TTL is how long the task is kept after it was created (and at least
-	// MinKeep after it ends).
+	// min(TTL, MinKeep) after it ends).
 	TTL          time.Duration `json:"ttl"`
 	PollInterval time.Duration `json:"poll,omitempty"`
 
@@ -59,8 +59,9 @@ type Task struct {
 	LeaseUntil time.Time `json:"lease,omitempty"`
 }
 
-// MinKeep is how long a task is kept after it ends, even when its TTL
-// ran out while it was running, so that a client polling it sees the end.
+// MinKeep is how long a task is kept after it ends (or its TTL when
+// shorter), even when its TTL ran out while it was running, so that a
+// client polling it sees the end.
 const MinKeep = time.Minute
 
 // Terminal reports a status that never changes again.
@@ -72,14 +73,14 @@ func Terminal(status string) bool {
 func (t *Task) Terminal() bool { return Terminal(t.Status) }
 
 // ExpiresAt is when a store may forget the task: TTL after creation, and
-// not before MinKeep after it ended; a running task is kept one TTL past
-// its lease, so that a task whose replica died is still reported.
+// not before min(TTL, MinKeep) after it ended; a running task is kept one
+// TTL past its lease, so that a task whose replica died is still reported.
 func (t *Task) ExpiresAt() time.Time {
 	if !t.Terminal() {
 		return t.LeaseUntil.Add(t.TTL)
 	}
 	exp := t.CreatedAt.Add(t.TTL)
-	if keep := t.UpdatedAt.Add(MinKeep); keep.After(exp) {
+	if keep := t.UpdatedAt.Add(min(t.TTL, MinKeep)); keep.After(exp) {
 		exp = keep
 	}
 	return exp

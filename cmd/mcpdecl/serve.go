@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -30,6 +29,7 @@ type serveCmd struct {
 	loadFlags
 	httpLimits
 	stateKeyFlags
+	taskFlags
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -49,7 +49,12 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys})
+	store, err := c.openTaskStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease})
 	if err != nil {
 		return err
 	}
@@ -58,9 +63,13 @@ func (c *serveCmd) Run(s streams) error {
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
 	if c.HTTP == "" {
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
-		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
+		err := proto.ServeStdio(ctx, os.Stdin, os.Stdout)
+		drainCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
+		defer cancel()
+		drain(drainCtx, srv, log)
+		return err
 	}
-	return c.serveHTTP(ctx, s, log, table, proto, keys)
+	return c.serveHTTP(ctx, s, log, table, proto, keys, srv)
 }
 
 // load compiles the configuration for serving: env() reads the environment
@@ -78,7 +87,7 @@ func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
 	return table, nil
 }
 
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, proto *mcp.Server, keys *mcp.Keys) error {
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, proto *mcp.Server, keys *mcp.Keys, srv *server.Server) error {
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
@@ -89,6 +98,9 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		Loopback: isLoopbackAddr(ln.Addr()), SessionKeys: keys,
 	})))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	ready := &readiness{}
+	ready.srv.Store(srv)
+	mux.Handle("/readyz", ready)
 	hs := c.server(mux)
 	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%s)\n", table.Server.Name, ln.Addr(), c.Path, counts(table))
 	errc := make(chan error, 1)
@@ -98,10 +110,12 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down; finishing calls in flight")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	log.Info("shutting down; finishing calls and tasks in flight", "within", c.DrainTimeout)
+	ready.draining.Store(true)
+	shutCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
 	defer cancel()
 	_ = proto.Shutdown(shutCtx)
+	drain(shutCtx, srv, log)
 	if err := hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
