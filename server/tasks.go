@@ -42,10 +42,39 @@ type taskRunner struct {
 	running  map[string]*taskRun
 	wg       sync.WaitGroup
 	draining atomic.Bool
+	// idle hands a task to a worker goroutine waiting for one; a worker
+	// keeps the stack a call grew, so the next task does not grow it again.
+	idle chan func()
+}
+
+// workerIdle is how long a worker waits for another task before it ends.
+const workerIdle = 10 * time.Second
+
+// spawn runs fn on an idle worker, or on a new one.
+func (r *taskRunner) spawn(fn func()) {
+	select {
+	case r.idle <- fn:
+	default:
+		go r.worker(fn)
+	}
+}
+
+func (r *taskRunner) worker(fn func()) {
+	wait := time.NewTimer(workerIdle)
+	defer wait.Stop()
+	for {
+		fn()
+		wait.Reset(workerIdle)
+		select {
+		case fn = <-r.idle:
+		case <-wait.C:
+			return
+		}
+	}
 }
 
 func newTaskRunner(opts *Options) *taskRunner {
-	r := &taskRunner{store: opts.TaskStore, replica: randomID(9), lease: opts.TaskLease, identity: opts.Identity, running: map[string]*taskRun{}}
+	r := &taskRunner{store: opts.TaskStore, replica: randomID(9), lease: opts.TaskLease, identity: opts.Identity, running: map[string]*taskRun{}, idle: make(chan func())}
 	if r.store == nil {
 		r.store = taskstore.NewMemory()
 	}
@@ -114,7 +143,20 @@ type taskRun struct {
 	tool   *dispatch.Tool
 	req    *mcp.Request
 	cancel context.CancelCauseFunc
+
+	// While the task runs here: the store's change signals and the lease
+	// renewal timer (no goroutine waits on either).
+	mu        sync.Mutex
+	stopWatch func() // nil until the watch starts
+	renewal   *time.Timer
+	done      bool // unfollowed
+	checking  atomic.Bool
 }
+
+// watchDelay is how long a task runs before its replica watches the store
+// for a cancellation: a task that ends sooner costs no subscription. A
+// cancellation made meanwhile is read when the watch starts.
+const watchDelay = 100 * time.Millisecond
 
 // errCancelled and errShutdown are the causes a task's context ends with.
 var (
@@ -212,7 +254,7 @@ func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallTo
 	r := run.r
 	r.wg.Add(1)
 	created := ask == nil
-	go func() {
+	r.spawn(func() {
 		defer r.wg.Done()
 		defer run.st.release()
 		defer run.cancel(nil)
@@ -237,42 +279,86 @@ func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallTo
 			return
 		}
 		run.finish(ctx, res, err)
-	}()
+	})
 }
 
-// follow registers the task as running here and starts keeping its lease
-// and watching for a cancellation.
+// follow registers the task as running here, watches the store for a
+// cancellation (made on any replica) and renews the lease a third of its
+// length before it runs out, until unfollow.
 func (run *taskRun) follow(ctx context.Context) {
 	r := run.r
 	r.mu.Lock()
 	r.running[run.id] = run
 	r.mu.Unlock()
-	go run.keep(ctx)
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	run.renewal = time.AfterFunc(min(watchDelay, r.lease/3), func() { run.tick(ctx) })
 }
 
-// keep renews the task's lease and stops the task when the store says it
-// was cancelled, until the task's context ends.
-func (run *taskRun) keep(ctx context.Context) {
-	changes, stop := run.r.store.Watch(run.id)
-	defer stop()
-	tick := time.NewTicker(run.r.lease / 3)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-changes:
-			if t, err := run.r.store.Get(ctx, run.id); err == nil && (t.CancelRequested || t.Terminal()) {
-				run.cancel(errCancelled)
-			}
-		case <-tick.C:
-			run.renew(ctx)
-		}
+// tick starts the watch the first time, then renews the lease; it arms
+// the next tick.
+func (run *taskRun) tick(ctx context.Context) {
+	run.mu.Lock()
+	if run.done {
+		run.mu.Unlock()
+		return
 	}
+	first := run.stopWatch == nil
+	if first {
+		run.stopWatch = run.r.store.Watch(run.id, func() { run.recheck(ctx) })
+	}
+	run.mu.Unlock()
+	if first {
+		run.recheck(ctx)
+	} else {
+		run.renew(ctx)
+	}
+	run.mu.Lock()
+	if !run.done {
+		run.renewal.Reset(run.r.lease / 3)
+	}
+	run.mu.Unlock()
+}
+
+// unfollow stops what follow started.
+func (run *taskRun) unfollow() {
+	r := run.r
+	r.mu.Lock()
+	delete(r.running, run.id)
+	r.mu.Unlock()
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.done {
+		return
+	}
+	run.done = true
+	if run.renewal != nil {
+		run.renewal.Stop()
+	}
+	if run.stopWatch != nil {
+		run.stopWatch()
+	}
+}
+
+// recheck reads the task after a change signal, one reader at a time, and
+// stops it when it was cancelled.
+func (run *taskRun) recheck(ctx context.Context) {
+	if !run.checking.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer run.checking.Store(false)
+		if t, err := run.r.store.Get(ctx, run.id); err == nil && (t.CancelRequested || t.Terminal()) {
+			run.cancel(errCancelled)
+		}
+	}()
 }
 
 // renew extends the lease; a task cancelled meanwhile is stopped.
 func (run *taskRun) renew(ctx context.Context) {
+	if ctx.Err() != nil {
+		return
+	}
 	t, err := run.r.store.Update(ctx, run.id, func(t *taskstore.Task) error {
 		if t.Terminal() || t.CancelRequested {
 			return taskstore.ErrUnchanged
@@ -316,11 +402,7 @@ func (run *taskRun) setMessage(msg string) {
 // server is shutting down (then it failed, saying so).
 func (run *taskRun) finish(ctx context.Context, res *dispatch.ToolResult, callErr error) {
 	r := run.r
-	defer func() {
-		r.mu.Lock()
-		delete(r.running, run.id)
-		r.mu.Unlock()
-	}()
+	run.unfollow()
 	status, msg, result, wireErr := run.outcome(ctx, res, callErr)
 	_, err := r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
 		if t.Terminal() {

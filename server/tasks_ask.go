@@ -70,7 +70,7 @@ func kindsOf(qs []*dispatch.Question) string {
 // every one has come in.
 func (run *taskRun) waitForAnswers(ctx context.Context, requests map[string]json.RawMessage) (map[string]json.RawMessage, error) {
 	store := run.r.store
-	changes, stop := store.Watch(run.id)
+	changes, stop := taskstore.Changes(store, run.id)
 	defer stop()
 	_, err := store.Update(ctx, run.id, func(t *taskstore.Task) error {
 		if t.Terminal() {

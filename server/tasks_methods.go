@@ -130,7 +130,7 @@ func (s *Server) ListTasks(ctx context.Context, req *mcp.Request, cursor string)
 
 // AwaitTask implements mcp.TaskHandler (2025-11-25 tasks/result).
 func (s *Server) AwaitTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
-	changes, stop := s.tasks.store.Watch(id)
+	changes, stop := taskstore.Changes(s.tasks.store, id)
 	defer stop()
 	poll := time.NewTicker(time.Second)
 	defer poll.Stop()

@@ -3,6 +3,7 @@ package taskstore
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -13,20 +14,21 @@ import (
 type Memory struct {
 	mu       sync.Mutex
 	tasks    map[string]*Task
-	watchers map[string]map[*chan struct{}]bool
+	watchers map[string][]*func()
 	now      func() time.Time
-	writes   int
+	swept    time.Time // the last sweep of expired tasks
 }
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tasks: map[string]*Task{}, watchers: map[string]map[*chan struct{}]bool{}, now: time.Now}
+	return &Memory{tasks: map[string]*Task{}, watchers: map[string][]*func(){}, now: time.Now}
 }
 
 var _ Store = (*Memory)(nil)
 
-// sweepEvery is how many writes pass between two sweeps of expired tasks.
-const sweepEvery = 256
+// sweepEvery is the time between two sweeps of expired tasks: each costs
+// one look at every task, so it is paid once per period, not per write.
+const sweepEvery = time.Second
 
 // Create implements Store.
 func (m *Memory) Create(_ context.Context, t *Task) error {
@@ -51,10 +53,11 @@ func (m *Memory) live(id string) (*Task, bool) {
 }
 
 func (m *Memory) wrote() {
-	if m.writes++; m.writes%sweepEvery != 0 {
+	now := m.now()
+	if now.Sub(m.swept) < sweepEvery {
 		return
 	}
-	now := m.now()
+	m.swept = now
 	for id, t := range m.tasks {
 		if now.After(t.ExpiresAt()) {
 			delete(m.tasks, id)
@@ -101,11 +104,8 @@ func (m *Memory) Update(_ context.Context, id string, fn func(*Task) error) (*Ta
 
 // signal wakes the task's watchers; m.mu is held.
 func (m *Memory) signal(id string) {
-	for ch := range m.watchers[id] {
-		select {
-		case *ch <- struct{}{}:
-		default:
-		}
+	for _, notify := range m.watchers[id] {
+		(*notify)()
 	}
 }
 
@@ -165,21 +165,20 @@ func page(all []*Task, after string, limit int) ([]*Task, string, error) {
 }
 
 // Watch implements Store.
-func (m *Memory) Watch(id string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
+func (m *Memory) Watch(id string, notify func()) func() {
+	w := &notify
 	m.mu.Lock()
-	if m.watchers[id] == nil {
-		m.watchers[id] = map[*chan struct{}]bool{}
-	}
-	m.watchers[id][&ch] = true
+	m.watchers[id] = append(m.watchers[id], w)
 	m.mu.Unlock()
 	var once sync.Once
-	return ch, func() {
+	return func() {
 		once.Do(func() {
 			m.mu.Lock()
-			delete(m.watchers[id], &ch)
-			if len(m.watchers[id]) == 0 {
+			ws := slices.DeleteFunc(m.watchers[id], func(x *func()) bool { return x == w })
+			if len(ws) == 0 {
 				delete(m.watchers, id)
+			} else {
+				m.watchers[id] = ws
 			}
 			m.mu.Unlock()
 		})

@@ -23,7 +23,7 @@ type Redis struct {
 
 	mu       sync.Mutex
 	ps       *redis.PubSub
-	watchers map[string]map[*chan struct{}]bool
+	watchers map[string]map[*func()]bool
 }
 
 var _ Store = (*Redis)(nil)
@@ -40,7 +40,7 @@ func OpenRedis(ctx context.Context, url string) (*Redis, error) {
 		_ = c.Close()
 		return nil, fmt.Errorf("task store %s: %w", opt.Addr, err)
 	}
-	return &Redis{c: c, prefix: "mcpdecl:", watchers: map[string]map[*chan struct{}]bool{}}, nil
+	return &Redis{c: c, prefix: "mcpdecl:", watchers: map[string]map[*func()]bool{}}, nil
 }
 
 // WithPrefix returns the store with its keys under prefix (tests use one
@@ -55,26 +55,31 @@ func (r *Redis) ownerKey(o string) string     { return r.prefix + "owner:" + o }
 func (r *Redis) channel(id string) string     { return r.prefix + "changed:" + id }
 func (r *Redis) idOfChannel(ch string) string { return strings.TrimPrefix(ch, r.prefix+"changed:") }
 
-// Create implements Store.
+// Create implements Store: the task, its place in the owner's index and
+// the index's expiry are written in one transaction (one round trip).
 func (r *Redis) Create(ctx context.Context, t *Task) error {
 	b, err := json.Marshal(t)
 	if err != nil {
 		return err
 	}
 	exp := t.ExpiresAt()
-	ok, err := r.c.SetArgs(ctx, r.key(t.ID), b, redis.SetArgs{Mode: "NX", ExpireAt: exp}).Result()
+	var set *redis.StatusCmd
+	_, err = r.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		set = p.SetArgs(ctx, r.key(t.ID), b, redis.SetArgs{Mode: "NX", ExpireAt: exp})
+		p.ZAdd(ctx, r.ownerKey(t.Owner), redis.Z{Score: float64(t.CreatedAt.UnixMilli()), Member: t.ID})
+		// The index lives as long as its newest task may: NX sets an
+		// expiry on a new index, GT lengthens an existing one.
+		p.ExpireNX(ctx, r.ownerKey(t.Owner), time.Until(exp)+MinKeep)
+		p.ExpireGT(ctx, r.ownerKey(t.Owner), time.Until(exp)+MinKeep)
+		return nil
+	})
+	if set != nil && set.Val() != "OK" {
+		return errors.New("taskstore: task id already in use")
+	}
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return err
 	}
-	if ok != "OK" {
-		return errors.New("taskstore: task id already in use")
-	}
-	ok2 := r.c.ZAdd(ctx, r.ownerKey(t.Owner), redis.Z{Score: float64(t.CreatedAt.UnixMilli()), Member: t.ID})
-	if ok2.Err() != nil {
-		return ok2.Err()
-	}
-	// The index lives as long as its newest task may.
-	return r.c.ExpireGT(ctx, r.ownerKey(t.Owner), time.Until(exp)+MinKeep).Err()
+	return nil
 }
 
 // Get implements Store.
@@ -96,50 +101,49 @@ func (r *Redis) Get(ctx context.Context, id string) (*Task, error) {
 // maxUpdateTries bounds the retries of an update that raced another.
 const maxUpdateTries = 100
 
-// Update implements Store with an optimistic transaction: when another
-// replica changed the task between the read and the write, it runs again.
+// casScript replaces a task's value only if it is still the one read,
+// sets its expiry and announces the change: an update costs one read and
+// one script call, and never holds a connection between them.
+var casScript = redis.NewScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3])
+redis.call('PUBLISH', KEYS[2], '1')
+return 1`)
+
+// Update implements Store optimistically: when another replica changed
+// the task between the read and the write, it runs again.
 func (r *Redis) Update(ctx context.Context, id string, fn func(*Task) error) (*Task, error) {
 	key := r.key(id)
 	for range maxUpdateTries {
-		var out *Task
-		err := r.c.Watch(ctx, func(tx *redis.Tx) error {
-			b, err := tx.Get(ctx, key).Bytes()
-			if errors.Is(err, redis.Nil) {
-				return ErrNotFound
-			}
-			if err != nil {
-				return err
-			}
-			var t Task
-			if err := json.Unmarshal(b, &t); err != nil {
-				return fmt.Errorf("taskstore: task %s is not readable: %w", id, err)
-			}
-			if err := fn(&t); err != nil {
-				out = &t
-				return err
-			}
-			nb, err := json.Marshal(&t)
-			if err != nil {
-				return err
-			}
-			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-				p.Set(ctx, key, nb, 0)
-				p.PExpireAt(ctx, key, t.ExpiresAt())
-				p.Publish(ctx, r.channel(id), "1")
-				return nil
-			})
-			out = &t
-			return err
-		}, key)
-		switch {
-		case errors.Is(err, redis.TxFailedErr):
-			continue
-		case errors.Is(err, ErrUnchanged):
-			return r.Get(ctx, id)
-		case err != nil:
+		old, err := r.c.Get(ctx, key).Bytes()
+		if errors.Is(err, redis.Nil) {
+			return nil, ErrNotFound
+		}
+		if err != nil {
 			return nil, err
 		}
-		return out, nil
+		var t Task
+		if err := json.Unmarshal(old, &t); err != nil {
+			return nil, fmt.Errorf("taskstore: task %s is not readable: %w", id, err)
+		}
+		if err := fn(&t); errors.Is(err, ErrUnchanged) {
+			var same Task
+			_ = json.Unmarshal(old, &same)
+			return &same, nil
+		} else if err != nil {
+			return nil, err
+		}
+		nb, err := json.Marshal(&t)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := casScript.Run(ctx, r.c, []string{key, r.channel(id)}, old, nb, t.ExpiresAt().UnixMilli()).Int()
+		if err != nil {
+			return nil, err
+		}
+		if ok == 1 {
+			return &t, nil
+		}
 	}
 	return nil, fmt.Errorf("taskstore: task %s changed too often to update", id)
 }
@@ -180,25 +184,24 @@ func (r *Redis) List(ctx context.Context, owner, after string, limit int) ([]*Ta
 
 // Watch implements Store: one subscription per store carries every
 // watched task's channel.
-func (r *Redis) Watch(id string) (<-chan struct{}, func()) {
-	ch := make(chan struct{}, 1)
+func (r *Redis) Watch(id string, notify func()) func() {
 	r.mu.Lock()
 	if r.ps == nil {
 		r.ps = r.c.Subscribe(context.Background())
 		go r.dispatch(r.ps.Channel())
 	}
 	if r.watchers[id] == nil {
-		r.watchers[id] = map[*chan struct{}]bool{}
+		r.watchers[id] = map[*func()]bool{}
 		_ = r.ps.Subscribe(context.Background(), r.channel(id))
 	}
-	r.watchers[id][&ch] = true
+	r.watchers[id][&notify] = true
 	r.mu.Unlock()
 	var once sync.Once
-	return ch, func() {
+	return func() {
 		once.Do(func() {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			delete(r.watchers[id], &ch)
+			delete(r.watchers[id], &notify)
 			if len(r.watchers[id]) == 0 {
 				delete(r.watchers, id)
 				_ = r.ps.Unsubscribe(context.Background(), r.channel(id))
@@ -212,11 +215,8 @@ func (r *Redis) dispatch(msgs <-chan *redis.Message) {
 	for m := range msgs {
 		id := r.idOfChannel(m.Channel)
 		r.mu.Lock()
-		for ch := range r.watchers[id] {
-			select {
-			case *ch <- struct{}{}:
-			default:
-			}
+		for notify := range r.watchers[id] {
+			(*notify)()
 		}
 		r.mu.Unlock()
 	}

@@ -134,7 +134,7 @@ func TestStoreWatchAcrossReplicas(t *testing.T) {
 			if err := a.Create(ctx, newTask("w1", "")); err != nil {
 				t.Fatal(err)
 			}
-			changes, stop := a.Watch("w1")
+			changes, stop := Changes(a, "w1")
 			defer stop()
 			// The subscription of a new watcher may take a moment to
 			// reach Redis: change the task until the watcher hears it.

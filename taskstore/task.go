@@ -126,12 +126,25 @@ type Store interface {
 	// task id after ("" for the first page), at most limit of them, and
 	// the id to continue after ("" on the last page).
 	List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error)
-	// Watch returns a channel that receives a value (without blocking the
-	// sender, so several changes may give one value) after each change of
-	// the task, made here or by another replica, until stop is called.
-	Watch(id string) (changes <-chan struct{}, stop func())
+	// Watch calls notify after each change of the task, made here or by
+	// another replica, until stop is called. notify must not block; it
+	// may be called for several changes at once, and concurrently.
+	Watch(id string, notify func()) (stop func())
 	// Close releases the store's connections.
 	Close() error
+}
+
+// Changes is Watch as a channel that receives a value (without blocking,
+// so several changes may give one value) after each change.
+func Changes(s Store, id string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	stop := s.Watch(id, func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	})
+	return ch, stop
 }
 
 // ErrUnchanged, returned by an Update function, leaves the task as it was.
