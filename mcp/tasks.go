@@ -208,6 +208,18 @@ func (c *call) detailedTask(t *Task) ([]byte, *Error) {
 		return taskObject(t, EraLegacy), nil
 	}
 	b := append(make([]byte, 0, 512+len(t.Result)), `{"resultType":"complete",`...)
+	b, err := appendDetailedTask(b, t)
+	if err != nil {
+		return nil, Errorf(CodeInternalError, "encoding input requests: %v", err)
+	}
+	b = append(b, `,"_meta":`...)
+	b = append(b, c.s.serverMeta(c.info)...)
+	return append(b, '}'), nil
+}
+
+// appendDetailedTask writes a modern task's fields with its result, error
+// or questions (no braces).
+func appendDetailedTask(b []byte, t *Task) ([]byte, error) {
 	b = appendTask(b, t, EraModern)
 	switch {
 	case t.Status == TaskCompleted && len(t.Result) > 0:
@@ -219,14 +231,12 @@ func (c *call) detailedTask(t *Task) ([]byte, *Error) {
 	case t.Status == TaskInputRequired && len(t.InputRequests) > 0:
 		reqs, err := json.Marshal(t.InputRequests)
 		if err != nil {
-			return nil, Errorf(CodeInternalError, "encoding input requests: %v", err)
+			return nil, err
 		}
 		b = append(b, `,"inputRequests":`...)
 		b = append(b, reqs...)
 	}
-	b = append(b, `,"_meta":`...)
-	b = append(b, c.s.serverMeta(c.info)...)
-	return append(b, '}'), nil
+	return b, nil
 }
 
 func (c *call) taskHandler() (TaskHandler, *Error) {

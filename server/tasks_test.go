@@ -449,3 +449,92 @@ func TestTaskDrain(t *testing.T) {
 		t.Fatal("a new task was accepted while draining")
 	}
 }
+
+// TestTaskNotificationsOnListen: a subscriptions/listen naming a task gets
+// notifications/tasks with the whole task, first as it is, then at each
+// change (here a cancellation made on another replica); naming tasks
+// without declaring the extension is -32021.
+func TestTaskNotificationsOnListen(t *testing.T) {
+	requireSchemas(t)
+	for name, open := range taskStores(t) {
+		t.Run(name, func(t *testing.T) {
+			a, b := newReplica(t, open(), nil), newReplica(t, open(), nil)
+			secs := uniqueSeconds()
+			id := a.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)["taskId"].(string)
+			if _, e := b.try(t, `{}`, "subscriptions/listen", `"notifications":{"taskIds":["`+id+`"]}`); e == nil || e["code"] != -32021.0 {
+				t.Fatalf("listen for tasks without the extension: %v", e)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			body := `{"jsonrpc":"2.0","id":"L1","method":"subscriptions/listen","params":{"notifications":{"taskIds":["` + id + `","unknown"]},` +
+				`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + tasksCaps + `}}}`
+			req, _ := http.NewRequestWithContext(ctx, "POST", b.url, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "subscriptions/listen")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			events := sseData(resp.Body)
+			next := func() map[string]any {
+				t.Helper()
+				select {
+				case ev, ok := <-events:
+					if !ok {
+						t.Fatal("the listen stream ended")
+					}
+					var m map[string]any
+					_ = json.Unmarshal(ev, &m)
+					return m
+				case <-time.After(10 * time.Second):
+					t.Fatal("no event on the listen stream")
+				}
+				return nil
+			}
+			ack := next()
+			if ack["method"] != "notifications/subscriptions/acknowledged" || fmt.Sprint(ack["params"]) != fmt.Sprintf("map[_meta:map[io.modelcontextprotocol/subscriptionId:L1] notifications:map[taskIds:[%s]]]", id) {
+				t.Fatalf("acknowledgment: %v", ack)
+			}
+			first := next()
+			params, _ := first["params"].(map[string]any)
+			if first["method"] != "notifications/tasks" || params["taskId"] != id || params["status"] != "working" {
+				t.Fatalf("first task notification: %v", first)
+			}
+			a.rpc(t, "tasks/cancel", `"taskId":"`+id+`"`)
+			for {
+				n := next()
+				params, _ := n["params"].(map[string]any)
+				meta, _ := params["_meta"].(map[string]any)
+				if meta[mcp.MetaSubscriptionID] != "L1" {
+					t.Fatalf("notification without the subscription id: %v", n)
+				}
+				if params["status"] == "cancelled" {
+					break
+				}
+			}
+			waitSleepers(t, secs, 0)
+		})
+	}
+}
+
+// sseData delivers the data of each server-sent event of r.
+func sseData(r io.Reader) <-chan []byte {
+	ch := make(chan []byte, 16)
+	go func() {
+		defer close(ch)
+		var data []byte
+		for line := range readLines(r) {
+			switch {
+			case bytes.HasPrefix(line, []byte("data:")):
+				data = append(data, bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" "))...)
+			case len(line) == 0 && len(data) > 0:
+				ch <- data
+				data = nil
+			}
+		}
+	}()
+	return ch
+}

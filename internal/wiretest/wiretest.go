@@ -208,6 +208,9 @@ func CheckSent(rev, method string, msg []byte) []error {
 	}
 	add(validateAgainst(rev, "JSONRPCMessage", msg))
 	switch {
+	case m.Method == "notifications/tasks" && era == mcp.EraModern:
+		// The tasks extension's notification is not in the revision's
+		// schema; the tests assert its fields.
 	case m.Method != "" && m.ID == nil:
 		add(validateAgainst(rev, "ServerNotification", msg))
 	case m.Method != "":
