@@ -46,7 +46,7 @@ type listener struct {
 	wake    chan struct{}
 	mu      sync.Mutex
 	updated []string
-	tasks   [][]byte // notifications/tasks to send, encoded
+	tasks   [][]byte                 // notifications/tasks to send, encoded
 	encoded [len(listMethods)][]byte // list_changed messages, encoded once
 }
 
