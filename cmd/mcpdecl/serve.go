@@ -64,9 +64,11 @@ func (c *serveCmd) Run(s streams) error {
 	if c.HTTP == "" {
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
 		err := proto.ServeStdio(ctx, os.Stdin, os.Stdout)
-		drainCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
-		defer cancel()
-		drain(drainCtx, srv, log)
+		if c.sharedTasks() { // tasks in memory end with the process anyway
+			drainCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
+			defer cancel()
+			drain(drainCtx, srv, log)
+		}
 		return err
 	}
 	return c.serveHTTP(ctx, s, log, table, proto, keys, srv)
@@ -114,8 +116,12 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	ready.draining.Store(true)
 	shutCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
 	defer cancel()
+	// Running tasks get the whole bound too, and as they end, the 2025
+	// tasks/result requests waiting for them are answered.
+	drained := make(chan struct{})
+	go func() { drain(shutCtx, srv, log); close(drained) }()
 	_ = proto.Shutdown(shutCtx)
-	drain(shutCtx, srv, log)
+	<-drained
 	if err := hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -21,6 +21,9 @@ type taskFlags struct {
 	DrainTimeout time.Duration `default:"30s" help:"On SIGTERM: how long calls and tasks in flight may take to finish; tasks still running then are stopped and recorded as failed."`
 }
 
+// sharedTasks reports a task store outside this process.
+func (f *taskFlags) sharedTasks() bool { return f.TaskStore != "" && f.TaskStore != "memory" }
+
 // openTaskStore opens the store the flags name.
 func (f *taskFlags) openTaskStore(ctx context.Context) (taskstore.Store, error) {
 	openCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
