@@ -32,6 +32,10 @@ type Options struct {
 	// TaskLease is how long a running task counts as alive without its
 	// replica renewing it (DefaultTaskLease when zero).
 	TaskLease time.Duration
+	// MaxTasks bounds the tasks running at once on this server
+	// (DefaultMaxTasks when zero, no bound when negative): a call beyond
+	// it is refused, so that clients cannot start commands without end.
+	MaxTasks int
 	// Identity names the authenticated caller, to whom tasks are bound;
 	// nil binds them to a 2025 client's session id, or to nobody.
 	Identity Identity

@@ -27,6 +27,9 @@ import (
 // renewing it; after that a reader marks it failed.
 const DefaultTaskLease = 15 * time.Second
 
+// DefaultMaxTasks is how many tasks may run at once on one server.
+const DefaultMaxTasks = 256
+
 // Identity returns who is calling, for binding tasks to their creator: an
 // authenticated subject ("" when the request carries none).
 type Identity func(ctx context.Context, req *mcp.Request) string
@@ -37,6 +40,8 @@ type taskRunner struct {
 	replica  string
 	lease    time.Duration
 	identity Identity
+	max      int64
+	active   atomic.Int64 // tasks started and not ended
 
 	mu       sync.Mutex
 	running  map[string]*taskRun
@@ -80,6 +85,12 @@ func newTaskRunner(opts *Options) *taskRunner {
 	}
 	if r.lease <= 0 {
 		r.lease = DefaultTaskLease
+	}
+	switch {
+	case opts.MaxTasks > 0:
+		r.max = int64(opts.MaxTasks)
+	case opts.MaxTasks == 0:
+		r.max = DefaultMaxTasks
 	}
 	return r
 }
@@ -173,6 +184,16 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 	if r.draining.Load() {
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the server is shutting down; call the tool again")
 	}
+	if n := r.active.Add(1); r.max > 0 && n > r.max {
+		r.active.Add(-1)
+		return nil, mcp.Errorf(mcp.CodeInternalError, "%d tasks are running on this server, the most it runs at once; wait for one to end (or cancel one) and call again", r.max)
+	}
+	started := false
+	defer func() {
+		if !started {
+			r.active.Add(-1)
+		}
+	}()
 	now := time.Now()
 	spec := tool.Task
 	rec := &taskstore.Task{ID: randomID(16), Owner: r.owner(ctx, req), Tool: tool.Name, Status: taskstore.Working,
@@ -190,10 +211,12 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 			cancel(nil)
 			return nil, storeError(err)
 		}
+		started = true
 		run.start(runCtx, nil, p, nil)
 		return &mcp.CallToolResult{Task: wireTask(rec)}, nil
 	}
-	started := make(chan askFirstOutcome, 1)
+	started = true
+	outcome := make(chan askFirstOutcome, 1)
 	ask := func(_ context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
 		answers, err := s.askQuestions(ctx, req, a, p.MRTR)
 		if err != nil {
@@ -203,11 +226,11 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 		if err := r.store.Create(ctx, rec); err != nil {
 			return nil, storeError(err)
 		}
-		started <- askFirstOutcome{task: rec}
+		outcome <- askFirstOutcome{task: rec}
 		return answers, nil
 	}
-	run.start(runCtx, ask, p, started)
-	o := <-started
+	run.start(runCtx, ask, p, outcome)
+	o := <-outcome
 	if o.task != nil {
 		return &mcp.CallToolResult{Task: wireTask(o.task)}, nil
 	}
@@ -256,6 +279,7 @@ func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallTo
 	created := ask == nil
 	r.spawn(func() {
 		defer r.wg.Done()
+		defer r.active.Add(-1)
 		defer run.st.release()
 		defer run.cancel(nil)
 		in := run.s.callInput(run.req, p.Arguments, p.MRTR)

@@ -538,3 +538,32 @@ func sseData(r io.Reader) <-chan []byte {
 	}()
 	return ch
 }
+
+// TestHostileTaskFlood: a client cannot start commands without end: past
+// MaxTasks running tasks a call is refused, and once one ends (here
+// cancelled) a new one is accepted.
+func TestHostileTaskFlood(t *testing.T) {
+	a := newReplica(t, taskstore.NewMemory(), &server.Options{MaxTasks: 2})
+	secs := uniqueSeconds()
+	var ids []string
+	for range 2 {
+		ids = append(ids, a.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)["taskId"].(string))
+	}
+	if _, e := a.try(t, tasksCaps, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`); e == nil || !strings.Contains(fmt.Sprint(e["message"]), "most it runs at once") {
+		t.Fatalf("a third task: %v", e)
+	}
+	a.rpc(t, "tasks/cancel", `"taskId":"`+ids[0]+`"`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, e := a.try(t, tasksCaps, "tools/call", `"name":"quick","arguments":{"word":"again"}`)
+		if e == nil && res["taskId"] != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no task accepted after one ended: %v", e)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	a.rpc(t, "tasks/cancel", `"taskId":"`+ids[1]+`"`)
+	waitSleepers(t, secs, 0)
+}

@@ -54,7 +54,7 @@ func (c *serveCmd) Run(s streams) error {
 		return err
 	}
 	defer store.Close()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease})
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks)})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 type taskFlags struct {
 	TaskStore    string        `name:"task-store" env:"MCPDECL_TASK_STORE" default:"memory" placeholder:"URL" help:"Where tasks (long calls of tools with a task block) are kept: 'memory' (this process only) or a Redis URL such as redis://127.0.0.1:6379/0, which replicas behind one load balancer must share."`
 	TaskLease    time.Duration `default:"15s" help:"How long a running task counts as alive without its replica renewing it; a task whose replica died is reported failed after this."`
+	MaxTasks     int           `default:"256" help:"Tasks running at once on this server at most; a call beyond it is refused until one ends (0: no limit)."`
 	DrainTimeout time.Duration `default:"30s" help:"On SIGTERM: how long calls and tasks in flight may take to finish; tasks still running then are stopped and recorded as failed."`
 }
 
