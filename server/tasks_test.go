@@ -103,7 +103,13 @@ type replica struct {
 
 func newReplica(t *testing.T, store taskstore.Store, opts *server.Options) *replica {
 	t.Helper()
-	cfg, diags := lang.LoadSource("tasks.hcl", []byte(taskConfig))
+	return newReplicaOf(t, taskConfig, store, opts)
+}
+
+// newReplicaOf is newReplica serving another configuration.
+func newReplicaOf(t *testing.T, config string, store taskstore.Store, opts *server.Options) *replica {
+	t.Helper()
+	cfg, diags := lang.LoadSource("tasks.hcl", []byte(config))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
