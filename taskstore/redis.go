@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -14,7 +15,8 @@ import (
 
 // Redis is a Store in a Redis server shared by every replica. Each task is
 // one JSON value that expires with the task; an owner's tasks are indexed
-// in a sorted set; every change is published on the task's channel, which
+// in a sorted set scored by when they may expire, from which each new
+// task prunes the expired ones; every change is published on the task's channel, which
 // the replica running the task (and a 2025 client waiting for its result)
 // subscribes to.
 type Redis struct {
@@ -64,13 +66,18 @@ func (r *Redis) Create(ctx context.Context, t *Task) error {
 	}
 	exp := t.ExpiresAt()
 	var set *redis.StatusCmd
+	index := r.ownerKey(t.Owner)
+	// A task may outlive its first expiry while it runs (its lease); the
+	// index keeps it for its TTL past that, which covers the common case.
+	until := exp.Add(t.TTL + MinKeep)
 	_, err = r.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		set = p.SetArgs(ctx, r.key(t.ID), b, redis.SetArgs{Mode: "NX", ExpireAt: exp})
-		p.ZAdd(ctx, r.ownerKey(t.Owner), redis.Z{Score: float64(t.CreatedAt.UnixMilli()), Member: t.ID})
+		p.ZRemRangeByScore(ctx, index, "-inf", fmt.Sprint(time.Now().UnixMilli()))
+		p.ZAdd(ctx, index, redis.Z{Score: float64(until.UnixMilli()), Member: t.ID})
 		// The index lives as long as its newest task may: NX sets an
 		// expiry on a new index, GT lengthens an existing one.
-		p.ExpireNX(ctx, r.ownerKey(t.Owner), time.Until(exp)+MinKeep)
-		p.ExpireGT(ctx, r.ownerKey(t.Owner), time.Until(exp)+MinKeep)
+		p.ExpireNX(ctx, index, time.Until(until))
+		p.ExpireGT(ctx, index, time.Until(until))
 		return nil
 	})
 	if set != nil && set.Val() != "OK" {
@@ -179,6 +186,7 @@ func (r *Redis) List(ctx context.Context, owner, after string, limit int) ([]*Ta
 	if len(gone) > 0 {
 		r.c.ZRem(ctx, r.ownerKey(owner), gone...)
 	}
+	sort.Slice(all, func(i, j int) bool { return olderThan(all[i], all[j]) })
 	return page(all, after, limit)
 }
 
