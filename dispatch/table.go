@@ -204,6 +204,8 @@ type Tool struct {
 	// Questions are asked of the client before the call (elicitation,
 	// sampling, roots), round by round.
 	Questions []*Question
+	// Task is set when the tool may or must run as a task.
+	Task      *TaskSpec
 	DeclRange hcl.Range
 
 	output outputValidator

@@ -45,6 +45,8 @@ func (c *compiler) compileTools() {
 			env = c.resultEnv(t.Call.Kind)
 		}
 		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
+		tool.Task = c.compileTask(t.Task, where)
+		c.checkTask(t, tool)
 		env = append(env, questionEnv(tool.Questions)...)
 		env = append(env, c.ownerStepsEnv(t.Steps)...)
 		env = append(env, c.authEnv()...)

@@ -45,6 +45,8 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		diags = append(diags, d...)
 		_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
 		diags = append(diags, d...)
+		_, d = single(t.Task, func(b *TaskBlock) hcl.Range { return b.DeclRange }, "task", what)
+		diags = append(diags, d...)
 		diags = append(diags, checkContent(t)...)
 		diags = append(diags, checkLint(t.Lint, what, false)...)
 		cfg.Tools = append(cfg.Tools, t)

@@ -43,9 +43,11 @@ type Tool struct {
 	// Sample asks the client's model for a completion before the call.
 	Sample []*Sample `hcl:"sample,block"`
 	// Roots asks the client for its roots (MCP roots/list) before the call.
-	Roots     []*Roots  `hcl:"roots,block"`
-	Lint      []*Lint   `hcl:"lint,block"`
-	DeclRange hcl.Range `hcl:",def_range"`
+	Roots []*Roots `hcl:"roots,block"`
+	Lint  []*Lint  `hcl:"lint,block"`
+	// Task lets the tool run as a task (see task.go); at most one.
+	Task      []*TaskBlock `hcl:"task,block"`
+	DeclRange hcl.Range    `hcl:",def_range"`
 }
 
 // Roots is a `roots` block: a request for the client's roots.

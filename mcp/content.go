@@ -159,6 +159,9 @@ type CallToolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 	Meta              json.RawMessage `json:"-"` // merged into _meta by the shaper
 	InputRequired     *InputRequired  `json:"-"`
+	// Task, when set, answers the call with this task instead of a result
+	// (the other fields are ignored).
+	Task *Task `json:"-"`
 }
 
 // ReadResourceResult is the outcome of resources/read. Cache optionally

@@ -21,7 +21,7 @@ type msgDecoder struct {
 var (
 	envelopeFields = fieldNames("jsonrpc", "id", "method", "params", "result", "error")
 	paramFields    = fieldNames("_meta", "name", "uri", "cursor", "arguments", "notifications", "inputResponses",
-		"requestState", "level", "requestId", "protocolVersion", "capabilities", "clientInfo")
+		"requestState", "level", "requestId", "protocolVersion", "capabilities", "clientInfo", "taskId", "task")
 	metaFields = fieldNames(MetaProtocolVersion, MetaClientCapabilities, MetaClientInfo, MetaLogLevel, MetaProgressToken)
 )
 
@@ -48,6 +48,8 @@ const (
 	pProtocolVersion
 	pCapabilities
 	pClientInfo
+	pTaskID
+	pTask
 )
 
 const (
@@ -208,6 +210,10 @@ func (d *msgDecoder) paramsMember(key []byte) bool {
 		p.Capabilities, ok = r.raw(2)
 	case pClientInfo:
 		p.ClientInfo, ok = r.raw(2)
+	case pTaskID:
+		return d.stringMember(&p.TaskID, 2, &d.paramsWrong)
+	case pTask:
+		p.Task, ok = r.raw(2)
 	default:
 		return r.skip(2)
 	}

@@ -42,7 +42,8 @@ func decodeHeaderValue(v string) (string, bool) {
 }
 
 // nameRequired lists the methods whose Mcp-Name header is mandatory.
-var nameRequired = map[string]bool{"tools/call": true, "resources/read": true, "prompts/get": true}
+var nameRequired = map[string]bool{"tools/call": true, "resources/read": true, "prompts/get": true,
+	"tasks/get": true, "tasks/update": true, "tasks/cancel": true}
 
 // checkMethodHeaders is ladder step 9: Mcp-Method must be present and equal to
 // the body's method; Mcp-Name must carry params.name or params.uri where
@@ -63,8 +64,11 @@ func checkMethodHeaders(h http.Header, method string, p *params) *Error {
 		return nil
 	}
 	want := p.Name
-	if method == "resources/read" {
+	switch method {
+	case "resources/read":
 		want = p.URI
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		want = p.TaskID
 	}
 	nv := h.Values(HeaderName)
 	if len(nv) == 0 {

@@ -46,6 +46,7 @@ type listener struct {
 	wake    chan struct{}
 	mu      sync.Mutex
 	updated []string
+	tasks   [][]byte                 // notifications/tasks to send, encoded
 	encoded [len(listMethods)][]byte // list_changed messages, encoded once
 }
 
@@ -96,9 +97,14 @@ func (l *listener) drain(send func([]byte) error) error {
 		}
 	}
 	l.mu.Lock()
-	uris := l.updated
-	l.updated = nil
+	uris, tasks := l.updated, l.tasks
+	l.updated, l.tasks = nil, nil
 	l.mu.Unlock()
+	for _, msg := range tasks {
+		if err := send(msg); err != nil {
+			return err
+		}
+	}
 	for _, u := range uris {
 		if err := send(l.notification("notifications/resources/updated", map[string]any{"uri": u})); err != nil {
 			return err
@@ -179,6 +185,7 @@ type subscriptionFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	TaskIDs               []string `json:"taskIds,omitempty"` // the tasks extension
 }
 
 // honour keeps only what the server advertised, as the acknowledgment must
@@ -230,9 +237,15 @@ func runListen(ctx context.Context, c *call) ([]byte, *Error) {
 	if out.send == nil {
 		return nil, Errorf(CodeInvalidRequest, "subscriptions/listen needs a streaming response (Accept: text/event-stream)")
 	}
+	if len(f.TaskIDs) > 0 && !c.req.DeclaresTasks() {
+		return nil, MissingTasksExtension()
+	}
 	honoured, kinds := f.honour(&c.info.Capabilities)
 	honoured.ResourceSubscriptions = c.s.servedURIs(honoured.ResourceSubscriptions)
 	l := newListener(kinds, c.req.ID)
+	var stopTasks func()
+	honoured.TaskIDs, stopTasks = c.watchTasks(ctx, l, f.TaskIDs)
+	defer stopTasks()
 	if len(honoured.ResourceSubscriptions) > 0 {
 		l.uris = map[string]bool{}
 		for _, u := range honoured.ResourceSubscriptions {

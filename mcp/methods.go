@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"runtime/debug"
+	"time"
 )
 
 // methodSpec is one row of the method table.
@@ -11,6 +12,7 @@ type methodSpec struct {
 	modern, legacy bool
 	gate           func(c *ServerCapabilities) bool   // server capability the method needs
 	needs          func(r *Request, p *params) *Error // client capability check (ladder step 11)
+	legacySince    string                             // the first legacy revision with the method; "" for all
 	run            func(ctx context.Context, c *call) ([]byte, *Error)
 }
 
@@ -56,6 +58,14 @@ func init() {
 		"prompts/list":             {modern: true, legacy: true, gate: hasPrompts, run: runListPrompts},
 		"prompts/get":              {modern: true, legacy: true, gate: hasPrompts, run: runGetPrompt},
 		"completion/complete":      {modern: true, legacy: true, gate: hasCompletions, run: runComplete},
+		// Tasks: the 2026-07-28 extension and 2025-11-25's experimental
+		// methods (see tasks.go). tasks/get and tasks/cancel exist in
+		// both, gated by each era's own capability.
+		"tasks/get":    {modern: true, legacy: true, legacySince: Version20251125, gate: hasTaskMethods, needs: needsTasksExtension, run: runGetTask},
+		"tasks/cancel": {modern: true, legacy: true, legacySince: Version20251125, gate: hasTaskMethods, needs: needsTasksExtension, run: runCancelTask},
+		"tasks/update": {modern: true, gate: hasTasksExtension, needs: needsTasksExtension, run: runUpdateTask},
+		"tasks/result": {legacy: true, legacySince: Version20251125, gate: hasLegacyTasks, run: runTaskResult},
+		"tasks/list":   {legacy: true, legacySince: Version20251125, gate: hasLegacyTasks, run: runListTasks},
 	}
 	for name := range methods {
 		known[name] = name
@@ -66,7 +76,7 @@ func init() {
 // server capability must be advertised; otherwise -32601.
 func (s *Server) lookup(method string, era Era, version string) (*methodSpec, *Error) {
 	spec := methods[method]
-	if spec == nil || (era == EraModern && !spec.modern) || (era == EraLegacy && !spec.legacy) {
+	if spec == nil || (era == EraModern && !spec.modern) || (era == EraLegacy && (!spec.legacy || !atLeast(version, spec.legacySince))) {
 		return nil, ladderErr(CodeMethodNotFound, "method not found: %s", method)
 	}
 	if spec.gate != nil && !spec.gate(&s.h.Info().Capabilities) {
@@ -100,7 +110,7 @@ func runDiscover(ctx context.Context, c *call) ([]byte, *Error) {
 		SupportedVersions []string           `json:"supportedVersions"`
 		Capabilities      ServerCapabilities `json:"capabilities"`
 		Instructions      string             `json:"instructions,omitempty"`
-	}{c.s.versions.list, c.info.Capabilities, c.info.Instructions}
+	}{c.s.versions.list, modernCaps(c.info.Capabilities), c.info.Instructions}
 	return c.result(r, true, nil, nil)
 }
 
@@ -124,7 +134,7 @@ func runInitialize(ctx context.Context, c *call) ([]byte, *Error) {
 		Capabilities    ServerCapabilities `json:"capabilities"`
 		ServerInfo      Implementation     `json:"serverInfo"`
 		Instructions    string             `json:"instructions,omitempty"`
-	}{version, legacyCaps(c.info.Capabilities), legacyImpl(c.info.Implementation, version), c.info.Instructions}
+	}{version, legacyCaps(c.info.Capabilities, version), legacyImpl(c.info.Implementation, version), c.info.Instructions}
 	return c.result(r, false, nil, nil)
 }
 
@@ -173,6 +183,18 @@ func runCallTool(ctx context.Context, c *call) ([]byte, *Error) {
 		args = nil
 	}
 	p := &CallToolParams{Name: c.p.Name, Arguments: args, MRTR: c.mrtr()}
+	if c.req.Era == EraLegacy && len(c.p.Task) > 0 && string(c.p.Task) != "null" && atLeast(c.req.ProtocolVersion, Version20251125) {
+		var tr struct {
+			TTL *int64 `json:"ttl"`
+		}
+		if json.Unmarshal(c.p.Task, &tr) != nil {
+			return nil, InvalidParams("task must be an object, optionally with ttl in milliseconds")
+		}
+		p.Task = &TaskRequest{}
+		if tr.TTL != nil && *tr.TTL > 0 {
+			p.Task.TTL = time.Duration(*tr.TTL) * time.Millisecond
+		}
+	}
 	r, err := c.s.h.CallTool(ctx, c.req, p)
 	if err != nil {
 		return nil, asError(err)

@@ -19,6 +19,8 @@ type params struct {
 	RequestState   string          `json:"requestState"`
 	Level          string          `json:"level"`
 	RequestID      json.RawMessage `json:"requestId"`
+	TaskID         string          `json:"taskId"`
+	Task           json.RawMessage `json:"task"` // 2025-11-25 task augmentation of tools/call
 	// initialize
 	ProtocolVersion string          `json:"protocolVersion"`
 	Capabilities    json.RawMessage `json:"capabilities"`

@@ -110,6 +110,9 @@ func (c *call) shapeCallTool(r *CallToolResult) ([]byte, *Error) {
 	if r.InputRequired != nil {
 		return c.inputRequired(r.InputRequired, "tools/call")
 	}
+	if r.Task != nil {
+		return c.createTaskResult(r.Task)
+	}
 	out := *r
 	out.Content = shapeContent(out.Content, c.req)
 	if c.req.Era == EraLegacy {

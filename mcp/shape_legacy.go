@@ -30,6 +30,8 @@ func shapeTools(in []Tool, req *Request) []Tool {
 		}
 		if legacyBefore(req, Version20251125) {
 			t.Icons = nil
+		} else if t.TaskSupport != "" {
+			t.Execution = &ToolExecution{TaskSupport: t.TaskSupport}
 		}
 	}
 	return out
@@ -159,8 +161,19 @@ func legacyImpl(impl Implementation, version string) Implementation {
 	return impl
 }
 
-// legacyCaps drops the modern-only extensions map.
-func legacyCaps(c ServerCapabilities) ServerCapabilities {
+// legacyCaps drops the modern-only extensions map, and the tasks
+// capability before 2025-11-25.
+func legacyCaps(c ServerCapabilities, version string) ServerCapabilities {
 	c.Extensions = nil
+	if !atLeast(version, Version20251125) {
+		c.Tasks = nil
+	}
+	return c
+}
+
+// modernCaps drops the 2025-11-25 tasks capability, which the
+// 2026-07-28 tasks extension replaces.
+func modernCaps(c ServerCapabilities) ServerCapabilities {
+	c.Tasks = nil
 	return c
 }

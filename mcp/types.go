@@ -53,6 +53,18 @@ type Tool struct {
 	// The router checks them on modern HTTP requests (ladder step 12). It is not
 	// serialized: the annotation already lives in InputSchema.
 	HeaderParams map[string]string `json:"-"`
+
+	// TaskSupport is "optional" or "required" for a tool that may or must
+	// run as a task, "" otherwise; 2025-11-25 clients see it as
+	// execution.taskSupport.
+	TaskSupport string `json:"-"`
+	// Execution is written by the shaper from TaskSupport.
+	Execution *ToolExecution `json:"execution,omitempty"`
+}
+
+// ToolExecution is a 2025-11-25 tool's execution object.
+type ToolExecution struct {
+	TaskSupport string `json:"taskSupport,omitempty"`
 }
 
 // Resource is a concrete resource listed by resources/list.
@@ -115,6 +127,9 @@ type ServerCapabilities struct {
 	Resources    *ResourcesCapability       `json:"resources,omitempty"`
 	Tools        *ListChangedCapability     `json:"tools,omitempty"`
 	Extensions   map[string]json.RawMessage `json:"extensions,omitempty"` // modern only
+	// Tasks is the 2025-11-25 tasks capability (legacy only; see
+	// TasksCapabilities).
+	Tasks json.RawMessage `json:"tasks,omitempty"`
 }
 
 // ListChangedCapability is the tools/prompts capability object.
@@ -158,6 +173,8 @@ type CallToolParams struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"` // a JSON object, or nil
 	MRTR
+	// Task is set when a 2025-11-25 client asked for a task (params.task).
+	Task *TaskRequest `json:"-"`
 }
 
 // ReadResourceParams are the params of resources/read.

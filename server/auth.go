@@ -214,8 +214,14 @@ func hasBearer(s string) bool {
 // Principal is the mcp.HTTPOptions.Principal of the MCP endpoint: the
 // issuer and subject of the request's verified token, to which a 2025
 // session is bound; "" without a token (no auth block).
-func Principal(r *http.Request) string {
-	id := auth.FromContext(r.Context())
+func Principal(r *http.Request) string { return principalOf(r.Context()) }
+
+// tokenSubject is the default Options.Identity: tasks belong to the
+// principal of the token that created them.
+func tokenSubject(ctx context.Context, _ *mcp.Request) string { return principalOf(ctx) }
+
+func principalOf(ctx context.Context) string {
+	id := auth.FromContext(ctx)
 	if id == nil {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
 // Options configure a Server.
@@ -28,6 +29,22 @@ type Options struct {
 	// auth block, tokens are checked (see Guard). Over stdio leave it
 	// false: there is no token, and the auth block is not used.
 	HTTPAuth bool
+	// TaskStore keeps the tasks of tools with a task block; replicas
+	// behind one load balancer need one shared store (taskstore.Redis).
+	// Nil means an in-memory store for this process.
+	TaskStore taskstore.Store
+	// TaskLease is how long a running task counts as alive without its
+	// replica renewing it (DefaultTaskLease when zero).
+	TaskLease time.Duration
+	// MaxTasks bounds the tasks running at once on this server
+	// (DefaultMaxTasks when zero, no bound when negative): a call beyond
+	// it is refused, so that clients cannot start commands without end.
+	MaxTasks int
+	// Identity names the authenticated caller, to whom tasks are bound;
+	// nil means the issuer and subject of the request's verified token
+	// (auth block, over HTTP), else a 2025 client's session id, else
+	// nobody.
+	Identity Identity
 }
 
 // Server implements mcp.Handler over a dispatch table.
@@ -39,6 +56,7 @@ type Server struct {
 	timeout   time.Duration
 	stateKeys *mcp.Keys
 	httpAuth  bool
+	tasks     *taskRunner
 }
 
 var (
@@ -61,7 +79,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth}
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth, tasks: newTaskRunner(opts)}
 	if s.stateKeys == nil {
 		s.stateKeys, _ = mcp.NewKeys(nil)
 	}

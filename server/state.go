@@ -35,8 +35,15 @@ func newState(t *dispatch.Table) *state {
 	l := t.Listing()
 	s.info = serverInfo(&l.Server)
 	s.secrets = t.Secrets
+	tasks := false
 	for i, tl := range l.Tools {
 		s.tools = append(s.tools, toolListing(&tl, t.Tools[i].HeaderParams))
+		if spec := t.Tools[i].Task; spec != nil {
+			s.tools[i].TaskSupport, tasks = spec.Mode, true
+		}
+	}
+	if tasks {
+		s.info.Capabilities = mcp.TasksCapabilities(s.info.Capabilities)
 	}
 	for _, rl := range l.Resources {
 		s.resources = append(s.resources, resourceListing(&rl))

@@ -14,6 +14,15 @@ import (
 func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	st := s.acquire()
 	defer st.release()
+	if tool := st.table.Tool(p.Name); tool != nil && tool.Task != nil {
+		task, err := wantsTask(req, p, tool.Task)
+		if err != nil {
+			return nil, err
+		}
+		if task {
+			return s.callAsTask(ctx, req, p, tool)
+		}
+	}
 	res, err := st.table.CallTool(ctx, p.Name, s.callInput(ctx, st, req, p.Arguments, p.MRTR))
 	if err != nil {
 		var more *needInput

@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -31,6 +30,7 @@ type serveCmd struct {
 	loadFlags
 	httpLimits
 	stateKeyFlags
+	taskFlags
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -51,7 +51,13 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, HTTPAuth: c.HTTP != ""})
+	store, err := c.openTaskStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks),
+		HTTPAuth: c.HTTP != ""})
 	if err != nil {
 		return err
 	}
@@ -63,7 +69,13 @@ func (c *serveCmd) Run(s streams) error {
 			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
 		}
 		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
-		return proto.ServeStdio(ctx, os.Stdin, os.Stdout)
+		err := proto.ServeStdio(ctx, os.Stdin, os.Stdout)
+		if c.sharedTasks() { // tasks in memory end with the process anyway
+			drainCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
+			defer cancel()
+			drain(drainCtx, srv, log)
+		}
+		return err
 	}
 	return c.serveHTTP(ctx, s, log, table, srv, proto, keys)
 }
@@ -100,6 +112,9 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
 	}
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	ready := &readiness{}
+	ready.srv.Store(srv)
+	mux.Handle("/readyz", ready)
 	hs := c.server(mux)
 	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%s)\n", table.Server.Name, ln.Addr(), c.Path, counts(table))
 	errc := make(chan error, 1)
@@ -109,10 +124,16 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down; finishing calls in flight")
-	shutCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	log.Info("shutting down; finishing calls and tasks in flight", "within", c.DrainTimeout)
+	ready.draining.Store(true)
+	shutCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
 	defer cancel()
+	// Running tasks get the whole bound too, and as they end, the 2025
+	// tasks/result requests waiting for them are answered.
+	drained := make(chan struct{})
+	go func() { drain(shutCtx, srv, log); close(drained) }()
 	_ = proto.Shutdown(shutCtx)
+	<-drained
 	if err := hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

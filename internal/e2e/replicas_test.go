@@ -22,21 +22,23 @@ import (
 type cluster struct {
 	url      string
 	replicas []string // each replica's own endpoint, bypassing nginx
+	dir      string   // logs and pids (one line per replica)
 }
 
-func startCluster(t *testing.T, config string) *cluster {
+// startCluster starts the replicas of config, each with the serve flags.
+func startCluster(t *testing.T, config string, flags ...string) *cluster {
 	t.Helper()
 	if _, err := exec.LookPath("nginx"); err != nil {
 		t.Skip("nginx is not installed (apt-get install nginx-light; .ci/run installs it)")
 	}
 	dir := t.TempDir()
 	script := repoPath(t, "scripts/replicas.sh")
-	out, err := exec.Command(script, "start", dir, fmt.Sprint(freePort(t)), "3", binPath, config).Output()
+	out, err := exec.Command(script, append([]string{"start", dir, fmt.Sprint(freePort(t)), "3", binPath, config}, flags...)...).Output()
 	t.Cleanup(func() { exec.Command(script, "stop", dir).Run() })
 	if err != nil {
 		t.Fatalf("replicas.sh start: %v\n%s", err, stderrOf(err))
 	}
-	c := &cluster{url: strings.TrimSpace(string(out))}
+	c := &cluster{url: strings.TrimSpace(string(out)), dir: dir}
 	for i := 1; i <= 3; i++ {
 		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("replica-%d.log", i)))
 		if err != nil {

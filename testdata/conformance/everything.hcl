@@ -523,3 +523,130 @@ prompt "test_input_required_result_prompt" {
     text = "Answer with this context in mind: ${answers.user_context.content.context}"
   }
 }
+
+# ---------------------------------------------------------------- tasks
+# The tasks extension's fixtures (SEP-2663, 2026-07-28 suite; the
+# 2025-11-25 tasks of the same tools are tested by the Go tests). A tool
+# with a task block runs as a task for clients that can poll.
+
+tool "greet" {
+  description = "Says hello to someone by name (never a task)."
+  arg "name" {
+    type        = string
+    description = "Who to greet."
+  }
+  content "text" {
+    text = "Hello, ${args.name}!"
+  }
+}
+
+tool "slow_compute" {
+  description = "Waits the given number of seconds, then answers; a task for clients that can poll."
+  arg "seconds" {
+    type        = number
+    minimum     = 0
+    maximum     = 600
+    description = "How long to work, in seconds."
+  }
+  arg "label" {
+    type        = string
+    required    = false
+    description = "A name for the computation."
+  }
+  shell {
+    command = ["sleep", args.seconds]
+    timeout = "15m"
+  }
+  result {
+    text = "'Computed ' + (args.label ?? 'a result') + ' in ' + string(args.seconds) + ' s'"
+  }
+  task {
+    mode          = "optional"
+    ttl           = "1h"
+    poll_interval = "500ms"
+  }
+}
+
+tool "failing_job" {
+  description = "Works for a second, then reports that it failed; runs only as a task."
+  shell {
+    command = ["sleep", "1"]
+    timeout = "1m"
+  }
+  result {
+    text     = "'The job failed, as it always does.'"
+    is_error = "true"
+  }
+  task {
+    mode = "required"
+  }
+}
+
+# Its result is larger than its tasks may keep, so the task fails with a
+# protocol error (-32603) instead of completing.
+tool "protocol_error_job" {
+  description = "Builds a result too large for its task to keep, which fails the task."
+  result {
+    text = "'This result is longer than the sixteen bytes its task may keep.'"
+  }
+  task {
+    max_result_bytes = 16
+  }
+}
+
+tool "confirm_delete" {
+  description = "Asks the user to confirm, then pretends to delete the file."
+  arg "filename" {
+    type        = string
+    description = "The file to delete."
+  }
+  elicit {
+    key              = "confirm"
+    message          = "Delete ${args.filename}?"
+    requested_schema = { type = "object", properties = { confirm = { type = "boolean" } }, required = ["confirm"] }
+  }
+  result {
+    text = "'Deleted ' + args.filename + ' (confirmed: ' + string(elicit.content.confirm) + ')'"
+  }
+  task {
+    poll_interval = "200ms"
+  }
+}
+
+tool "multi_input" {
+  description = "Asks the user two questions at once, then answers with both."
+  elicit {
+    key              = "name"
+    message          = "What is your name?"
+    requested_schema = { type = "object", properties = { name = { type = "string" } }, required = ["name"] }
+  }
+  elicit {
+    key              = "confirm"
+    message          = "Shall I go on?"
+    requested_schema = { type = "object", properties = { confirm = { type = "boolean" } }, required = ["confirm"] }
+  }
+  result {
+    text = "answers.name.content.name + ' confirmed: ' + string(answers.confirm.content.confirm)"
+  }
+  task {
+    poll_interval = "200ms"
+  }
+}
+
+# The question comes with the call itself (input_required); the task is
+# created once it is answered.
+tool "test_tool_with_task" {
+  description = "Asks for the caller's name, then greets them from a task."
+  elicit {
+    key              = "user_name"
+    message          = "What is your name?"
+    requested_schema = { type = "object", properties = { name = { type = "string" } }, required = ["name"] }
+  }
+  result {
+    text = "'Hello from a task, ' + elicit.content.name + '!'"
+  }
+  task {
+    mode      = "required"
+    ask_first = true
+  }
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/taskstore"
+)
+
+const drainConfig = `
+backend "shell" "local" {}
+
+tool "sleeper" {
+  description = "Sleeps for the given seconds."
+  arg "seconds" {
+    type = number
+  }
+  shell {
+    command = ["sleep", args.seconds]
+    timeout = "10m"
+  }
+  task {}
+}
+`
+
+// TestServeDrainOnSIGTERM: the serve binary, its tasks in Redis. /readyz
+// says ready and lists the backends; after SIGTERM it says draining
+// (503) while a task runs; once --drain-timeout has passed the task is
+// stopped (its command is gone) and recorded failed in the store, and the
+// process exits cleanly.
+func TestServeDrainOnSIGTERM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the mcpdecl binary")
+	}
+	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
+	if url == "" {
+		t.Skip("MCPDECL_TEST_REDIS_URL is unset: the drain is tested with a shared task store (.ci/run sets it)")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mcpdecl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	config := filepath.Join(dir, "drain.hcl")
+	writeFile(t, config, drainConfig)
+	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--task-store", url, "--drain-timeout", "2s", config)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	base := waitListening(t, stderr)
+
+	status, body := get(t, base+"/readyz")
+	if status != 200 || body != "ready\nbackend local\n" {
+		t.Fatalf("/readyz before SIGTERM: %d %q", status, body)
+	}
+	secs := fmt.Sprintf("%d.%06d7", 3000+rand.IntN(600), rand.IntN(1000000))
+	id := createSleepTask(t, base+"/mcp", secs)
+	waitProcesses(t, secs, 1)
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status, body = get(t, base+"/readyz")
+		if status == 503 && body == "draining\n" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz after SIGTERM: %d %q", status, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v; stderr:\n%s", err, stderr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not exit; stderr:\n%s", stderr)
+	}
+	waitProcesses(t, secs, 0)
+	store, err := taskstore.OpenRedis(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	task, err := store.Get(context.Background(), id)
+	if err != nil || task.Status != taskstore.Failed || !strings.Contains(task.StatusMessage, "shut down") {
+		t.Fatalf("the task after the drain: %+v, %v", task, err)
+	}
+	if !strings.Contains(stderr.String(), "recorded as failed") {
+		t.Errorf("the log does not say tasks were stopped:\n%s", stderr)
+	}
+}
+
+var listening = regexp.MustCompile(`on (http://[^ ]+)/mcp`)
+
+func waitListening(t *testing.T, stderr *lockedBuffer) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m := listening.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not listen; stderr:\n%s", stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func createSleepTask(t *testing.T, url, secs string) string {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleeper","arguments":{"seconds":` + secs + `},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "sleeper")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m struct {
+		Result struct {
+			TaskID string `json:"taskId"`
+		} `json:"result"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if json.Unmarshal(raw, &m) != nil || m.Result.TaskID == "" {
+		t.Fatalf("no task: %s", raw)
+	}
+	return m.Result.TaskID
+}
+
+// waitProcesses waits until `sleep secs` runs in want processes.
+func waitProcesses(t *testing.T, secs string, want int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		n := 0
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+			if err == nil && string(b) == "sleep\x00"+secs+"\x00" {
+				n++
+			}
+		}
+		if n == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d processes `sleep %s`, want %d", n, secs, want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,152 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/taskstore"
+)
+
+var _ mcp.TaskHandler = (*Server)(nil)
+
+// lookupTask returns the caller's task, or InvalidParams for an unknown,
+// expired or foreign id (indistinguishable on purpose).
+func (s *Server) lookupTask(ctx context.Context, req *mcp.Request, id string) (*taskstore.Task, error) {
+	t, err := taskstore.Reap(ctx, s.tasks.store, id, time.Now())
+	if errors.Is(err, taskstore.ErrNotFound) || err == nil && t.Owner != s.tasks.owner(ctx, req) {
+		return nil, mcp.InvalidParams("unknown task %q: it may have expired, or belong to another client", id)
+	}
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return t, nil
+}
+
+// GetTask implements mcp.TaskHandler.
+func (s *Server) GetTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	t, err := s.lookupTask(ctx, req, id)
+	if err != nil {
+		return nil, err
+	}
+	return wireTask(t), nil
+}
+
+// UpdateTask implements mcp.TaskHandler: answers to keys the task waits
+// on are kept for its replica to take; others are ignored.
+func (s *Server) UpdateTask(ctx context.Context, req *mcp.Request, id string, inputResponses json.RawMessage) error {
+	if _, err := s.lookupTask(ctx, req, id); err != nil {
+		return err
+	}
+	var responses map[string]json.RawMessage
+	if err := json.Unmarshal(inputResponses, &responses); err != nil {
+		return mcp.InvalidParams("inputResponses is not an object: %s", err)
+	}
+	_, err := s.tasks.store.Update(ctx, id, func(t *taskstore.Task) error {
+		changed := false
+		for k, v := range responses {
+			if _, waiting := t.InputRequests[k]; !waiting {
+				continue
+			}
+			if t.InputResponses == nil {
+				t.InputResponses = map[string]json.RawMessage{}
+			}
+			t.InputResponses[k] = v
+			delete(t.InputRequests, k)
+			changed = true
+		}
+		if !changed {
+			return taskstore.ErrUnchanged
+		}
+		if len(t.InputRequests) == 0 && t.Status == taskstore.InputRequired {
+			t.Status, t.StatusMessage = taskstore.Working, "Answers received; working."
+		}
+		t.UpdatedAt = time.Now()
+		return nil
+	})
+	if err != nil && !errors.Is(err, taskstore.ErrNotFound) {
+		return storeError(err)
+	}
+	return nil
+}
+
+// CancelTask implements mcp.TaskHandler: the task is cancelled at once in
+// the store, and the replica running it stops its call (the command is
+// ended, the query cancelled). A task that has ended stays as it is;
+// 2025-11-25 clients are told so with -32602, as that revision requires.
+func (s *Server) CancelTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	prev, err := s.lookupTask(ctx, req, id)
+	if err != nil {
+		return nil, err
+	}
+	if prev.Terminal() && req.Era == mcp.EraLegacy {
+		return nil, mcp.InvalidParams("task %s has already ended (%s) and cannot be cancelled", id, prev.Status)
+	}
+	t, err := s.tasks.store.Update(ctx, id, func(t *taskstore.Task) error {
+		if t.Terminal() {
+			return taskstore.ErrUnchanged
+		}
+		t.Status, t.StatusMessage, t.UpdatedAt = taskstore.Cancelled, "Cancelled by the client.", time.Now()
+		t.CancelRequested, t.InputRequests, t.InputResponses = true, nil, nil
+		return nil
+	})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	s.tasks.mu.Lock()
+	run := s.tasks.running[id]
+	s.tasks.mu.Unlock()
+	if run != nil {
+		run.cancel(errCancelled)
+	}
+	return wireTask(t), nil
+}
+
+// listPage is the number of tasks in one tasks/list page.
+const listPage = 50
+
+// ListTasks implements mcp.TaskHandler (2025-11-25 tasks/list): the
+// caller's tasks, oldest first.
+func (s *Server) ListTasks(ctx context.Context, req *mcp.Request, cursor string) ([]mcp.Task, string, error) {
+	owner := s.tasks.owner(ctx, req)
+	tasks, next, err := s.tasks.store.List(ctx, owner, cursor, listPage)
+	if err != nil {
+		return nil, "", mcp.InvalidParams("invalid cursor: %s", err)
+	}
+	out := make([]mcp.Task, 0, len(tasks))
+	now := time.Now()
+	for _, t := range tasks {
+		if t.Abandoned(now) {
+			if r, err := taskstore.Reap(ctx, s.tasks.store, t.ID, now); err == nil {
+				t = r
+			}
+		}
+		out = append(out, *wireTask(t))
+	}
+	return out, next, nil
+}
+
+// AwaitTask implements mcp.TaskHandler (2025-11-25 tasks/result).
+func (s *Server) AwaitTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	changes, stop := taskstore.Changes(s.tasks.store, id)
+	defer stop()
+	poll := time.NewTicker(time.Second)
+	defer poll.Stop()
+	for {
+		t, err := s.lookupTask(ctx, req, id)
+		if err != nil {
+			return nil, err
+		}
+		if t.Terminal() {
+			return wireTask(t), nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-changes:
+		case <-poll.C:
+		}
+	}
+}
