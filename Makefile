@@ -3,7 +3,13 @@ GO ?= go
 
 .PHONY: build test hostile check fmtcheck vet examples bench fuzz update tidycheck
 
-build:      ; CGO_ENABLED=0 $(GO) build -o bin/mcpdecl ./cmd/mcpdecl
+# A release tag names the version; the commit is always recorded (the
+# environment may turn Go's own VCS stamping off).
+VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null || echo devel)
+COMMIT  ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+
+build:      ; CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/mcpdecl ./cmd/mcpdecl
 test:       ; $(GO) test -race ./...
 hostile:    ; $(GO) test -run Hostile ./...
 check: fmtcheck vet test examples tidycheck

@@ -4,14 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/alecthomas/kong"
 )
-
-// version is set at build time with -ldflags "-X main.version=v1.2.3".
-var version = ""
 
 // cli is the command line: one struct per subcommand, each with a Run.
 type cli struct {
@@ -91,24 +86,4 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return 1
 	}
 	return 0
-}
-
-type versionCmd struct{}
-
-// supportedRevisions are the MCP protocol revisions mcpdecl serves.
-var supportedRevisions = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}
-
-func (versionCmd) Run(s streams) error {
-	fmt.Fprintf(s.out, "mcpdecl %s (%s)\nMCP revisions: %v\n", buildVersion(), runtime.Version(), supportedRevisions)
-	return nil
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return "devel"
 }
