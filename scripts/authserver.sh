@@ -12,16 +12,6 @@ TOOLS=${MCPDECL_TOOLS_DIR:-$ROOT/.tools}
 SRC=internal/authtest/testdata/authserver
 DST=$TOOLS/authserver
 
-sum=$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -d' ' -f1)
-if [[ -f $DST/.installed && $(cat "$DST/.installed") == "$sum" && -d $DST/node_modules ]]; then
-  exit 0
-fi
-rm -rf "$DST" && mkdir -p "$DST"
-cp "$SRC/package.json" "$SRC/package-lock.json" "$DST/"
-(cd "$DST" && npm ci --no-audit --no-fund --loglevel=error >"$DST/npm-ci.log" 2>&1) || {
-  echo "npm ci failed for the authorization server:" >&2
-  cat "$DST/npm-ci.log" >&2
-  exit 1
-}
-echo "$sum" >"$DST/.installed"
-echo "installed the authorization server into $DST"
+source scripts/npm-ci.sh
+npm_ci authserver "$SRC"
+echo "the authorization server is installed in $DST"

@@ -43,23 +43,7 @@ go build -o "$BIN" ./cmd/mcpdecl
 "$BIN" validate "$FIXTURE"
 
 # ---------------------------------------------------------------- installs
-# npm_ci NAME SRC: copy SRC/package.json and SRC/package-lock.json into
-# $TOOLS/NAME and `npm ci` there, unless that exact lock is installed already.
-npm_ci() {
-  local name=$1 src=$2 dst=$TOOLS/$1 sum
-  sum=$(cat "$src/package.json" "$src/package-lock.json" | sha256sum | cut -d' ' -f1)
-  if [[ -f $dst/.installed && $(cat "$dst/.installed") == "$sum" && -d $dst/node_modules ]]; then
-    return 0
-  fi
-  rm -rf "$dst" && mkdir -p "$dst"
-  cp "$src/package.json" "$src/package-lock.json" "$dst/"
-  (cd "$dst" && npm ci --no-audit --no-fund --loglevel=error >"$dst/npm-ci.log" 2>&1) || {
-    echo "npm ci failed for $name:" >&2
-    cat "$dst/npm-ci.log" >&2
-    return 1
-  }
-  echo "$sum" >"$dst/.installed"
-}
+source scripts/npm-ci.sh
 log "installing pinned npm packages (npm ci, cached in $TOOLS)"
 pids=()
 npm_ci suite-2025 testdata/conformance/npm/suite-2025 & pids+=($!)

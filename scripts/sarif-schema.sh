@@ -10,15 +10,6 @@ cd "$(dirname "$0")/.."
 TOOLS=${MCPDECL_TOOLS_DIR:-$PWD/.tools}
 SRC=testdata/sarif/npm
 DST=$TOOLS/sarif
-sum=$(cat "$SRC/package.json" "$SRC/package-lock.json" | sha256sum | cut -d' ' -f1)
-if [[ ! -f $DST/.installed || $(cat "$DST/.installed") != "$sum" || ! -d $DST/node_modules ]]; then
-  rm -rf "$DST" && mkdir -p "$DST"
-  cp "$SRC/package.json" "$SRC/package-lock.json" "$DST/"
-  (cd "$DST" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >"$DST/npm-ci.log" 2>&1) || {
-    echo "npm ci failed for the SARIF schema:" >&2
-    cat "$DST/npm-ci.log" >&2
-    exit 1
-  }
-  echo "$sum" >"$DST/.installed"
-fi
+source scripts/npm-ci.sh
+npm_ci sarif "$SRC" --ignore-scripts
 echo "$DST/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json"
