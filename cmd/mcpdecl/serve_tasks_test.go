@@ -140,29 +140,14 @@ func get(t *testing.T, url string) (int, string) {
 
 func createSleepTask(t *testing.T, url, secs string) string {
 	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleeper","arguments":{"seconds":` + secs + `},` +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "sleeper")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	raw := callModern(t, url, "sleeper", `"arguments":{"seconds":`+secs+`}`, `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+	var task struct {
+		TaskID string `json:"taskId"`
 	}
-	defer resp.Body.Close()
-	var m struct {
-		Result struct {
-			TaskID string `json:"taskId"`
-		} `json:"result"`
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	if json.Unmarshal(raw, &m) != nil || m.Result.TaskID == "" {
+	if json.Unmarshal(raw, &task) != nil || task.TaskID == "" {
 		t.Fatalf("no task: %s", raw)
 	}
-	return m.Result.TaskID
+	return task.TaskID
 }
 
 // waitProcesses waits until `sleep secs` runs in want processes.

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -153,7 +152,7 @@ func askRound(t *testing.T, url string) string {
 		ResultType   string `json:"resultType"`
 		RequestState string `json:"requestState"`
 	}
-	raw := postModern(t, url, "")
+	raw := callModern(t, url, "confirm", `"arguments":{}`, `{"elicitation":{}}`)
 	if err := json.Unmarshal(raw, &ir); err != nil || ir.ResultType != "input_required" {
 		t.Fatalf("first round: %s", raw)
 	}
@@ -164,7 +163,7 @@ func askRound(t *testing.T, url string) string {
 // or the error message.
 func answerRound(t *testing.T, url, state string) string {
 	t.Helper()
-	raw := postModern(t, url, fmt.Sprintf(`,"requestState":%q,"inputResponses":{"elicit":{"action":"accept","content":{"ok":true}}}`, state))
+	raw := callModern(t, url, "confirm", fmt.Sprintf(`"arguments":{},"requestState":%q,"inputResponses":{"elicit":{"action":"accept","content":{"ok":true}}}`, state), `{"elicitation":{}}`)
 	var res struct {
 		Content []struct{ Text string } `json:"content"`
 	}
@@ -172,37 +171,4 @@ func answerRound(t *testing.T, url, state string) string {
 		return string(raw)
 	}
 	return res.Content[0].Text
-}
-
-// postModern sends a 2026-07-28 tools/call of "confirm" and returns the
-// result, or the error object when there is one.
-func postModern(t *testing.T, url, extra string) json.RawMessage {
-	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"confirm","arguments":{}` + extra +
-		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}`
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "confirm")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var m struct {
-		Result json.RawMessage `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
-		t.Fatalf("status %d, not JSON-RPC: %v", resp.StatusCode, err)
-	}
-	if m.Error != nil {
-		return m.Error
-	}
-	return m.Result
 }
