@@ -176,7 +176,7 @@ func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType str
 	}
 	out, err := mapAnswer(ans, in.withIdentity(run.withSteps(res)), args.JSON)
 	if err != nil {
-		log.Error("mapping the answer failed", "uri", uri, "error", err)
+		log.ErrorContext(ctx, "mapping the answer failed", "uri", uri, "error", err)
 		return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be read: %s", uri, err))
 	}
 	if out.failed {
@@ -195,7 +195,7 @@ func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType str
 	case out.structured != nil && (mimeType == "application/json" || mimeType == "" && out.text == ""):
 		b, err := out.structuredJSON()
 		if err != nil {
-			log.Error("encoding the answer failed", "uri", uri, "error", err)
+			log.ErrorContext(ctx, "encoding the answer failed", "uri", uri, "error", err)
 			return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be sent: %s", uri, err))
 		}
 		c.Text = string(b)

@@ -10,6 +10,7 @@ import (
 // GetPrompt implements mcp.Handler. Missing required arguments are a
 // protocol error (-32602), as the protocol says.
 func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
+	ctx = withRequestLog(ctx, req)
 	st := s.acquire()
 	defer st.release()
 	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
@@ -27,6 +28,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 // template variable, from its completion call, completions list or enum,
 // filtered by prefix.
 func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
+	ctx = withRequestLog(ctx, req)
 	st := s.acquire()
 	defer st.release()
 	name := p.Ref.Name

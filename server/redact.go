@@ -11,7 +11,8 @@ import (
 
 // redactingHandler is a slog.Handler that redacts the server's sensitive
 // variables, the sensitive arguments of the call being logged, and any
-// bearer credential ("Bearer <token>"), from every message and attribute.
+// bearer credential ("Bearer <token>"), from every message and attribute;
+// it also adds the request and trace ids of the call being logged.
 type redactingHandler struct {
 	inner   slog.Handler
 	secrets func() []string
@@ -22,6 +23,10 @@ func (h redactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h redactingHandler) Handle(ctx context.Context, r slog.Record) error {
+	if attrs := requestLogAttrs(ctx); attrs != nil {
+		r = r.Clone()
+		r.AddAttrs(attrs...)
+	}
 	global, call := h.secrets(), dispatch.CallSecrets(ctx)
 	if len(global) == 0 && len(call) == 0 && !mentionsBearer(r) {
 		return h.inner.Handle(ctx, r)

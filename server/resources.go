@@ -9,6 +9,7 @@ import (
 // ReadResource implements mcp.Handler. An unknown URI is a protocol error
 // whose code depends on the era (the mcp package shapes it).
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
+	ctx = withRequestLog(ctx, req)
 	st := s.acquire()
 	defer st.release()
 	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))

@@ -12,6 +12,7 @@ import (
 // CallTool implements mcp.Handler: the table runs the call; this shapes
 // its result for the protocol.
 func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	ctx = withRequestLog(ctx, req)
 	st := s.acquire()
 	defer st.release()
 	if tool := st.table.Tool(p.Name); tool != nil && tool.Task != nil {

@@ -26,6 +26,7 @@ type serveCmd struct {
 	AllowedOrigins []string `name:"allowed-origin" sep:"none" placeholder:"ORIGIN" help:"An exact Origin (https://app.example) allowed besides same-host and loopback origins (repeatable)."`
 	CORS           bool     `name:"cors" help:"Answer CORS preflights and expose the MCP headers to allowed origins."`
 	LogLevel       string   `default:"info" enum:"debug,info,warn,error" help:"Server log level (logs go to stderr): debug, info, warn or error."`
+	LogFormat      string   `default:"text" enum:"text,json" help:"Server log format: text (key=value lines) or json (one JSON object per line). Every line of a call carries its request_id, and trace_id when the request had a W3C traceparent header."`
 	Paths          []string `arg:"" name:"path" help:"Files or directories of the configuration."`
 	loadFlags
 	httpLimits
@@ -34,7 +35,7 @@ type serveCmd struct {
 }
 
 func (c *serveCmd) Run(s streams) error {
-	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logLevel(c.LogLevel)}))
+	log := newLogger(s.err, c.LogLevel, c.LogFormat)
 	// Catch SIGHUP before the (possibly slow) first load and backend open:
 	// its default action would kill the server instead of reloading it.
 	hup := make(chan os.Signal, 1)
@@ -173,6 +174,15 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 		// The previous table's backends close when its last call ends.
 		log.Info("configuration reloaded", "tools", len(table.Tools))
 	}
+}
+
+// newLogger writes records at level and above to w, as text or JSON.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: logLevel(level)}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 func logLevel(s string) slog.Level {
