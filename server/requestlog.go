@@ -14,14 +14,23 @@ import (
 // requestLog identifies one request in every log line of its call: the
 // request id, unique across processes (a random tag of the process and a
 // sequence number), and the trace id of the caller's W3C traceparent. It
-// is put in the call's context and turned into attributes only when a
-// line is written, so a call that logs nothing pays one small allocation.
+// is the call's context itself (one allocation), and becomes attributes
+// only when a line is written.
 type requestLog struct {
+	context.Context
 	seq   uint64
 	trace string
 }
 
 type requestLogKey struct{}
+
+// Value answers the key of requestLog with itself.
+func (rl *requestLog) Value(key any) any {
+	if key == (requestLogKey{}) {
+		return rl
+	}
+	return rl.Context.Value(key)
+}
 
 var (
 	requestSeq atomic.Uint64
@@ -36,11 +45,11 @@ func randomTag() string {
 
 // withRequestLog gives ctx the identity of the request req in the log.
 func withRequestLog(ctx context.Context, req *mcp.Request) context.Context {
-	rl := &requestLog{seq: requestSeq.Add(1)}
+	rl := &requestLog{Context: ctx, seq: requestSeq.Add(1)}
 	if req != nil && req.Header != nil {
 		rl.trace = traceID(req.Header.Get("traceparent"))
 	}
-	return context.WithValue(ctx, requestLogKey{}, rl)
+	return rl
 }
 
 // requestLogAttrs are the attributes of the request ctx belongs to, if any.
