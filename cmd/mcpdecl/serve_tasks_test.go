@@ -41,18 +41,12 @@ tool "sleeper" {
 // stopped (its command is gone) and recorded failed in the store, and the
 // process exits cleanly.
 func TestServeDrainOnSIGTERM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcpdecl binary")
-	}
 	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
 	if url == "" {
 		t.Skip("MCPDECL_TEST_REDIS_URL is unset: the drain is tested with a shared task store (.ci/run sets it)")
 	}
+	bin := buildBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mcpdecl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	config := filepath.Join(dir, "drain.hcl")
 	writeFile(t, config, drainConfig)
 	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--task-store", url, "--drain-timeout", "2s", config)

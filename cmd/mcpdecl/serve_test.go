@@ -78,14 +78,8 @@ func (l *lockedBuffer) String() string {
 // gets notifications/tools/list_changed and lists the new tool. A broken
 // rewrite is logged on stderr and the previous tools keep being served.
 func TestServeReloadOnSIGHUP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcpdecl binary")
-	}
+	bin := buildBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mcpdecl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	config := filepath.Join(dir, "config.hcl")
 	writeFile(t, config, reloadConfigA)
 
@@ -223,14 +217,8 @@ func TestServeReloadOnSIGHUP(t *testing.T) {
 // serve.go, SIGHUP was only caught once serving had begun, and its default
 // action terminated the process.
 func TestServeSIGHUPWhileLoading(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcpdecl binary")
-	}
+	bin := buildBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mcpdecl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	var big strings.Builder
 	for i := range 4000 {
 		big.WriteString(strings.ReplaceAll(reloadExtraTool, `"shout"`, `"shout`+itoa(i)+`"`))

@@ -64,14 +64,8 @@ tool "confirm" {
 // other's states; a replica with another key refuses them; after a
 // rotation (new key first, old key kept, SIGHUP) old states still work.
 func TestServeSharedStateKeys(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the mcpdecl binary")
-	}
+	bin := buildBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mcpdecl")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	config := filepath.Join(dir, "config.hcl")
 	writeFile(t, config, elicitingConfig)
 	oldKey := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("o"), 32))
