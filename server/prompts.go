@@ -12,7 +12,11 @@ import (
 func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
 	st := s.acquire()
 	defer st.release()
+	o := s.observe(KindPrompt)
 	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
+	if o != nil {
+		o.end(ctx, promptName(st.table, p.Name), withoutInputRequest(err), false, 0)
+	}
 	if err != nil {
 		var more *needInput
 		if errors.As(err, &more) {
@@ -33,7 +37,11 @@ func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.Complete
 	if p.Ref.Type == "ref/resource" {
 		name = p.Ref.URI
 	}
+	o := s.observe(KindCompletion)
 	values, err := st.table.Complete(ctx, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
+	if o != nil {
+		o.end(ctx, completionName(st.table, p.Ref.Type, name), err, false, 0)
+	}
 	if err != nil {
 		return nil, st.protocolError(err)
 	}

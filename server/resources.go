@@ -11,7 +11,11 @@ import (
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
 	st := s.acquire()
 	defer st.release()
+	o := s.observe(KindResource)
 	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
+	if o != nil {
+		o.end(ctx, resourceName(st.table, p.URI), err, false, 0)
+	}
 	if err != nil {
 		return nil, st.protocolError(err)
 	}
