@@ -13,7 +13,7 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 	defer st.release()
 	o := s.observe(KindResource)
 	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
-	if o != nil {
+	if o.obs != nil {
 		o.end(ctx, resourceName(st.table, p.URI), err, false, 0)
 	}
 	if err != nil {

@@ -16,7 +16,7 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	defer st.release()
 	o := s.observe(KindTool)
 	res, err := s.callTool(ctx, st, req, p)
-	if o != nil {
+	if o.obs != nil {
 		name, timeout := s.toolName(st.table, p.Name)
 		o.end(ctx, name, err, res != nil && res.IsError, timeout)
 	}
