@@ -17,11 +17,11 @@ import (
 
 var metricsOn = regexp.MustCompile(`metrics on (http://\S+/metrics)`)
 
-// startMetricsServe runs `serve --http` on metricsConfig with flags and
-// returns the server's base URL.
-func startMetricsServe(t *testing.T, bin string, flags ...string) string {
+// startMetricsServe runs `serve --http` on metricsConfig with flags; the
+// process's url is the server's base URL, config the file it serves.
+func startMetricsServe(t *testing.T, bin string, flags ...string) (p *servedProcess, config string) {
 	t.Helper()
-	config := filepath.Join(t.TempDir(), "metrics.hcl")
+	config = filepath.Join(t.TempDir(), "metrics.hcl")
 	writeFile(t, config, metricsConfig)
 	args := append([]string{"serve", "--http", "127.0.0.1:0"}, flags...)
 	cmd := exec.Command(bin, append(args, config)...)
@@ -31,7 +31,7 @@ func startMetricsServe(t *testing.T, bin string, flags ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return waitListening(t, stderr)
+	return &servedProcess{cmd: cmd, stderr: stderr, url: waitListening(t, stderr)}, config
 }
 
 // waitFor returns the first group of re once the server has logged it.

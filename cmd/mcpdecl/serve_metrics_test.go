@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -44,8 +45,8 @@ const secretArgument = "zebra-7f3a-unlikely"
 // and neither an argument nor a URI shows in the exposition.
 func TestServeMetrics(t *testing.T) {
 	bin := buildBinary(t)
-	base := startMetricsServe(t, bin, "--metrics")
-	mcpURL := base + "/mcp"
+	p, config := startMetricsServe(t, bin, "--metrics")
+	base, mcpURL := p.url, p.url+"/mcp"
 
 	callModern(t, mcpURL, "echo", `"arguments":{"text":"`+secretArgument+`"}`, `{}`)
 	callModern(t, mcpURL, "echo", `"arguments":{"text":"again"}`, `{}`)
@@ -94,13 +95,36 @@ func TestServeMetrics(t *testing.T) {
 	if got := histogramCount(families, "mcpdecl_call_duration_seconds", "kind=tool,name=echo"); got != 3 {
 		t.Errorf("echo latency observations = %v, want 3", got)
 	}
+
+	// A broken configuration, then a good one: one reload failed, one
+	// succeeded and the second generation is served.
+	writeFile(t, config, "tool {")
+	p.cmd.Process.Signal(syscall.SIGHUP)
+	p.waitLog(t, "reload failed")
+	writeFile(t, config, metricsConfig)
+	p.cmd.Process.Signal(syscall.SIGHUP)
+	p.waitLog(t, "configuration reloaded")
+	_, body = get(t, base+"/metrics")
+	families = parseExposition(t, body)
+	for _, c := range []struct {
+		name, labels string
+		want         float64
+	}{
+		{"mcpdecl_config_reloads_total", "result=failed", 1},
+		{"mcpdecl_config_reloads_total", "result=ok", 1},
+		{"mcpdecl_config_generation", "", 2},
+	} {
+		if got := value(families, c.name, c.labels); got != c.want {
+			t.Errorf("%s{%s} = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
 }
 
 // TestServeWithoutMetrics: without the flag there is no /metrics.
 func TestServeWithoutMetrics(t *testing.T) {
 	bin := buildBinary(t)
-	base := startMetricsServe(t, bin)
-	if status, _ := get(t, base+"/metrics"); status != http.StatusNotFound {
+	p, _ := startMetricsServe(t, bin)
+	if status, _ := get(t, p.url+"/metrics"); status != http.StatusNotFound {
 		t.Errorf("/metrics without --metrics: %d, want 404", status)
 	}
 }
