@@ -87,6 +87,9 @@ func (s *Server) serve(ctx context.Context, in *inbound) outcome {
 		perr = decodeParams(m.Params, p)
 	}
 	era := s.classify(in, p)
+	if s.onRequest != nil {
+		s.onRequest(era.String(), methodLabel(m.Method))
+	}
 	var (
 		req *Request
 		e   *Error
@@ -270,4 +273,13 @@ func (s *Server) toolHeaderParams(name string) map[string]string {
 		return l.ToolHeaderParams(name)
 	}
 	return nil
+}
+
+// methodLabel is method if the server knows it, else "other": what a
+// client sends must not become a new label value.
+func methodLabel(method string) string {
+	if methods[method] == nil {
+		return "other"
+	}
+	return method
 }

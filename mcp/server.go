@@ -17,6 +17,12 @@ type Options struct {
 	// Logger receives what the protocol layer itself must report (a
 	// handler that panicked); nil means slog.Default().
 	Logger *slog.Logger
+	// OnRequest, when set, is told of every request once its era is
+	// known: the era ("modern" or "legacy") and the method, or "other"
+	// for a method this package does not serve, so that a client cannot
+	// make up new values. It runs on every request and must be quick and
+	// safe for concurrent use (a metrics counter).
+	OnRequest func(era, method string)
 }
 
 // Server routes MCP messages to a Handler. It is transport-neutral: serve it
@@ -30,6 +36,8 @@ type Server struct {
 	listeners registry
 	metaCache atomic.Pointer[metaEntry]
 
+	onRequest func(era, method string)
+
 	inflight tracker       // requests being handled, for Shutdown
 	closing  chan struct{} // closed by Shutdown: ends listen and GET streams
 	closeMu  sync.Once
@@ -40,7 +48,7 @@ func NewServer(h Handler, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{h: h, log: opts.Logger, versions: newVersionSet(opts.Versions), pageSize: opts.PageSize, closing: make(chan struct{})}
+	s := &Server{h: h, log: opts.Logger, versions: newVersionSet(opts.Versions), pageSize: opts.PageSize, closing: make(chan struct{}), onRequest: opts.OnRequest}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -65,6 +65,17 @@ func (w *benchWriter) WriteHeader(code int)        { w.code = code }
 func (w *benchWriter) Write(b []byte) (int, error) { return w.body.Write(b) }
 
 func benchHandler(b *testing.B, name string, h http.Handler, era string) {
+	ns, bytes := measureCalls(b, name, h, era)
+	measured[name+"/"+era] = [2]float64{ns, bytes}
+	if mine, ok := measured["mcpdecl/"+era]; ok && name != "mcpdecl" && mine[0] > 0 && mine[1] > 0 {
+		b.ReportMetric(ns/mine[0], "mcpdecl-x-faster")
+		b.ReportMetric(bytes/mine[1], "mcpdecl-x-less-memory")
+	}
+}
+
+// measureCalls runs the greet call of era through h b.N times and returns
+// its time and bytes allocated per call.
+func measureCalls(b *testing.B, name string, h http.Handler, era string) (ns, bytes float64) {
 	body, header := benchBodies[era], benchHeader(era)
 	target, _ := url.Parse("http://127.0.0.1/mcp")
 	ctx := context.Background()
@@ -92,13 +103,7 @@ func benchHandler(b *testing.B, name string, h http.Handler, era string) {
 	}
 	b.StopTimer()
 	runtime.ReadMemStats(&after)
-	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
-	bytes := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
-	measured[name+"/"+era] = [2]float64{ns, bytes}
-	if mine, ok := measured["mcpdecl/"+era]; ok && name != "mcpdecl" && mine[0] > 0 && mine[1] > 0 {
-		b.ReportMetric(ns/mine[0], "mcpdecl-x-faster")
-		b.ReportMetric(bytes/mine[1], "mcpdecl-x-less-memory")
-	}
+	return float64(b.Elapsed().Nanoseconds()) / float64(b.N), float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
 }
 
 func BenchmarkToolsCall(b *testing.B) {

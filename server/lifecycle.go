@@ -42,6 +42,17 @@ func Open(ctx context.Context, t *dispatch.Table, opts *Options) (*Server, error
 // returns the lists that changed and the URIs of resources whose content
 // changed, for list_changed and resources/updated.
 func (s *Server) Reload(ctx context.Context, t *dispatch.Table) (mcp.ListKind, []string, error) {
+	kinds, updated, err := s.reload(ctx, t)
+	if s.obs != nil {
+		s.swapMu.Lock()
+		gen := s.gen
+		s.swapMu.Unlock()
+		s.obs.Reloaded(gen, err)
+	}
+	return kinds, updated, err
+}
+
+func (s *Server) reload(ctx context.Context, t *dispatch.Table) (mcp.ListKind, []string, error) {
 	v, err := s.newVerifier(t)
 	if err != nil {
 		return 0, nil, err
@@ -89,6 +100,7 @@ func (s *Server) swap(t *dispatch.Table, owned bool, v *auth.Verifier, authErr e
 	next.log = s.log
 	next.verifier, next.authErr = v, authErr
 	prev := s.state.Swap(next)
+	s.gen++
 	kinds, updated := changedLists(prev, next), changedResources(prev, next)
 	prev.release()
 	return kinds, updated, nil

@@ -13,7 +13,11 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 	ctx = withRequestLog(ctx, req)
 	st := s.acquire()
 	defer st.release()
+	o := s.observe(KindPrompt)
 	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
+	if o.obs != nil {
+		o.end(ctx, promptName(st.table, p.Name), withoutInputRequest(err), false, 0)
+	}
 	if err != nil {
 		var more *needInput
 		if errors.As(err, &more) {
@@ -35,7 +39,11 @@ func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.Complete
 	if p.Ref.Type == "ref/resource" {
 		name = p.Ref.URI
 	}
+	o := s.observe(KindCompletion)
 	values, err := st.table.Complete(ctx, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
+	if o.obs != nil {
+		o.end(ctx, completionName(st.table, p.Ref.Type, name), err, false, 0)
+	}
 	if err != nil {
 		return nil, st.protocolError(err)
 	}

@@ -12,7 +12,11 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 	ctx = withRequestLog(ctx, req)
 	st := s.acquire()
 	defer st.release()
+	o := s.observe(KindResource)
 	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
+	if o.obs != nil {
+		o.end(ctx, resourceName(st.table, p.URI), err, false, 0)
+	}
 	if err != nil {
 		return nil, st.protocolError(err)
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	// (auth block, over HTTP), else a 2025 client's session id, else
 	// nobody.
 	Identity Identity
+	// Observer, when set, is told of every call and reload (metrics).
+	// Nil costs a call nothing.
+	Observer Observer
 }
 
 // Server implements mcp.Handler over a dispatch table.
@@ -57,6 +60,8 @@ type Server struct {
 	stateKeys *mcp.Keys
 	httpAuth  bool
 	tasks     *taskRunner
+	obs       Observer
+	gen       uint64 // the generation served, 1 at start; guarded by swapMu
 }
 
 var (
@@ -79,7 +84,8 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth, tasks: newTaskRunner(opts)}
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth, tasks: newTaskRunner(opts),
+		obs: opts.Observer, gen: 1}
 	if s.stateKeys == nil {
 		s.stateKeys, _ = mcp.NewKeys(nil)
 	}

@@ -15,6 +15,16 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	ctx = withRequestLog(ctx, req)
 	st := s.acquire()
 	defer st.release()
+	o := s.observe(KindTool)
+	res, err := s.callTool(ctx, st, req, p)
+	if o.obs != nil {
+		name, timeout := s.toolName(st.table, p.Name)
+		o.end(ctx, name, err, res != nil && res.IsError, timeout)
+	}
+	return res, err
+}
+
+func (s *Server) callTool(ctx context.Context, st *state, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	if tool := st.table.Tool(p.Name); tool != nil && tool.Task != nil {
 		task, err := wantsTask(req, p, tool.Task)
 		if err != nil {

@@ -32,6 +32,7 @@ type serveCmd struct {
 	httpLimits
 	stateKeyFlags
 	taskFlags
+	metricsFlags
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -52,18 +53,21 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if err := c.startMetrics(ctx, s, c.HTTP); err != nil {
+		return err
+	}
 	store, err := c.openTaskStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks),
-		HTTPAuth: c.HTTP != ""})
+		HTTPAuth: c.HTTP != "", Observer: c.observer()})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	proto := mcp.NewServer(srv, &mcp.Options{Logger: log})
+	proto := mcp.NewServer(srv, &mcp.Options{Logger: log, OnRequest: c.onRequest()})
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
 	if c.HTTP == "" {
 		if table.Auth != nil {
@@ -112,6 +116,7 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	for _, p := range auth.MetadataPaths(c.Path) {
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
 	}
+	c.mountMetrics(mux)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	ready := &readiness{}
 	ready.srv.Store(srv)
@@ -159,6 +164,7 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 		c.reloadKeys(keys, log)
 		table, err := c.load(s)
 		if err != nil {
+			c.reloadFailed(err)
 			log.Error("reload failed; still serving the previous configuration")
 			continue
 		}

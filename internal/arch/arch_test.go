@@ -38,6 +38,11 @@ var forbidden = map[string][]string{
 	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// taskstore keeps tasks for the server; it knows no protocol or language.
 	"taskstore": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
+	// metrics is a leaf: it counts what the server and the protocol
+	// layer report through their own hooks (server.Observer,
+	// mcp.Options.OnRequest), so neither imports Prometheus and it
+	// imports neither.
+	"internal/metrics": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/metrics"
+	"github.com/mcpdecl/mcpdecl/server"
+)
+
+// metricsFlags turn on Prometheus metrics. Off, nothing is counted and
+// there is no /metrics.
+type metricsFlags struct {
+	Metrics     bool   `help:"Serve Prometheus metrics at /metrics on the --http listener (no token is asked for it, as for /healthz)."`
+	MetricsAddr string `name:"metrics-addr" placeholder:"ADDR" help:"Serve Prometheus metrics at /metrics on a listener of their own (e.g. 127.0.0.1:9090); works with stdio too."`
+
+	reg *metrics.Registry // nil when metrics are off
+}
+
+// startMetrics makes the registry when metrics are on and serves it on
+// --metrics-addr until ctx ends.
+func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr string) error {
+	if m.Metrics && httpAddr == "" {
+		return errors.New("--metrics serves /metrics on the --http listener; over stdio use --metrics-addr ADDR")
+	}
+	if !m.Metrics && m.MetricsAddr == "" {
+		return nil
+	}
+	m.reg = metrics.New()
+	if m.MetricsAddr == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", m.MetricsAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s for --metrics-addr: %w", m.MetricsAddr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", m.reg.Handler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
+	go func() { _ = hs.Serve(ln) }()
+	go func() { <-ctx.Done(); _ = hs.Close() }()
+	fmt.Fprintf(s.err, "mcpdecl: metrics on http://%s/metrics\n", ln.Addr())
+	return nil
+}
+
+// mountMetrics adds /metrics to the --http listener's mux with --metrics.
+func (m *metricsFlags) mountMetrics(mux *http.ServeMux) {
+	if m.Metrics {
+		mux.Handle("/metrics", m.reg.Handler())
+	}
+}
+
+// observer is the server's call observer: nil (not a nil registry in an
+// interface) when metrics are off, so calls skip it.
+func (m *metricsFlags) observer() server.Observer {
+	if m.reg == nil {
+		return nil
+	}
+	return m.reg
+}
+
+// onRequest is the protocol layer's request hook, nil when metrics are off.
+func (m *metricsFlags) onRequest() func(era, method string) {
+	if m.reg == nil {
+		return nil
+	}
+	return m.reg.Request
+}
+
+// reloadFailed counts a reload whose configuration did not compile (the
+// server never saw it; it counts the reloads it was given itself).
+func (m *metricsFlags) reloadFailed(err error) {
+	if m.reg != nil {
+		m.reg.Reloaded(0, err)
+	}
+}

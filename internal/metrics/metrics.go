@@ -1,0 +1,111 @@
+// Package metrics counts what a served configuration does, in Prometheus
+// form: calls by kind, name and outcome with their latency, protocol
+// requests by era and method, calls in flight, and configuration reloads.
+//
+// It keeps its own registry, so a process may hold several (tests do) and
+// nothing registered globally by a library leaks into /metrics. Its
+// methods take plain strings: the server and the protocol layer report to
+// it through small hooks of their own and never import Prometheus. Every
+// label value comes from the configuration or from a fixed set chosen by
+// the caller, never from a request's arguments or URIs.
+package metrics
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Registry holds the metrics of one served configuration.
+type Registry struct {
+	reg        *prometheus.Registry
+	calls      *prometheus.CounterVec
+	latency    *prometheus.HistogramVec
+	inFlight   *prometheus.GaugeVec
+	requests   *prometheus.CounterVec
+	reloads    *prometheus.CounterVec
+	generation prometheus.Gauge
+}
+
+// latencyBuckets span a cached lookup (a millisecond) to a long backend
+// call (a minute): tools wrap HTTP APIs, databases and commands.
+var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
+
+// New returns a Registry with every metric registered, the Go runtime's
+// and the process's included.
+func New() *Registry {
+	r := &Registry{
+		reg: prometheus.NewRegistry(),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdecl_calls_total",
+			Help: "Calls of tools, resources, prompts and completions by kind, configured name and outcome (ok, tool_error, protocol_error, timeout, cancelled).",
+		}, []string{"kind", "name", "outcome"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "mcpdecl_call_duration_seconds",
+			Help:    "Time from a call's dispatch to its answer, by kind and configured name.",
+			Buckets: latencyBuckets,
+		}, []string{"kind", "name"}),
+		inFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "mcpdecl_calls_in_flight",
+			Help: "Calls running now, by kind.",
+		}, []string{"kind"}),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdecl_requests_total",
+			Help: "JSON-RPC messages received, by protocol era (modern, legacy) and method (other for methods the server does not know).",
+		}, []string{"era", "method"}),
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mcpdecl_config_reloads_total",
+			Help: "Configuration reloads (SIGHUP) by result (ok, failed).",
+		}, []string{"result"}),
+		generation: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "mcpdecl_config_generation",
+			Help: "The configuration being served: 1 for the one loaded at start, plus one per successful reload.",
+		}),
+	}
+	r.reg.MustRegister(r.calls, r.latency, r.inFlight, r.requests, r.reloads, r.generation,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	r.generation.Set(1)
+	// Both results show from the start, so a rate() of failures exists
+	// before the first one.
+	r.reloads.WithLabelValues("ok")
+	r.reloads.WithLabelValues("failed")
+	return r
+}
+
+// Handler serves the exposition of r (the text format, or protobuf to a
+// scraper that asks for it).
+func (r *Registry) Handler() http.Handler {
+	return promhttp.HandlerFor(r.reg, promhttp.HandlerOpts{})
+}
+
+// CallStarted counts a call of kind in flight until CallEnded.
+func (r *Registry) CallStarted(kind string) {
+	r.inFlight.WithLabelValues(kind).Inc()
+}
+
+// CallEnded records a call of kind that CallStarted counted: its outcome
+// and how long it took, under the configured name (or "unknown").
+func (r *Registry) CallEnded(kind, name, outcome string, took time.Duration) {
+	r.inFlight.WithLabelValues(kind).Dec()
+	r.calls.WithLabelValues(kind, name, outcome).Inc()
+	r.latency.WithLabelValues(kind, name).Observe(took.Seconds())
+}
+
+// Request counts one JSON-RPC message of era and method.
+func (r *Registry) Request(era, method string) {
+	r.requests.WithLabelValues(era, method).Inc()
+}
+
+// Reloaded records a reload: on success generation is the configuration
+// now served.
+func (r *Registry) Reloaded(generation uint64, err error) {
+	if err != nil {
+		r.reloads.WithLabelValues("failed").Inc()
+		return
+	}
+	r.reloads.WithLabelValues("ok").Inc()
+	r.generation.Set(float64(generation))
+}

@@ -1,0 +1,148 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/dispatch"
+)
+
+// Observer is told of every call the server runs and of every reload, for
+// metrics. Names are those of the configuration (a tool's, a resource's or
+// template's, a prompt's), or "unknown" for a name it does not have, so
+// what an observer keeps is bounded by the configuration and never holds
+// arguments or URIs. Its methods must be safe for concurrent use and
+// quick: they run on every call.
+type Observer interface {
+	// CallStarted is told a call of kind (a Kind* constant) began.
+	CallStarted(kind string)
+	// CallEnded is told how it ended (an Outcome* constant) and how long
+	// it took.
+	CallEnded(kind, name, outcome string, took time.Duration)
+	// Reloaded is told the result of a Reload: the generation now served
+	// (1 is the table the server started with), or why none was loaded.
+	Reloaded(generation uint64, err error)
+}
+
+// The kinds of call an Observer is told of.
+const (
+	KindTool       = "tool"
+	KindResource   = "resource"
+	KindPrompt     = "prompt"
+	KindCompletion = "completion"
+)
+
+// The outcomes of a call. A tool result the model should act on
+// (isError) is a tool error; an error the client gets instead of a result
+// is a protocol error. A call that asks the client something first
+// (elicitation) is ok: the server answered.
+const (
+	OutcomeOK            = "ok"
+	OutcomeToolError     = "tool_error"
+	OutcomeProtocolError = "protocol_error"
+	OutcomeTimeout       = "timeout"
+	OutcomeCancelled     = "cancelled"
+)
+
+// unknownName labels a call of a name the configuration does not have.
+const unknownName = "unknown"
+
+// observed is one call being watched; its obs is nil when the server has
+// no observer, so that an unobserved call costs one comparison. It is a
+// value, so that watching a call allocates nothing.
+type observed struct {
+	obs   Observer
+	kind  string
+	start time.Time
+}
+
+func (s *Server) observe(kind string) observed {
+	if s.obs == nil {
+		return observed{}
+	}
+	s.obs.CallStarted(kind)
+	return observed{obs: s.obs, kind: kind, start: time.Now()}
+}
+
+// end reports the call under name with the outcome its context and err
+// say; toolErr marks a result with isError, which a timeout of the call's
+// own deadline (timeout, when positive) also gives.
+func (o observed) end(ctx context.Context, name string, err error, toolErr bool, timeout time.Duration) {
+	took := time.Since(o.start)
+	o.obs.CallEnded(o.kind, name, outcomeOf(ctx, err, toolErr, timeout, took), took)
+}
+
+func outcomeOf(ctx context.Context, err error, toolErr bool, timeout, took time.Duration) string {
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return OutcomeCancelled
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return OutcomeTimeout
+	case err != nil:
+		return OutcomeProtocolError
+	case toolErr && timeout > 0 && took >= timeout:
+		// The table stopped the call at its deadline and answered the
+		// model with an error result saying so.
+		return OutcomeTimeout
+	case toolErr:
+		return OutcomeToolError
+	}
+	return OutcomeOK
+}
+
+// toolName is the label of a tools/call of name, and the deadline the
+// table gives it.
+func (s *Server) toolName(t *dispatch.Table, name string) (string, time.Duration) {
+	tool := t.Tool(name)
+	if tool == nil {
+		return unknownName, 0
+	}
+	if tool.Timeout > 0 {
+		return tool.Name, tool.Timeout
+	}
+	return tool.Name, s.timeout
+}
+
+// resourceName is the label of a read of uri: the name of its resource or
+// template, never the URI, which may carry values.
+func resourceName(t *dispatch.Table, uri string) string {
+	if r := t.Resource(uri); r != nil {
+		return r.Name
+	}
+	if tm, _ := t.MatchTemplate(uri); tm != nil {
+		return tm.Name
+	}
+	return unknownName
+}
+
+func promptName(t *dispatch.Table, name string) string {
+	if p := t.Prompt(name); p != nil {
+		return p.Name
+	}
+	return unknownName
+}
+
+// completionName labels a completion by the prompt or template it
+// completes an argument of.
+func completionName(t *dispatch.Table, refType, name string) string {
+	if refType == "ref/resource" {
+		for _, tm := range t.Templates {
+			if tm.URITemplate == name {
+				return tm.Name
+			}
+		}
+		return unknownName
+	}
+	return promptName(t, name)
+}
+
+// withoutInputRequest is err unless it asks the client for input first,
+// which is an answer, not a failure.
+func withoutInputRequest(err error) error {
+	var more *needInput
+	if errors.As(err, &more) {
+		return nil
+	}
+	return err
+}
