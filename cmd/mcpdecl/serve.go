@@ -116,7 +116,7 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	for _, p := range auth.MetadataPaths(c.Path) {
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
 	}
-	c.mountMetrics(mux)
+	c.mountMetrics(mux, srv.Guard)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	ready := &readiness{}
 	ready.srv.Store(srv)

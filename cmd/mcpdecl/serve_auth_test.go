@@ -79,7 +79,7 @@ func TestServeHTTPAuth(t *testing.T) {
 	bin := buildBinary(t)
 	config := filepath.Join(t.TempDir(), "auth.hcl")
 	writeFile(t, config, authServeConfig(false))
-	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", config)
+	cmd := exec.Command(bin, "serve", "--http", "127.0.0.1:0", "--metrics", config)
 	stderr := &lockedBuffer{}
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
@@ -137,6 +137,24 @@ func TestServeHTTPAuth(t *testing.T) {
 	}
 	if code, _ := call("whoami", ""); code != 401 {
 		t.Errorf("no token: %d", code)
+	}
+	metrics := func(token string) int {
+		req, _ := http.NewRequest(http.MethodGet, base+"/metrics", nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := metrics(""); code != 401 {
+		t.Errorf("/metrics without a token beside an auth block: %d, want 401", code)
+	}
+	if code := metrics(aliceToken); code != 200 {
+		t.Errorf("/metrics with a valid token: %d, want 200", code)
 	}
 	if code, body := call("whoami", aliceToken); code != 200 || !strings.Contains(body, "you are alice") {
 		t.Errorf("alice: %d %s", code, body)

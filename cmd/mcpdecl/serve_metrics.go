@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/internal/metrics"
+	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 )
 
 // metricsFlags turn on Prometheus metrics. Off, nothing is counted and
 // there is no /metrics.
 type metricsFlags struct {
-	Metrics     bool   `help:"Serve Prometheus metrics at /metrics on the --http listener (no token is asked for it, as for /healthz)."`
+	Metrics     bool   `help:"Serve Prometheus metrics at /metrics on the --http listener (with an auth block, only to a valid token, e.g. a static token of the scraper)."`
 	MetricsAddr string `name:"metrics-addr" placeholder:"ADDR" help:"Serve Prometheus metrics at /metrics on a listener of their own (e.g. 127.0.0.1:9090); works with stdio too."`
 
 	reg *metrics.Registry // nil when metrics are off
@@ -48,10 +49,19 @@ func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr str
 }
 
 // mountMetrics adds /metrics to the --http listener's mux with --metrics.
-func (m *metricsFlags) mountMetrics(mux *http.ServeMux) {
-	if m.Metrics {
-		mux.Handle("/metrics", m.reg.Handler())
+// guard is the MCP endpoint's token check: with an auth block, the
+// listener serves nothing that names the configuration's tools without a
+// token (a scraper sends a static token); without one it lets all pass.
+func (m *metricsFlags) mountMetrics(mux *http.ServeMux, guard mcp.HTTPGuard) {
+	if !m.Metrics {
+		return
 	}
+	h := m.reg.Handler()
+	mux.Handle("/metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r = guard(w, r); r != nil {
+			h.ServeHTTP(w, r)
+		}
+	}))
 }
 
 // observer is the server's call observer: nil (not a nil registry in an
