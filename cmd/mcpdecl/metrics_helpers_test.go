@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -45,30 +43,6 @@ func waitFor(t *testing.T, stderr *lockedBuffer, re *regexp.Regexp) string {
 	}
 	t.Fatalf("the server never logged %s:\n%s", re, stderr)
 	return ""
-}
-
-// readModern sends a 2026-07-28 resources/read of uri and returns the
-// response body.
-func readModern(t *testing.T, url, uri string) string {
-	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"` + uri +
-		`","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "resources/read")
-	req.Header.Set("Mcp-Name", uri)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	return string(raw)
 }
 
 // parseExposition reads the text format with Prometheus's own parser, so
