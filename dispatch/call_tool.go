@@ -22,6 +22,10 @@ type ToolResult struct {
 	IsError    bool
 	Content    []Block
 	Structured json.RawMessage
+	// TimedOut marks an error result given because the tool's own
+	// deadline (its timeout, or the server's default) stopped the call,
+	// for metrics and logs; the client sees only IsError.
+	TimedOut bool
 }
 
 // Block is one content block of a result or a prompt message. Kind is the
@@ -147,11 +151,27 @@ func (t *Table) runTool(ctx context.Context, in *CallInput, tool *Tool, args *ca
 		return nil, nil, nil
 	}
 	log := in.logger()
+	parent := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
+	res, run, instead := t.runToolWithin(ctx, in, log, tool, args, timeout)
+	if instead != nil && stoppedAtDeadline(ctx, parent) {
+		instead.TimedOut = true
+	}
+	return res, run, instead
+}
+
+// stoppedAtDeadline reports that the call's own deadline (ctx's) ended it,
+// not its caller going away (parent's end).
+func stoppedAtDeadline(ctx, parent context.Context) bool {
+	return errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil
+}
+
+// runToolWithin is runTool inside the call's deadline, already in ctx.
+func (t *Table) runToolWithin(ctx context.Context, in *CallInput, log *slog.Logger, tool *Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
 	var run *stepRun
 	if len(tool.Steps) > 0 {
 		var stop *stopped

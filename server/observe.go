@@ -66,14 +66,14 @@ func (s *Server) observe(kind string) observed {
 }
 
 // end reports the call under name with the outcome its context and err
-// say; toolErr marks a result with isError, which a timeout of the call's
-// own deadline (timeout, when positive) also gives.
-func (o observed) end(ctx context.Context, name string, err error, toolErr bool, timeout time.Duration) {
+// say; toolErr marks a result with isError, and timedOut one the table
+// gave because the call's own deadline stopped it.
+func (o observed) end(ctx context.Context, name string, err error, toolErr, timedOut bool) {
 	took := time.Since(o.start)
-	o.obs.CallEnded(o.kind, name, outcomeOf(ctx, err, toolErr, timeout, took), took)
+	o.obs.CallEnded(o.kind, name, outcomeOf(ctx, err, toolErr, timedOut), took)
 }
 
-func outcomeOf(ctx context.Context, err error, toolErr bool, timeout, took time.Duration) string {
+func outcomeOf(ctx context.Context, err error, toolErr, timedOut bool) string {
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		return OutcomeCancelled
@@ -81,7 +81,7 @@ func outcomeOf(ctx context.Context, err error, toolErr bool, timeout, took time.
 		return OutcomeTimeout
 	case err != nil:
 		return OutcomeProtocolError
-	case toolErr && timeout > 0 && took >= timeout:
+	case toolErr && timedOut:
 		// The table stopped the call at its deadline and answered the
 		// model with an error result saying so.
 		return OutcomeTimeout
@@ -91,17 +91,12 @@ func outcomeOf(ctx context.Context, err error, toolErr bool, timeout, took time.
 	return OutcomeOK
 }
 
-// toolName is the label of a tools/call of name, and the deadline the
-// table gives it.
-func (s *Server) toolName(t *dispatch.Table, name string) (string, time.Duration) {
-	tool := t.Tool(name)
-	if tool == nil {
-		return unknownName, 0
+// toolName is the label of a tools/call of name.
+func toolName(t *dispatch.Table, name string) string {
+	if tool := t.Tool(name); tool != nil {
+		return tool.Name
 	}
-	if tool.Timeout > 0 {
-		return tool.Name, tool.Timeout
-	}
-	return tool.Name, s.timeout
+	return unknownName
 }
 
 // resourceName is the label of a read of uri: the name of its resource or

@@ -46,6 +46,20 @@ tool "short" {
     path = "/slow"
   }
 }
+tool "nap" {
+  description = "A command stopped at its deadline."
+  timeout     = "100ms"
+  shell {
+    command = ["sleep", "5"]
+  }
+}
+tool "fails" {
+  description = "A command that fails at once, well within its deadline."
+  timeout     = "100ms"
+  shell {
+    command = ["false"]
+  }
+}
 tool "patient" {
   description = "Waits for the slow answer."
   http "api" {
@@ -70,6 +84,11 @@ prompt "greet" {
 	if _, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: "short", Arguments: json.RawMessage(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{"nap", "fails"} {
+		if _, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	_, _ = s.CallTool(ctx, req, &mcp.CallToolParams{Name: "patient", Arguments: json.RawMessage(`{}`)})
@@ -82,6 +101,8 @@ prompt "greet" {
 
 	want := []string{
 		"tool short timeout",
+		"tool nap timeout",
+		"tool fails tool_error",
 		"tool patient cancelled",
 		"prompt greet ok",
 		"prompt unknown protocol_error",

@@ -16,7 +16,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 	o := s.observe(KindPrompt)
 	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
 	if o.obs != nil {
-		o.end(ctx, promptName(st.table, p.Name), withoutInputRequest(err), false, 0)
+		o.end(ctx, promptName(st.table, p.Name), withoutInputRequest(err), false, false)
 	}
 	if err != nil {
 		var more *needInput
@@ -42,7 +42,7 @@ func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.Complete
 	o := s.observe(KindCompletion)
 	values, err := st.table.Complete(ctx, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
 	if o.obs != nil {
-		o.end(ctx, completionName(st.table, p.Ref.Type, name), err, false, 0)
+		o.end(ctx, completionName(st.table, p.Ref.Type, name), err, false, false)
 	}
 	if err != nil {
 		return nil, st.protocolError(err)

@@ -15,7 +15,7 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 	o := s.observe(KindResource)
 	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
 	if o.obs != nil {
-		o.end(ctx, resourceName(st.table, p.URI), err, false, 0)
+		o.end(ctx, resourceName(st.table, p.URI), err, false, false)
 	}
 	if err != nil {
 		return nil, st.protocolError(err)

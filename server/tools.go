@@ -16,33 +16,35 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindTool)
-	res, err := s.callTool(ctx, st, req, p)
+	res, timedOut, err := s.callTool(ctx, st, req, p)
 	if o.obs != nil {
-		name, timeout := s.toolName(st.table, p.Name)
-		o.end(ctx, name, err, res != nil && res.IsError, timeout)
+		o.end(ctx, toolName(st.table, p.Name), err, res != nil && res.IsError, timedOut)
 	}
 	return res, err
 }
 
-func (s *Server) callTool(ctx context.Context, st *state, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+// callTool runs the call, and says whether the tool's own deadline
+// stopped it.
+func (s *Server) callTool(ctx context.Context, st *state, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, bool, error) {
 	if tool := st.table.Tool(p.Name); tool != nil && tool.Task != nil {
 		task, err := wantsTask(req, p, tool.Task)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if task {
-			return s.callAsTask(ctx, req, p, tool)
+			res, err := s.callAsTask(ctx, req, p, tool)
+			return res, false, err
 		}
 	}
 	res, err := st.table.CallTool(ctx, p.Name, s.callInput(ctx, st, req, p.Arguments, p.MRTR))
 	if err != nil {
 		var more *needInput
 		if errors.As(err, &more) {
-			return &mcp.CallToolResult{InputRequired: more.input}, nil
+			return &mcp.CallToolResult{InputRequired: more.input}, false, nil
 		}
-		return nil, st.protocolError(err)
+		return nil, false, st.protocolError(err)
 	}
-	return toolResult(res), nil
+	return toolResult(res), res.TimedOut, nil
 }
 
 // callInput is what the table needs of a request: its arguments, headers,

@@ -1,0 +1,63 @@
+package dispatch_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mcpdecl/mcpdecl/dispatch"
+)
+
+// TestTimedOutMarksTheDeadlineOnly: a result is marked TimedOut when the
+// tool's own deadline stopped its command, and not when the command failed
+// by itself, succeeded, or its caller went away first.
+func TestTimedOutMarksTheDeadlineOnly(t *testing.T) {
+	table, diags := compileSource(t, "timeout.hcl", `
+tool "nap" {
+  description = "Sleeps past its deadline."
+  timeout     = "200ms"
+  shell {
+    command = ["sleep", "5"]
+  }
+}
+tool "fails" {
+  description = "Fails at once."
+  timeout     = "200ms"
+  shell {
+    command = ["false"]
+  }
+}
+tool "quick" {
+  description = "Ends in time."
+  timeout     = "5s"
+  shell {
+    command = ["true"]
+  }
+}
+`)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	call := func(ctx context.Context, name string) *dispatch.ToolResult {
+		t.Helper()
+		res, err := table.CallTool(ctx, name, &dispatch.CallInput{Arguments: []byte(`{}`)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res
+	}
+	if res := call(context.Background(), "nap"); !res.IsError || !res.TimedOut {
+		t.Errorf("nap: want an error result marked TimedOut, got %+v", res)
+	}
+	if res := call(context.Background(), "fails"); !res.IsError || res.TimedOut {
+		t.Errorf("fails: want an error result not marked TimedOut, got %+v", res)
+	}
+	if res := call(context.Background(), "quick"); res.IsError || res.TimedOut {
+		t.Errorf("quick: want a result, got %+v", res)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if res := call(ctx, "nap"); res.TimedOut {
+		t.Errorf("nap cancelled by its caller: marked TimedOut: %+v", res)
+	}
+}
