@@ -251,3 +251,12 @@ func Open(ctx context.Context, url string) (Store, error) {
 	}
 	return nil, fmt.Errorf("task store %q: use \"memory\" or a redis:// URL such as redis://127.0.0.1:6379/0", url)
 }
+
+// Ping checks that the Redis server answers, for the readiness probe. The
+// error names the server's address, never the URL's password.
+func (r *Redis) Ping(ctx context.Context) error {
+	if err := r.c.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("task store %s: %w", r.c.Options().Addr, err)
+	}
+	return nil
+}

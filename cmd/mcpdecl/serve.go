@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
 type serveCmd struct {
@@ -82,7 +83,7 @@ func (c *serveCmd) Run(s streams) error {
 		}
 		return err
 	}
-	return c.serveHTTP(ctx, s, log, table, srv, proto, keys)
+	return c.serveHTTP(ctx, s, log, table, srv, proto, keys, store)
 }
 
 // load compiles the configuration for serving: env() reads the environment
@@ -100,7 +101,7 @@ func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
 	return table, nil
 }
 
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys) error {
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store taskstore.Store) error {
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
@@ -118,7 +119,7 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	}
 	c.mountMetrics(mux, srv.Guard)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
-	ready := &readiness{}
+	ready := &readiness{store: store}
 	ready.srv.Store(srv)
 	mux.Handle("/readyz", ready)
 	hs := c.server(mux)

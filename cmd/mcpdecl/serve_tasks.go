@@ -2,12 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
-	"sort"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/server"
@@ -30,39 +25,6 @@ func (f *taskFlags) openTaskStore(ctx context.Context) (taskstore.Store, error) 
 	openCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	return taskstore.Open(openCtx, f.TaskStore)
-}
-
-// readiness answers /readyz: 503 until the configuration is served and
-// again once draining has begun, 200 otherwise; the body lists the
-// backends.
-type readiness struct {
-	srv      atomic.Pointer[server.Server]
-	draining atomic.Bool
-}
-
-func (r *readiness) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	srv := r.srv.Load()
-	switch {
-	case r.draining.Load():
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = io.WriteString(w, "draining\n")
-		return
-	case srv == nil:
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = io.WriteString(w, "loading\n")
-		return
-	}
-	_, _ = io.WriteString(w, "ready\n")
-	t := srv.Table()
-	names := make([]string, 0, len(t.Backends))
-	for name := range t.Backends {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		fmt.Fprintf(w, "backend %s\n", name)
-	}
 }
 
 // drain ends the tasks of this replica within the bound left in ctx.

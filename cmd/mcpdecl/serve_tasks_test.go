@@ -59,7 +59,7 @@ func TestServeDrainOnSIGTERM(t *testing.T) {
 	base := waitListening(t, stderr)
 
 	status, body := get(t, base+"/readyz")
-	if status != 200 || body != "ready\nbackend local\n" {
+	if status != 200 || body != "ready\nbackend local shell not checked\ntask_store redis ok\n" {
 		t.Fatalf("/readyz before SIGTERM: %d %q", status, body)
 	}
 	secs := fmt.Sprintf("%d.%06d7", 3000+rand.IntN(600), rand.IntN(1000000))

@@ -128,6 +128,10 @@ func TestKubernetesManifests(t *testing.T) {
 			t.Errorf("%s: %v, want GET %s on port mcp", probe, c[probe], path)
 		}
 	}
+	// /readyz may take its whole 2 s bound pinging the databases.
+	if timeout, _ := dig(c, "readinessProbe", "timeoutSeconds").(int); timeout <= 2 {
+		t.Errorf("readinessProbe.timeoutSeconds %v: want more than the 2 s /readyz may take", dig(c, "readinessProbe", "timeoutSeconds"))
+	}
 	for _, k := range []string{"cpu", "memory"} {
 		if dig(c, "resources", "limits", k) == nil || dig(c, "resources", "requests", k) == nil {
 			t.Errorf("no %s request and limit", k)
