@@ -139,7 +139,9 @@ func (r *readiness) report(ctx context.Context) *readyReport {
 }
 
 // pinger is a backend or store that can be checked.
-type pinger interface{ Ping(ctx context.Context) error }
+type pinger interface {
+	Ping(ctx context.Context) error
+}
 
 // checkReady pings every backend that can be checked, and the task store,
 // at once; a ping still unanswered when ctx ends counts as unreachable.
