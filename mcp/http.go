@@ -149,6 +149,7 @@ type httpHandler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	sweep    *time.Timer // ends idle sessions while there are any
 
 	// signedCalls are the server→client requests of every signed session.
 	signedCalls *pendingCalls
@@ -471,6 +472,7 @@ func (h *httpHandler) expired(sess *session, now time.Time) bool {
 func (h *httpHandler) end(sess *session) {
 	delete(h.sessions, sess.id)
 	close(sess.gone)
+	h.s.opened(OpenSession, -1)
 }
 
 // roomForSession reports whether a new session fits under MaxSessions,
@@ -506,6 +508,8 @@ func (h *httpHandler) register(sess *session) bool {
 	}
 	sess.touch(h.now())
 	h.sessions[sess.id] = sess
+	h.s.opened(OpenSession, 1)
+	h.armSweep()
 	return true
 }
 

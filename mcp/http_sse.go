@@ -152,6 +152,8 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 	l := h.s.legacyListener(&caps, sess)
 	h.s.listeners.add(l)
 	defer h.s.listeners.remove(l)
+	h.s.opened(OpenGetStream, 1)
+	defer h.s.opened(OpenGetStream, -1)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	go func() {

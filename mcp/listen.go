@@ -258,6 +258,8 @@ func runListen(ctx context.Context, c *call) ([]byte, *Error) {
 	}
 	c.s.listeners.add(l)
 	defer c.s.listeners.remove(l)
+	c.s.opened(OpenListen, 1)
+	defer c.s.opened(OpenListen, -1)
 	if c.s.pushLoop(ctx, l, out) {
 		return nil, nil // the client left or cancelled: nothing more may be sent
 	}

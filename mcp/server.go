@@ -23,7 +23,22 @@ type Options struct {
 	// make up new values. It runs on every request and must be quick and
 	// safe for concurrent use (a metrics counter).
 	OnRequest func(era, method string)
+	// OnOpen, when set, is told when something a client holds open
+	// begins (delta +1) and ends (-1), of kind OpenSession (a stateful
+	// 2025 HTTP session, with LegacySessions), OpenGetStream (its GET
+	// stream) or OpenListen (a 2026-07-28 subscriptions/listen stream,
+	// over HTTP or stdio). A signed session holds nothing on the server,
+	// so it is never told of one. It must be quick and safe for
+	// concurrent use (a metrics gauge).
+	OnOpen func(kind string, delta int)
 }
+
+// The kinds OnOpen is told of.
+const (
+	OpenSession   = "session"
+	OpenGetStream = "get_stream"
+	OpenListen    = "listen"
+)
 
 // Server routes MCP messages to a Handler. It is transport-neutral: serve it
 // with ServeStdio, HTTPHandler, or both at once. A Server is safe for
@@ -37,6 +52,7 @@ type Server struct {
 	metaCache atomic.Pointer[metaEntry]
 
 	onRequest func(era, method string)
+	onOpen    func(kind string, delta int)
 
 	inflight tracker       // requests being handled, for Shutdown
 	closing  chan struct{} // closed by Shutdown: ends listen and GET streams
@@ -48,7 +64,7 @@ func NewServer(h Handler, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{h: h, log: opts.Logger, versions: newVersionSet(opts.Versions), pageSize: opts.PageSize, closing: make(chan struct{}), onRequest: opts.OnRequest}
+	s := &Server{h: h, log: opts.Logger, versions: newVersionSet(opts.Versions), pageSize: opts.PageSize, closing: make(chan struct{}), onRequest: opts.OnRequest, onOpen: opts.OnOpen}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -70,6 +86,13 @@ func (s *Server) SupportedVersions() []string { return append([]string(nil), s.v
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.closeMu.Do(func() { close(s.closing) })
 	return s.inflight.wait(ctx)
+}
+
+// opened tells OnOpen, when set.
+func (s *Server) opened(kind string, delta int) {
+	if s.onOpen != nil {
+		s.onOpen(kind, delta)
+	}
 }
 
 // tracker counts in-flight requests. Unlike sync.WaitGroup it allows new

@@ -42,6 +42,7 @@ type taskRunner struct {
 	identity Identity
 	max      int64
 	active   atomic.Int64 // tasks started and not ended
+	obs      TaskObserver // nil when nobody counts tasks
 
 	mu       sync.Mutex
 	running  map[string]*taskRun
@@ -79,7 +80,7 @@ func (r *taskRunner) worker(fn func()) {
 }
 
 func newTaskRunner(opts *Options) *taskRunner {
-	r := &taskRunner{store: opts.TaskStore, replica: randomID(9), lease: opts.TaskLease, identity: opts.Identity, running: map[string]*taskRun{}, idle: make(chan func())}
+	r := &taskRunner{store: opts.TaskStore, replica: randomID(9), lease: opts.TaskLease, identity: opts.Identity, running: map[string]*taskRun{}, idle: make(chan func()), obs: taskObserver(opts.Observer)}
 	if r.identity == nil {
 		r.identity = tokenSubject // the verified token's, with an auth block
 	}
@@ -185,6 +186,7 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 			return nil, storeError(err)
 		}
 		started = true
+		run.moved(taskstore.Working)
 		run.start(runCtx, nil, p, nil)
 		return &mcp.CallToolResult{Task: wireTask(rec)}, nil
 	}
@@ -199,6 +201,7 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 		if err := r.store.Create(ctx, rec); err != nil {
 			return nil, storeError(err)
 		}
+		run.moved(taskstore.Working)
 		outcome <- askFirstOutcome{task: rec}
 		return answers, nil
 	}

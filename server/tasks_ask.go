@@ -84,6 +84,8 @@ func (run *taskRun) waitForAnswers(ctx context.Context, requests map[string]json
 	if err != nil {
 		return nil, err
 	}
+	run.moved(taskstore.InputRequired)
+	defer run.moved(taskstore.Working)
 	got := map[string]json.RawMessage{}
 	poll := time.NewTicker(run.r.lease / 3)
 	defer poll.Stop()

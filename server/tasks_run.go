@@ -33,6 +33,7 @@ type taskRun struct {
 	renewal   *time.Timer
 	done      bool // unfollowed
 	checking  atomic.Bool
+	state     string // as last told to the task observer
 }
 
 // watchDelay is how long a task runs before its replica watches the store
@@ -203,7 +204,7 @@ func (run *taskRun) finish(ctx context.Context, res *dispatch.ToolResult, callEr
 	r := run.r
 	run.unfollow()
 	status, msg, result, wireErr := run.outcome(ctx, res, callErr)
-	_, err := r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
+	stored, err := r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
 		if t.Terminal() {
 			return taskstore.ErrUnchanged
 		}
@@ -217,6 +218,10 @@ func (run *taskRun) finish(ctx context.Context, res *dispatch.ToolResult, callEr
 	if err != nil {
 		run.s.log.Error("storing the end of a task failed", "task", run.id, "tool", run.tool.Name, "error", err)
 	}
+	if err == nil && stored.Terminal() {
+		status = stored.Status // ended already (a cancellation): as it stays
+	}
+	run.moved(status)
 }
 
 func (run *taskRun) outcome(ctx context.Context, res *dispatch.ToolResult, callErr error) (status, msg string, result, wireErr json.RawMessage) {

@@ -68,7 +68,8 @@ func (c *serveCmd) Run(s streams) error {
 		return err
 	}
 	defer srv.Close()
-	proto := mcp.NewServer(srv, &mcp.Options{Logger: log, OnRequest: c.onRequest()})
+	c.watchPools(srv)
+	proto := mcp.NewServer(srv, &mcp.Options{Logger: log, OnRequest: c.onRequest(), OnOpen: c.onOpen()})
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
 	if c.HTTP == "" {
 		if table.Auth != nil {

@@ -22,6 +22,8 @@ import (
 // Registry holds the metrics of one served configuration.
 type Registry struct {
 	reg        *prometheus.Registry
+	tasks      *taskMetrics // tasks.go
+	open       *openMetrics // streams.go
 	calls      *prometheus.CounterVec
 	latency    *prometheus.HistogramVec
 	inFlight   *prometheus.GaugeVec
@@ -72,6 +74,9 @@ func New() *Registry {
 	// before the first one.
 	r.reloads.WithLabelValues("ok")
 	r.reloads.WithLabelValues("failed")
+	r.tasks, r.open = newTaskMetrics(), newOpenMetrics()
+	r.reg.MustRegister(r.tasks.collectors()...)
+	r.reg.MustRegister(r.open.collectors()...)
 	return r
 }
 
