@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	mcpgotransport "github.com/mark3labs/mcp-go/client/transport"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -242,4 +243,109 @@ func TestMetricsTasks(t *testing.T) {
 			}
 		})
 	}
+}
+
+const streamsConfig = `
+backend "shell" "local" {}
+tool "echo" {
+  description = "Echoes the text."
+  arg "text" {
+    type = string
+  }
+  shell {
+    command = ["echo", args.text]
+  }
+}
+tool "sleeper" {
+  description = "Sleeps for the given seconds."
+  arg "seconds" {
+    type = number
+  }
+  shell {
+    command = ["sleep", args.seconds]
+  }
+  task {}
+}
+`
+
+// TestMetricsSessionsAndStreams: stateful 2025 sessions, their GET
+// streams and 2026-07-28 listen streams are counted while open, and no
+// longer once the client closes its session, a session expires idle, a
+// client drops its stream, or the server shuts down.
+func TestMetricsSessionsAndStreams(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "streams.hcl")
+	writeTestFile(t, path, streamsConfig)
+	logs := &syncBuffer{}
+	cmd, endpoint := serveBinary(t, []string{"--metrics", "--legacy-sessions", "--session-idle-timeout", "1s", "--drain-timeout", "20s", path}, nil, logs, false)
+	base := strings.TrimSuffix(endpoint, "/mcp")
+
+	// go-sdk holds a session and its GET stream until it closes them.
+	sdk := connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: endpoint}, "2025-11-25")
+	if res, err := sdk.callTool(testCtx(t), "echo", map[string]any{"text": "hi"}); err != nil || res.IsError {
+		t.Fatalf("echo: %+v %v\n%s", res, err, logs)
+	}
+	waitMetric(t, base, "mcpdecl_sessions_open", "", 1)
+	waitMetric(t, base, "mcpdecl_streams_open", "kind=get", 1)
+	sdk.close()
+	waitMetric(t, base, "mcpdecl_streams_open", "kind=get", 0)
+	waitMetric(t, base, "mcpdecl_sessions_open", "", 0)
+
+	// A session left idle expires (--session-idle-timeout 1s).
+	tr, err := mcpgotransport.NewStreamableHTTP(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mg := connectMCPGo(t, tr, "2025-11-25")
+	if res, err := mg.callTool(testCtx(t), "echo", map[string]any{"text": "hi"}); err != nil || res.IsError {
+		t.Fatalf("echo: %+v %v\n%s", res, err, logs)
+	}
+	if got := metricValue(scrape(t, base), "mcpdecl_sessions_open", ""); got != 1 {
+		t.Errorf("mcp-go's session: %v open, want 1", got)
+	}
+	waitMetric(t, base, "mcpdecl_sessions_open", "", 0)
+
+	// A listen stream counts until its client goes away.
+	stop := openListen(t, endpoint)
+	waitMetric(t, base, "mcpdecl_streams_open", "kind=listen", 1)
+	stop()
+	waitMetric(t, base, "mcpdecl_streams_open", "kind=listen", 0)
+
+	// One still open when the server shuts down ends with it; the server
+	// serves /metrics while a task keeps the drain going.
+	openListen(t, endpoint)
+	waitMetric(t, base, "mcpdecl_streams_open", "kind=listen", 1)
+	secs := fmt.Sprintf("%d.%06d7", 300+rand.IntN(200), rand.IntN(1000000))
+	t.Cleanup(func() { killSleeps(secs) })
+	taskRPC(t, endpoint, "tools/call", "sleeper", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitMetric(t, base, "mcpdecl_streams_open", "kind=listen", 0)
+	if got := metricValue(scrape(t, base), "mcpdecl_tasks", "state=working"); got != 1 {
+		t.Errorf("the draining task: %v working, want 1", got)
+	}
+}
+
+// openListen opens a 2026-07-28 subscriptions/listen stream and reads its
+// acknowledgment; the func it returns drops the stream.
+func openListen(t *testing.T, endpoint string) func() {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, _ := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	buf := make([]byte, 4096)
+	n, _ := resp.Body.Read(buf)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(buf[:n]), "acknowledged") {
+		t.Fatalf("subscriptions/listen: %s %s", resp.Status, buf[:n])
+	}
+	return func() { resp.Body.Close() }
 }
