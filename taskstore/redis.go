@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -35,6 +36,12 @@ var _ Store = (*Redis)(nil)
 func OpenRedis(ctx context.Context, url string) (*Redis, error) {
 	opt, err := redis.ParseURL(url)
 	if err != nil {
+		// A URL that net/url cannot parse comes back quoted whole in the
+		// error, password and all: keep only what is wrong with it.
+		var bad *neturl.Error
+		if errors.As(err, &bad) {
+			err = bad.Err
+		}
 		return nil, fmt.Errorf("task store URL: %w", err)
 	}
 	c := redis.NewClient(opt)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -226,5 +227,34 @@ func TestOpenURLs(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), "redis://127.0.0.1:1/0"); err == nil {
 		t.Fatal("a Redis server that is not there was accepted")
+	}
+}
+
+// TestRedisErrorsHideThePassword: neither a URL that cannot be parsed, nor
+// a server that cannot be reached (at open or on a ping) shows the URL's
+// password in the error.
+func TestRedisErrorsHideThePassword(t *testing.T) {
+	const password = "pw-7Tq2-unlikely"
+	for _, url := range []string{
+		"redis://user:" + password + "@[::1:6379/0",
+		"redis://user:" + password + "@127.0.0.1:6379/not-a-number",
+		"redis://user:" + password + "@127.0.0.1:1/0",
+	} {
+		_, err := Open(context.Background(), url)
+		if err == nil || strings.Contains(err.Error(), password) {
+			t.Errorf("Open(%s): %v", url, err)
+		}
+	}
+	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
+	if url == "" {
+		return
+	}
+	r, err := OpenRedis(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.Ping(context.Background()); err != nil {
+		t.Fatalf("Ping of a live server: %v", err)
 	}
 }
