@@ -7,8 +7,8 @@ import "time"
 // of open sessions falls, within a quarter of SessionIdleTimeout after it
 // expired. The timer runs only while there are sessions.
 
-// armSweep starts the sweep timer when sessions expire and it is not
-// running; h.mu is held.
+// armSweep starts the sweep timer, unless sessions never expire or it
+// runs already; h.mu is held.
 func (h *httpHandler) armSweep() {
 	idle := h.opts.SessionIdleTimeout
 	if idle <= 0 || h.sweep != nil {
