@@ -477,8 +477,8 @@ func (h *httpHandler) end(sess *session) {
 
 // roomForSession reports whether a new session fits under MaxSessions,
 // ending expired sessions first when the table is full. Expired sessions
-// are otherwise ended when their id comes back, so the table never holds
-// more than MaxSessions.
+// are otherwise ended by the sweep (http_sweep.go) or when their id comes
+// back, so the table never holds more than MaxSessions.
 func (h *httpHandler) roomForSession() bool {
 	max := h.opts.MaxSessions
 	if max <= 0 {
