@@ -85,3 +85,29 @@ func TestValidateApps(t *testing.T) {
 		t.Errorf("stderr: %s", errOut.String())
 	}
 }
+
+// TestInspectApps shows an app among the resources, with its _meta.ui, and
+// the linked tool's _meta.
+func TestInspectApps(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"inspect", appsConfig(t)}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var l struct {
+		Tools []struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"tools"`
+		Resources []struct {
+			URI      string         `json:"uri"`
+			MimeType string         `json:"mimeType"`
+			Meta     map[string]any `json:"_meta"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Resources) != 1 || l.Resources[0].URI != "ui://orders/dashboard" || l.Resources[0].MimeType != "text/html;profile=mcp-app" ||
+		l.Resources[0].Meta["ui"] == nil || len(l.Tools) != 1 || l.Tools[0].Meta["ui/resourceUri"] != "ui://orders/dashboard" {
+		t.Errorf("inspect: %s", out.String())
+	}
+}
