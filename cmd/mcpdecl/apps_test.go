@@ -111,3 +111,17 @@ func TestInspectApps(t *testing.T) {
 		t.Errorf("inspect: %s", out.String())
 	}
 }
+
+// TestAppsSARIF: a finding in an app's page file is valid SARIF, located
+// in that file.
+func TestAppsSARIF(t *testing.T) {
+	sch := officialSARIFSchema(t)
+	config := appsConfig(t)
+	log := validateSARIF(t, sch, filepath.Dir(config), "apps.hcl")
+	text, _ := json.Marshal(log)
+	for _, want := range []string{`"ruleId":"MCPD601"`, `"uri":"page.html"`, `"startLine":2`, `"startColumn":17`} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("SARIF output lacks %s:\n%s", want, text)
+		}
+	}
+}
