@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -23,11 +24,13 @@ const (
 
 // driverInput is what web/drive.mjs reads from $APPTEST.
 type driverInput struct {
-	Modules    string `json:"modules"`
-	HostURL    string `json:"hostUrl"`
-	Cancel     int64  `json:"cancel"`
-	ProbeURL   string `json:"probeUrl"`
-	Screenshot string `json:"screenshot"`
+	Modules    string   `json:"modules"`
+	HostURL    string   `json:"hostUrl"`
+	Scenario   string   `json:"scenario"` // "orders" or "probe"
+	Cancel     int64    `json:"cancel,omitempty"`
+	ProbeURL   string   `json:"probeUrl,omitempty"`
+	Probes     []string `json:"probes,omitempty"`
+	Screenshot string   `json:"screenshot,omitempty"`
 }
 
 // shown is what the app page shows (drive.mjs readApp).
@@ -54,11 +57,15 @@ type driverOutput struct {
 	Console    []string
 	PageErrors []string
 	AppOrigin  string
-	Policy     string
-	Before     shown
-	After      shown
-	Probe      struct{ Host, App probe }
-	Host       struct {
+	Policy     struct {
+		Host   string   // the policy the sandbox proxy built from _meta.ui.csp
+		Others []string // any the page holds itself
+	}
+	Probes []probe
+	Before shown
+	After  shown
+	Probe  struct{ Host, App probe }
+	Host   struct {
 		Tools     []map[string]any
 		Resources []map[string]any
 		Read      struct{ Contents []map[string]any }
@@ -88,12 +95,7 @@ func TestOrdersAppInBrowser(t *testing.T) {
 	bin := buildMcpdecl(t)
 	tmp := t.TempDir()
 
-	web := filepath.Join(tmp, "web")
-	if err := os.Mkdir(web, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	runNode(t, bt, nil, "scripts/apps/build.mjs", bt.modules, "--out", web, "internal/apptest/web")
-
+	hostURL, sandboxURL := buildHost(t, bt)
 	dbPath := filepath.Join(tmp, "orders.db")
 	mcpURL := serveHTTP(t, bin, "--cors", "--var", "orders_db="+dbPath, filepath.Join(bt.root, "examples", "orders_app.hcl"))
 	db, err := sql.Open("sqlite", "file:"+dbPath)
@@ -104,29 +106,16 @@ func TestOrdersAppInBrowser(t *testing.T) {
 	wantBefore := openTotals(t, db)
 	cancel := lastOpenOrder(t, db)
 
-	hostURL := serveFile(t, web, "host.html")
-	sandboxURL := serveFile(t, web, "sandbox.html")
-	if origin(hostURL) == origin(sandboxURL) {
-		t.Fatalf("the host and the sandbox share the origin %s", origin(hostURL))
-	}
 	probeURL := strings.TrimSuffix(mcpURL, "/mcp") + "/healthz"
 	in := driverInput{
 		Modules:    bt.modules,
 		HostURL:    hostURL + "?server=" + mcpURL + "&sandbox=" + sandboxURL,
+		Scenario:   "orders",
 		Cancel:     cancel,
 		ProbeURL:   probeURL,
 		Screenshot: filepath.Join(tmp, "apps-orders.png"),
 	}
-	inJSON, _ := json.Marshal(in)
-	raw := runNode(t, bt, []string{"APPTEST=" + string(inJSON)}, "internal/apptest/web/drive.mjs")
-	var out driverOutput
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("the driver's output: %v\n%s", err, raw)
-	}
-	if out.Error != "" || len(out.Host.Errors) > 0 || len(out.PageErrors) > 0 {
-		t.Fatalf("the browser run failed: %s\nhost errors: %q\npage errors: %q\nconsole:\n%s",
-			out.Error, out.Host.Errors, out.PageErrors, strings.Join(out.Console, "\n"))
-	}
+	out := drive(t, bt, in)
 
 	t.Run("app shows the totals in SQLite", func(t *testing.T) {
 		checkShown(t, out.Before, wantBefore)
@@ -144,6 +133,40 @@ func TestOrdersAppInBrowser(t *testing.T) {
 		checkAppMessages(t, bt, out)
 	})
 	keepScreenshot(t, bt, in.Screenshot)
+}
+
+// drive runs web/drive.mjs and returns what it saw; a failure in the
+// browser ends the test with the browser's errors and console.
+func drive(t *testing.T, bt browserTools, in driverInput) driverOutput {
+	t.Helper()
+	inJSON, _ := json.Marshal(in)
+	raw := runNode(t, bt, []string{"APPTEST=" + string(inJSON)}, "internal/apptest/web/drive.mjs")
+	var out driverOutput
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("the driver's output: %v\n%s", err, raw)
+	}
+	if out.Error != "" || len(out.Host.Errors) > 0 || len(out.PageErrors) > 0 {
+		t.Fatalf("the browser run failed: %s\nhost errors: %q\npage errors: %q\nconsole:\n%s",
+			out.Error, out.Host.Errors, out.PageErrors, strings.Join(out.Console, "\n"))
+	}
+	return out
+}
+
+// buildHost writes the test host's pages (web/*.src.html) into a
+// temporary folder and serves host.html and sandbox.html each on its own
+// loopback origin.
+func buildHost(t *testing.T, bt browserTools) (hostURL, sandboxURL string) {
+	t.Helper()
+	web := filepath.Join(t.TempDir(), "web")
+	if err := os.Mkdir(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runNode(t, bt, nil, "scripts/apps/build.mjs", bt.modules, "--out", web, "internal/apptest/web")
+	hostURL, sandboxURL = serveFile(t, web, "host.html"), serveFile(t, web, "sandbox.html")
+	if origin(hostURL) == origin(sandboxURL) {
+		t.Fatalf("the host and the sandbox share the origin %s", origin(hostURL))
+	}
+	return hostURL, sandboxURL
 }
 
 func origin(url string) string {
@@ -273,8 +296,8 @@ func checkSandbox(t *testing.T, out driverOutput, probeURL string) {
 		t.Errorf("the app runs in the origin %q; its frame must be sandboxed without allow-same-origin (origin null)", out.AppOrigin)
 	}
 	for _, d := range []string{"default-src 'none'", "connect-src 'none'", "frame-src 'none'", "object-src 'none'"} {
-		if !strings.Contains(out.Policy, d) {
-			t.Errorf("the app's policy %q lacks %q (the resource declares no domains)", out.Policy, d)
+		if !strings.Contains(out.Policy.Host, d) {
+			t.Errorf("the host's policy for the app %q lacks %q (the resource declares no domains)", out.Policy.Host, d)
 		}
 	}
 	if !out.Probe.Host.Fetched {
@@ -350,10 +373,14 @@ func checkAppMessages(t *testing.T, bt browserTools, out driverOutput) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c["text"] != string(page) {
-		t.Errorf("resources/read sent %d characters, not examples/orders_app.html (%d bytes)", len(fmt.Sprint(c["text"])), len(page))
+	// The server may put a policy of its own at the top of the page.
+	text, _ := c["text"].(string)
+	if served := cspMeta.ReplaceAllString(text, ""); served != string(page) {
+		t.Errorf("resources/read sent %d characters, not examples/orders_app.html (%d bytes)", len(text), len(page))
 	}
 }
+
+var cspMeta = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="[^"]*">`)
 
 func extAppsSchema(t *testing.T, bt browserTools, def string) *jsonschema.Schema {
 	t.Helper()

@@ -1,8 +1,9 @@
 // Drives the test host in Debian's Chromium with playwright-core, and
 // prints what it saw as one JSON object on stdout (internal/apptest checks
 // it). Its input is the JSON object in APPTEST (see apptest's driverInput):
-// the modules folder, the host page's URL, the order to cancel, a URL the
-// app may not fetch, and where to write the screenshot.
+// the modules folder, the host page's URL, and the scenario: "orders" (the
+// orders dashboard: read it, probe its policy with probeUrl, screenshot,
+// cancel an order) or "probe" (fetch each of probes from the app's frame).
 //
 // Chromium starts headless with a fresh profile and every background
 // service off: nothing but 127.0.0.1 may be reached.
@@ -51,10 +52,27 @@ try {
   await page.goto(input.hostUrl);
   const outer = await (await page.waitForSelector("iframe#app")).contentFrame();
   const app = await (await outer.waitForSelector("iframe")).contentFrame();
+  if (input.scenario === "probe") {
+    await app.waitForSelector("#probe");
+    out.policy = await app.evaluate(readPolicies);
+    out.probes = [];
+    for (const url of input.probes) out.probes.push(await app.evaluate(fetchProbe, url));
+  } else {
+    await orders(page, app);
+  }
+} catch (err) {
+  out.error = String(err?.stack ?? err);
+} finally {
+  await context?.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+process.stdout.write(JSON.stringify(out) + "\n");
+
+async function orders(page, app) {
   await app.waitForSelector("#chart g[data-customer]");
   await app.waitForFunction(() => document.getElementById("status").textContent === "Ready.");
   out.appOrigin = await app.evaluate(() => String(self.origin));
-  out.policy = await app.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? null);
+  out.policy = await app.evaluate(readPolicies);
   out.before = await readApp(app);
 
   // The app may not fetch an origin its resource did not declare, even one
@@ -71,13 +89,14 @@ try {
   await app.waitForFunction((id) => document.getElementById("status").textContent === `Order ${id} cancelled.`, input.cancel);
   out.after = await readApp(app);
   out.host = await page.evaluate(() => window.__host);
-} catch (err) {
-  out.error = String(err?.stack ?? err);
-} finally {
-  await context?.close();
-  rmSync(profile, { recursive: true, force: true });
 }
-process.stdout.write(JSON.stringify(out) + "\n");
+
+// readPolicies reads the page's policies: the host's (the sandbox proxy
+// adds it) and any other the page holds.
+function readPolicies() {
+  const all = [...document.querySelectorAll('meta[http-equiv="Content-Security-Policy"]')];
+  return { host: all.find((m) => m.hasAttribute("data-host-policy"))?.content ?? null, others: all.filter((m) => !m.hasAttribute("data-host-policy")).map((m) => m.content) };
+}
 
 // readApp reads what the app shows: the chart's bars and the order rows.
 async function readApp(frame) {
@@ -99,7 +118,7 @@ async function readApp(frame) {
 async function fetchProbe(url) {
   const violation = new Promise((resolve) => {
     document.addEventListener("securitypolicyviolation", (e) => {
-      if (e.effectiveDirective === "connect-src") resolve({ directive: e.effectiveDirective, blocked: e.blockedURI, disposition: e.disposition });
+      if (e.effectiveDirective === "connect-src" && e.blockedURI.startsWith(new URL(url).origin)) resolve({ directive: e.effectiveDirective, blocked: e.blockedURI, disposition: e.disposition });
     });
     setTimeout(() => resolve(null), 5000);
   });

@@ -54,7 +54,7 @@ function attr(s) {
 
 // withPolicy puts the policy first in the document, before any script.
 function withPolicy(html, policy) {
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${attr(policy)}">`;
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${attr(policy)}" data-host-policy>`;
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (head) return html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length);
   return meta + html;
