@@ -59,6 +59,9 @@ func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *Call
 
 func (t *Table) readResource(ctx context.Context, in *CallInput, r *Resource) (*Contents, error) {
 	c := &Contents{URI: r.URI, MimeType: r.MimeType}
+	if r.App != nil {
+		c.UI = r.App.Meta
+	}
 	switch {
 	case r.Action != nil:
 		args := &callArgs{JSON: map[string]any{}, Cty: cty.EmptyObjectVal}
@@ -71,6 +74,12 @@ func (t *Table) readResource(ctx context.Context, in *CallInput, r *Resource) (*
 				return nil, notFound(r.URI, "")
 			}
 			return nil, callError(Internal, fmt.Sprintf("the resource %s cannot be read: %s", r.URI, err))
+		}
+		if r.App != nil {
+			// Checked as UTF-8 when loaded; an edit since is sent as text
+			// all the same, since hosts render an app's page only as text.
+			c.Text = InjectCSP(string(b), r.App.Policy)
+			break
 		}
 		setContents(c, b)
 	case r.Blob != "":

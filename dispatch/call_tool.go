@@ -44,6 +44,9 @@ type Link struct {
 // Contents is a resource's content: text or a base64 blob.
 type Contents struct {
 	URI, MimeType, Text, Blob string
+	// UI is an app's _meta.ui (McpUiResourceMeta); nil for other
+	// resources and apps that set none of it.
+	UI map[string]any
 }
 
 // Block kinds.

@@ -39,6 +39,9 @@ type compiler struct {
 	backends map[string]*lang.Backend
 	// auth is what the auth block declares, for the primitives.
 	auth *authState
+	// uris are the URIs of the resources and apps compiled so far, with
+	// where each was declared.
+	uris map[string]hcl.Range
 	// pendingHeaders holds the x-mcp-header mapping of the tool being
 	// compiled, found while reading its input_schema.
 	pendingHeaders map[string]string
@@ -47,13 +50,15 @@ type compiler struct {
 // Compile turns cfg into a dispatch table. Every problem is reported; the
 // table is nil when there are errors.
 func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl.Diagnostics) {
-	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}}
+	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}, uris: map[string]hcl.Range{}}
 	c.compileStatic()
 	c.compileServer()
 	c.compileAuth()
 	c.compileBackends()
 	c.compileTools()
 	c.compileResources()
+	c.compileApps()
+	c.compileToolUIs()
 	c.compileTemplates()
 	c.compilePrompts()
 	c.checkAuthUse()

@@ -30,6 +30,8 @@ type ToolListing struct {
 	OutputSchema map[string]any `json:"outputSchema,omitempty"`
 	Annotations  map[string]any `json:"annotations,omitempty"`
 	Icons        []Icon         `json:"icons,omitempty"`
+	// Meta is the tool's _meta: its ui block (see ToolUI.Meta).
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // ResourceListing is one entry of resources/list.
@@ -42,6 +44,8 @@ type ResourceListing struct {
 	Size        int64          `json:"size,omitempty"`
 	Annotations map[string]any `json:"annotations,omitempty"`
 	Icons       []Icon         `json:"icons,omitempty"`
+	// Meta is an app's _meta: {"ui": McpUiResourceMeta}.
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // TemplateListing is one entry of resources/templates/list.
@@ -82,11 +86,12 @@ func (t *Table) Listing() *Listing {
 		WebsiteURL: s.WebsiteURL, Icons: s.Icons, Instructions: s.Instructions}
 	for _, tool := range t.Tools {
 		l.Tools = append(l.Tools, ToolListing{Name: tool.Name, Title: tool.Title, Description: tool.Description,
-			InputSchema: tool.Args.Schema, OutputSchema: tool.OutputSchema, Annotations: nonEmpty(tool.Annotations), Icons: tool.Icons})
+			InputSchema: tool.Args.Schema, OutputSchema: tool.OutputSchema, Annotations: nonEmpty(tool.Annotations), Icons: tool.Icons,
+			Meta: tool.UI.Meta()})
 	}
 	for _, r := range t.Resources {
 		l.Resources = append(l.Resources, ResourceListing{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
-			MimeType: r.MimeType, Size: listedSize(r), Annotations: r.Annotations, Icons: r.Icons})
+			MimeType: r.MimeType, Size: listedSize(r), Annotations: r.Annotations, Icons: r.Icons, Meta: appMeta(r.App)})
 	}
 	for _, tm := range t.Templates {
 		l.ResourceTemplates = append(l.ResourceTemplates, TemplateListing{URITemplate: tm.URITemplate, Name: tm.Name, Title: tm.Title,
@@ -109,6 +114,15 @@ func listedSize(r *Resource) int64 {
 		return r.Size
 	}
 	return int64(len(r.Text))
+}
+
+// appMeta is the _meta of an app's listing entry; nil for other
+// resources and apps with no _meta.ui fields.
+func appMeta(a *App) map[string]any {
+	if a == nil || a.Meta == nil {
+		return nil
+	}
+	return map[string]any{"ui": a.Meta}
 }
 
 func nonEmpty(m map[string]any) map[string]any {

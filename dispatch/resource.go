@@ -15,16 +15,16 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
 func (c *compiler) compileResources() {
-	seen := map[string]hcl.Range{}
 	for _, r := range c.cfg.Resources {
 		res := &Resource{DeclRange: r.DeclRange, Name: r.Name}
 		res.URI = c.staticString(r.URI)
-		c.checkURI(r.URI, res.URI, seen)
+		c.checkURI(r.URI, res.URI, c.uris)
 		if n := c.staticString(r.DisplayName); n != "" {
 			res.Name = n
 		}
@@ -65,7 +65,7 @@ func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
 		}
 	}
 	if r.File != nil {
-		res.File = c.resourceFile(r.File)
+		res.File = c.configFile(r.File, "Resource file")
 	}
 	if size := c.staticValue(r.Size, cty.Number); size != cty.NilVal && size.IsKnown() && !size.IsNull() {
 		res.Size, _ = size.AsBigFloat().Int64()
@@ -108,9 +108,10 @@ func exampleURI(uri string) string {
 	return uri
 }
 
-// resourceFile resolves a file path relative to the config file and checks
-// that the file is there, so a typo is found before serving.
-func (c *compiler) resourceFile(attr *hcl.Attribute) string {
+// configFile resolves a file path relative to the config file and checks
+// that the file is there, so a typo is found before serving. what names
+// the file in messages ("Resource file").
+func (c *compiler) configFile(attr *hcl.Attribute, what string) string {
 	p := c.staticString(attr)
 	if p == "" {
 		return ""
@@ -121,11 +122,11 @@ func (c *compiler) resourceFile(attr *hcl.Attribute) string {
 	info, err := os.Stat(p)
 	switch {
 	case err != nil || info.IsDir():
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Resource file not found",
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), what+" not found",
 			"%s is not a readable file. Paths are relative to the configuration file.", p)})
 	case info.Mode().IsRegular() && info.Size() > eval.MaxFileBytes:
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Resource file too large",
-			"%s holds %d bytes; a resource file is sent whole in one message, and may hold at most 10 MiB. Serve a large file through a backend instead.", p, info.Size())})
+		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), what+" too large",
+			"%s holds %d bytes; %s is sent whole in one message, and may hold at most 10 MiB. Serve a large file through a backend instead.", p, info.Size(), english.A(strings.ToLower(what)))})
 	}
 	return p
 }

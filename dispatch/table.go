@@ -205,7 +205,10 @@ type Tool struct {
 	// sampling, roots), round by round.
 	Questions []*Question
 	// Task is set when the tool may or must run as a task.
-	Task      *TaskSpec
+	Task *TaskSpec
+	// UI is the tool's ui block: its app and who may call it; nil without
+	// one.
+	UI        *ToolUI
 	DeclRange hcl.Range
 
 	output outputValidator
@@ -278,6 +281,9 @@ type Resource struct {
 	Action adapter.Action
 	Kind   string
 	Answer
+	// App is set for the resource of an app block: its page is Text or
+	// File, given App.Policy when read.
+	App       *App
 	DeclRange hcl.Range
 }
 

@@ -48,6 +48,7 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		_, d = single(t.Task, func(b *TaskBlock) hcl.Range { return b.DeclRange }, "task", what)
 		diags = append(diags, d...)
 		diags = append(diags, checkContent(t)...)
+		diags = append(diags, checkToolUI(t)...)
 		diags = append(diags, checkLint(t.Lint, what, false)...)
 		cfg.Tools = append(cfg.Tools, t)
 	}

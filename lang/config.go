@@ -16,7 +16,10 @@ type Config struct {
 	Tools     []*Tool
 	Resources []*Resource
 	Templates []*ResourceTemplate
-	Prompts   []*Prompt
+	// Apps are the app blocks: resources with a ui:// URI holding an
+	// HTML page.
+	Apps    []*App
+	Prompts []*Prompt
 	// Tests are the test blocks, which only mcpdecl test runs.
 	Tests []*Test
 

@@ -21,6 +21,7 @@ type fileContent struct {
 	Tools     []*Tool             `hcl:"tool,block"`
 	Resources []*Resource         `hcl:"resource,block"`
 	Templates []*ResourceTemplate `hcl:"resource_template,block"`
+	Apps      []*App              `hcl:"app,block"`
 	Prompts   []*Prompt           `hcl:"prompt,block"`
 	Tests     []*Test             `hcl:"test,block"`
 }
@@ -172,6 +173,7 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 	diags = append(diags, cfg.addTools(fc.Tools)...)
 	diags = append(diags, cfg.addResources(fc.Resources)...)
 	diags = append(diags, cfg.addTemplates(fc.Templates)...)
+	diags = append(diags, cfg.addApps(fc.Apps)...)
 	diags = append(diags, cfg.addPrompts(fc.Prompts)...)
 	diags = append(diags, cfg.addTests(fc.Tests)...)
 	return diags

@@ -114,7 +114,7 @@ func (cfg *Config) checkUnique() hcl.Diagnostics {
 			seen[it.name] = it.decl
 		}
 	}
-	var vars, backends, tools, res, tmpls, prompts, locals []named
+	var vars, backends, tools, res, tmpls, apps, prompts, locals []named
 	for _, v := range cfg.Variables {
 		vars = append(vars, named{v.Name, v.DeclRange, v.NameRange})
 	}
@@ -133,6 +133,9 @@ func (cfg *Config) checkUnique() hcl.Diagnostics {
 	for _, t := range cfg.Templates {
 		tmpls = append(tmpls, named{t.Name, t.DeclRange, t.NameRange})
 	}
+	for _, a := range cfg.Apps {
+		apps = append(apps, named{a.Name, a.DeclRange, a.NameRange})
+	}
 	for _, p := range cfg.Prompts {
 		prompts = append(prompts, named{p.Name, p.DeclRange, p.NameRange})
 	}
@@ -142,6 +145,7 @@ func (cfg *Config) checkUnique() hcl.Diagnostics {
 	check("tool", "Tool names must be unique within a server.", tools)
 	check("resource", "Resource block names must be unique.", res)
 	check("resource template", "Resource template block names must be unique.", tmpls)
+	check("app", "App block names must be unique.", apps)
 	check("prompt", "Prompt names must be unique within a server.", prompts)
 	return diags
 }

@@ -45,6 +45,9 @@ type Tool struct {
 	// Roots asks the client for its roots (MCP roots/list) before the call.
 	Roots []*Roots `hcl:"roots,block"`
 	Lint  []*Lint  `hcl:"lint,block"`
+	// UI links the tool to an app and says who may call it (see app.go);
+	// at most one.
+	UI []*ToolUI `hcl:"ui,block"`
 	// Task lets the tool run as a task (see task.go); at most one.
 	Task      []*TaskBlock `hcl:"task,block"`
 	DeclRange hcl.Range    `hcl:",def_range"`

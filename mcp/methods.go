@@ -222,7 +222,7 @@ func runReadResource(ctx context.Context, c *call) ([]byte, *Error) {
 	}
 	out := struct {
 		Contents []ResourceContents `json:"contents"`
-	}{r.Contents}
+	}{shapeContents(r.Contents, c.req)}
 	return c.result(out, true, r.Cache, r.Meta)
 }
 

@@ -1,9 +1,13 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // The helpers below strip fields a legacy revision does not define:
-// titles and outputSchema came with 2025-06-18, icons and
+// titles, outputSchema and the _meta of list entries and resource
+// contents came with 2025-06-18, icons and
 // Implementation.description/websiteUrl with 2025-11-25. Keeping them would
 // rely on clients tolerating unknown fields, and strict clients do not.
 // Modern requests get items unchanged; inputs are never mutated.
@@ -55,11 +59,25 @@ func shapeResources(in []Resource, req *Request) []Resource {
 		r := &out[i]
 		r.Annotations = shapeAnnotations(r.Annotations, req)
 		if legacyBefore(req, Version20250618) {
-			r.Title = ""
+			r.Title, r.Meta = "", nil
 		}
 		if legacyBefore(req, Version20251125) {
 			r.Icons = nil
 		}
+	}
+	return out
+}
+
+// shapeContents drops the _meta of resources/read contents, which
+// 2025-03-26 does not define.
+func shapeContents(in []ResourceContents, req *Request) []ResourceContents {
+	if !legacyBefore(req, Version20250618) || !slices.ContainsFunc(in, func(c ResourceContents) bool { return c.Meta != nil }) {
+		return in
+	}
+	out := make([]ResourceContents, len(in))
+	for i, c := range in {
+		c.Meta = nil
+		out[i] = c
 	}
 	return out
 }

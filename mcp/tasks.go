@@ -353,13 +353,21 @@ var legacyTaskCapability = json.RawMessage(`{"list":{},"cancel":{},"requests":{"
 // TasksCapabilities returns caps advertising tasks in both eras: the
 // 2026-07-28 extension and the 2025-11-25 capability.
 func TasksCapabilities(caps ServerCapabilities) ServerCapabilities {
+	caps = WithExtension(caps, ExtensionTasks)
+	caps.Tasks = legacyTaskCapability
+	return caps
+}
+
+// WithExtension returns caps advertising the 2026-07-28 extension id
+// (with no settings); caps itself is not changed. Legacy revisions have
+// no extensions map, and do not see it.
+func WithExtension(caps ServerCapabilities, id string) ServerCapabilities {
 	ext := make(map[string]json.RawMessage, len(caps.Extensions)+1)
 	for k, v := range caps.Extensions {
 		ext[k] = v
 	}
-	ext[ExtensionTasks] = json.RawMessage("{}")
+	ext[id] = json.RawMessage("{}")
 	caps.Extensions = ext
-	caps.Tasks = legacyTaskCapability
 	return caps
 }
 

@@ -45,6 +45,9 @@ func newState(t *dispatch.Table) *state {
 	if tasks {
 		s.info.Capabilities = mcp.TasksCapabilities(s.info.Capabilities)
 	}
+	if t.HasApps() {
+		s.info.Capabilities = mcp.WithExtension(s.info.Capabilities, dispatch.ExtensionUI)
+	}
 	for _, rl := range l.Resources {
 		s.resources = append(s.resources, resourceListing(&rl))
 	}
@@ -92,6 +95,9 @@ func toolListing(t *dispatch.ToolListing, headerParams map[string]string) mcp.To
 	if len(t.Annotations) > 0 {
 		out.Annotations = toolAnnotations(t.Annotations)
 	}
+	if t.Meta != nil {
+		out.Meta = mustJSON(t.Meta)
+	}
 	return out
 }
 
@@ -115,6 +121,9 @@ func resourceListing(r *dispatch.ResourceListing) mcp.Resource {
 	if r.Size > 0 {
 		size := r.Size
 		out.Size = &size
+	}
+	if r.Meta != nil {
+		out.Meta = mustJSON(r.Meta)
 	}
 	return out
 }

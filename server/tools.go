@@ -109,5 +109,9 @@ func contentBlock(b dispatch.Block) mcp.ContentBlock {
 }
 
 func resourceContents(c dispatch.Contents) mcp.ResourceContents {
-	return mcp.ResourceContents{URI: c.URI, MimeType: c.MimeType, Text: c.Text, Blob: c.Blob}
+	out := mcp.ResourceContents{URI: c.URI, MimeType: c.MimeType, Text: c.Text, Blob: c.Blob}
+	if c.UI != nil {
+		out.Meta = mustJSON(map[string]any{"ui": c.UI})
+	}
+	return out
 }
