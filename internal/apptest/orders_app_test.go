@@ -274,7 +274,7 @@ func checkCancelled(t *testing.T, db *sql.DB, out driverOutput, cancel int64) {
 		}
 		if destructive {
 			cancels++
-			if !*c.Confirmed || c.IsError == nil || *c.IsError || fmt.Sprint(c.Arguments["id"]) != fmt.Sprint(cancel) {
+			if c.Confirmed == nil || !*c.Confirmed || c.IsError == nil || *c.IsError || fmt.Sprint(c.Arguments["id"]) != fmt.Sprint(cancel) {
 				t.Errorf("the app's cancel_order call: %+v", c)
 			}
 		}
