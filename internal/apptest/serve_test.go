@@ -3,6 +3,7 @@ package apptest
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,19 +11,45 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// buildMcpdecl builds the command into the test's temporary folder.
+// mcpdecl is the command, built once for the package's tests into a
+// folder TestMain removes.
+var mcpdecl struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if mcpdecl.dir != "" {
+		os.RemoveAll(mcpdecl.dir)
+	}
+	os.Exit(code)
+}
+
+// buildMcpdecl builds the command, the first time a test asks.
 func buildMcpdecl(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcpdecl")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/mcpdecl/mcpdecl/cmd/mcpdecl").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build ./cmd/mcpdecl: %v\n%s", err, out)
+	mcpdecl.once.Do(func() {
+		if mcpdecl.dir, mcpdecl.err = os.MkdirTemp("", "mcpdecl-apptest-"); mcpdecl.err != nil {
+			return
+		}
+		mcpdecl.bin = filepath.Join(mcpdecl.dir, "mcpdecl")
+		out, err := exec.Command("go", "build", "-o", mcpdecl.bin, "github.com/mcpdecl/mcpdecl/cmd/mcpdecl").CombinedOutput()
+		if err != nil {
+			mcpdecl.err = fmt.Errorf("go build ./cmd/mcpdecl: %v\n%s", err, out)
+		}
+	})
+	if mcpdecl.err != nil {
+		t.Fatal(mcpdecl.err)
 	}
-	return bin
+	return mcpdecl.bin
 }
 
 var servingLine = regexp.MustCompile(`serving .* on (http://\S+) \(`)
