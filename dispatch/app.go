@@ -33,6 +33,9 @@ type App struct {
 	Permissions   []string
 	Domain        string
 	PrefersBorder *bool
+	// Page is an inline page as written, without the policy (for lint);
+	// "" for a page in a file.
+	Page string
 	// Meta is the _meta.ui object of the listing entry and of the read
 	// contents (McpUiResourceMeta), as JSON-ready values; nil when the app
 	// sets none of its fields.
@@ -141,6 +144,7 @@ func (c *compiler) checkAppURI(attr *hcl.Attribute, uri string) bool {
 func (c *compiler) appPage(a *lang.App, res *Resource, app *App) {
 	if a.HTML != nil {
 		if page := c.staticString(a.HTML); page != "" {
+			app.Page = page
 			res.Text = InjectCSP(page, app.Policy)
 		}
 		return

@@ -12,7 +12,13 @@ import (
 // before its content), so that the policy holds before anything in the
 // page loads or runs. A policy the page declares itself still applies
 // too: browsers enforce every policy, so the page can only narrow it.
+//
+// A leading byte order mark is dropped: in a page handed to the frame as
+// text, nothing decodes it away, so it would be the document's first
+// text, which closes the head before the policy and makes browsers ignore
+// it.
 func InjectCSP(page, policy string) string {
+	page = strings.TrimPrefix(page, "\ufeff")
 	meta := `<meta http-equiv="Content-Security-Policy" content="` + attrEscaper.Replace(policy) + `">`
 	at, inHead := headInsertion(page)
 	var b strings.Builder
@@ -47,7 +53,7 @@ func headInsertion(page string) (at int, inHead bool) {
 			return offset, false
 		case xhtml.DoctypeToken, xhtml.CommentToken:
 		case xhtml.TextToken:
-			if len(bytes.TrimLeft(z.Raw(), " \t\r\n\f\ufeff")) > 0 {
+			if len(bytes.TrimLeft(z.Raw(), " \t\r\n\f")) > 0 {
 				return offset, false
 			}
 		case xhtml.StartTagToken, xhtml.SelfClosingTagToken:

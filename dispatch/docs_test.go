@@ -16,13 +16,13 @@ import (
 // level; a documentation example with anything else is a fragment.
 var configBlocks = map[string]bool{
 	"server": true, "auth": true, "variable": true, "locals": true, "backend": true, "tool": true,
-	"resource": true, "resource_template": true, "prompt": true,
+	"resource": true, "resource_template": true, "app": true, "prompt": true,
 }
 
 var (
 	hclFence = regexp.MustCompile("(?s)```hcl\n(.*?)```")
 	callRef  = regexp.MustCompile(`(?m)^\s+(http|sql) "([^"]+)" \{`)
-	fileRef  = regexp.MustCompile(`\bfile(?:base64)?\("([^"]+)"\)`)
+	fileRef  = regexp.MustCompile(`\bfile(?:base64)?\("([^"]+)"\)|(?m)^\s*file\s*=\s*"([^"]+)"`)
 	// folderRef is the folder of file(folder, name).
 	folderRef = regexp.MustCompile(`\bfile(?:base64)?\("([^"]+)",`)
 )
@@ -100,7 +100,7 @@ func writeExample(t *testing.T, src string) string {
 		}
 	}
 	for _, m := range fileRef.FindAllStringSubmatch(src, -1) {
-		p := filepath.Join(dir, m[1])
+		p := filepath.Join(dir, m[1]+m[2]) // file("x") or file = "x"
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}

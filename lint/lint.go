@@ -41,6 +41,7 @@ func Check(cfg *lang.Config, t *dispatch.Table) hcl.Diagnostics {
 	c.checkTokenBudget()
 	c.checkWrites()
 	c.checkUnused()
+	c.checkApps()
 	return c.diags
 }
 
@@ -91,6 +92,9 @@ func allLintBlocks(cfg *lang.Config) []*lang.Lint {
 	}
 	for _, p := range cfg.Prompts {
 		out = append(out, p.Lint...)
+	}
+	for _, a := range cfg.Apps {
+		out = append(out, a.Lint...)
 	}
 	return out
 }

@@ -6,7 +6,7 @@ type Rule struct {
 	// Code is the stable identifier, "MCPD" and three digits; the first
 	// digit is the family (0 the validator itself, 1 descriptions, 2
 	// names, 3 listing size, 4 annotations and writes, 5 unused
-	// declarations).
+	// declarations, 6 apps).
 	Code string
 	// Name is the code in words, e.g. "missing-description".
 	Name string
@@ -40,6 +40,8 @@ const (
 	CodeUnusedLocal        = "MCPD502"
 	CodeUnusedBackend      = "MCPD503"
 	CodeUnusedArg          = "MCPD504"
+	CodeUnusedApp          = "MCPD505"
+	CodeAppBlockedOrigin   = "MCPD601"
 )
 
 // Rules lists every code, in order. docs/lint.md has a section per code,
@@ -79,6 +81,10 @@ var Rules = []Rule{
 		"A backend is declared but no call uses it.", true},
 	{CodeUnusedArg, "unused-arg", "Unused argument",
 		"An argument is declared but no call, step, result, error rule, content or message refers to it; the model fills it in for nothing.", true},
+	{CodeUnusedApp, "unused-app", "App no tool links to",
+		"An app is declared but no tool's ui block names it; hosts open an app when a tool linked to it is called, so nothing ever shows it.", true},
+	{CodeAppBlockedOrigin, "app-blocked-origin", "App page refers to what its policy blocks",
+		"An app's page loads, connects to or embeds a URL whose origin its csp block does not list (or a relative URL, a plugin or a form submission, which no app can use); the browser blocks it and the page breaks in the host.", true},
 }
 
 // RuleOf returns the rule of a code or name, and whether there is one.

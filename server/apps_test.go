@@ -286,3 +286,22 @@ func checkUIMeta(t *testing.T, log *wiretest.Log) {
 		t.Errorf("only %d _meta.ui objects checked against the MCP Apps schema; want at least 4", checked)
 	}
 }
+
+// TestAppSubscription subscribes to an app's URI like any resource's,
+// while a ui:// URI nothing serves is refused.
+func TestAppSubscription(t *testing.T) {
+	requireSchemas(t)
+	log := &wireLog{}
+	u, _ := startHTTPInProcess(t, log, server.New(compileFile(t, appsConfig), nil))
+	c := connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: u}, mcp.Version20251125).(*sdkClient)
+	defer c.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := c.cs.Subscribe(ctx, &sdkmcp.SubscribeParams{URI: "ui://orders/dashboard"}); err != nil {
+		t.Errorf("subscribing to the app: %v", err)
+	}
+	if err := c.cs.Subscribe(ctx, &sdkmcp.SubscribeParams{URI: "ui://orders/nothing"}); err == nil {
+		t.Error("subscribing to a URI nothing serves succeeded")
+	}
+	log.verify(t, mcp.Version20251125+" resources/subscribe")
+}

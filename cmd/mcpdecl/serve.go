@@ -198,6 +198,10 @@ func logLevel(s string) slog.Level {
 }
 
 func counts(t *dispatch.Table) string {
-	return fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources), "resource"),
+	out := fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources)-appCount(t), "resource"),
 		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
+	if apps := appCount(t); apps > 0 {
+		out += ", " + plural(apps, "app")
+	}
+	return out
 }

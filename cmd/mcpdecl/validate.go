@@ -83,9 +83,26 @@ func successLine(t *dispatch.Table) string {
 	if t == nil {
 		return "valid."
 	}
+	apps := appCount(t)
+	if apps > 0 {
+		return fmt.Sprintf("valid: %s, %s, %s, %s and %s.",
+			plural(len(t.Tools), "tool"), plural(len(t.Resources)-apps, "resource"),
+			plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"), plural(apps, "app"))
+	}
 	return fmt.Sprintf("valid: %s, %s, %s and %s.",
 		plural(len(t.Tools), "tool"), plural(len(t.Resources), "resource"),
 		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
+}
+
+// appCount is how many of the table's resources are apps.
+func appCount(t *dispatch.Table) int {
+	n := 0
+	for _, r := range t.Resources {
+		if r.App != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func plural(n int, word string) string {
