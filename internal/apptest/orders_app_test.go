@@ -66,11 +66,13 @@ type driverOutput struct {
 	After  shown
 	Probe  struct{ Host, App probe }
 	Host   struct {
-		Tools     []map[string]any
-		Resources []map[string]any
-		Read      struct{ Contents []map[string]any }
-		Result    map[string]any
-		Calls     []struct {
+		ProtocolVersion string
+		Capabilities    map[string]any
+		Tools           []map[string]any
+		Resources       []map[string]any
+		Read            struct{ Contents []map[string]any }
+		Result          map[string]any
+		Calls           []struct {
 			Name      string
 			Arguments map[string]any
 			Confirmed *bool
@@ -129,6 +131,7 @@ func TestOrdersAppInBrowser(t *testing.T) {
 	t.Run("sandbox and CSP", func(t *testing.T) {
 		checkSandbox(t, out, probeURL)
 	})
+	t.Logf("the host spoke %s; server capabilities %v", out.Host.ProtocolVersion, out.Host.Capabilities)
 	t.Run("app messages match the ext-apps schema", func(t *testing.T) {
 		checkAppMessages(t, bt, out)
 	})

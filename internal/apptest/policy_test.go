@@ -13,7 +13,9 @@ import (
 // TestAppPolicyFollowsDeclaredDomains: the host builds the app frame's
 // policy from the resource's _meta.ui.csp, so the app reaches the origin
 // its app block declares (connect_domains) and no other; the request to
-// the other never leaves the browser.
+// the other never leaves the browser. The host speaks 2026-07-28 here (the
+// orders test speaks 2025-11-25), and what it received of the app is
+// checked against the ext-apps schema.
 func TestAppPolicyFollowsDeclaredDomains(t *testing.T) {
 	bt := needBrowserTools(t)
 	bin := buildMcpdecl(t)
@@ -24,7 +26,7 @@ func TestAppPolicyFollowsDeclaredDomains(t *testing.T) {
 
 	out := drive(t, bt, driverInput{
 		Modules:  bt.modules,
-		HostURL:  hostURL + "?server=" + mcpURL + "&sandbox=" + sandboxURL,
+		HostURL:  hostURL + "?era=modern&server=" + mcpURL + "&sandbox=" + sandboxURL,
 		Scenario: "probe",
 		Probes:   []string{declared + "/declared", other + "/other"},
 	})
@@ -43,6 +45,35 @@ func TestAppPolicyFollowsDeclaredDomains(t *testing.T) {
 	}
 	if n := otherHits.Load(); n != 0 {
 		t.Errorf("%d requests reached the undeclared origin %s", n, other)
+	}
+	checkModernApp(t, bt, out, declared)
+}
+
+// checkModernApp checks what a 2026-07-28 host received of the probe app.
+func checkModernApp(t *testing.T, bt browserTools, out driverOutput, declared string) {
+	t.Helper()
+	if out.Host.ProtocolVersion != "2026-07-28" {
+		t.Errorf("the host spoke %q, want 2026-07-28", out.Host.ProtocolVersion)
+	}
+	if ext, _ := out.Host.Capabilities["extensions"].(map[string]any); ext == nil || ext["io.modelcontextprotocol/ui"] == nil {
+		t.Errorf("server/discover advertised %v, want the extension io.modelcontextprotocol/ui", out.Host.Capabilities)
+	}
+	var tool map[string]any
+	for _, tl := range out.Host.Tools {
+		if tl["name"] == "show_probe" {
+			tool = tl
+		}
+	}
+	meta, _ := tool["_meta"].(map[string]any)
+	validate(t, extAppsSchema(t, bt, "McpUiToolMeta"), "tools/list show_probe _meta.ui", meta["ui"])
+	if len(out.Host.Read.Contents) != 1 {
+		t.Fatalf("resources/read: want one content, got %d", len(out.Host.Read.Contents))
+	}
+	cmeta, _ := out.Host.Read.Contents[0]["_meta"].(map[string]any)
+	validate(t, extAppsSchema(t, bt, "McpUiResourceMeta"), "resources/read _meta.ui", cmeta["ui"])
+	want := fmt.Sprintf("map[csp:map[connectDomains:[%s]]]", declared)
+	if got := fmt.Sprint(cmeta["ui"]); got != want {
+		t.Errorf("resources/read _meta.ui = %s, want %s", got, want)
 	}
 }
 

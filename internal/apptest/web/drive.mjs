@@ -57,6 +57,7 @@ try {
     out.policy = await app.evaluate(readPolicies);
     out.probes = [];
     for (const url of input.probes) out.probes.push(await app.evaluate(fetchProbe, url));
+    out.host = await page.evaluate(() => window.__host);
   } else {
     await orders(page, app);
   }

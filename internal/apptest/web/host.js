@@ -10,7 +10,8 @@
 // to the server after the host's checks: the tool must be visible to apps,
 // and a tool that may change data needs the user's confirmation.
 //
-// What the host saw is kept in window.__host for the test to check.
+// What the host saw is kept in window.__host for the test to check. The
+// page's query names the server, the sandbox page and the era.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   AppBridge,
@@ -23,7 +24,7 @@ import {
 
 const HOST = { name: "mcpdecl-test-host", version: "1.0.0" };
 const params = new URLSearchParams(location.search);
-const state = (window.__host = { tools: null, resources: null, read: null, result: null, calls: [], errors: [], initialized: false });
+const state = (window.__host = { protocolVersion: null, capabilities: null, tools: null, resources: null, read: null, result: null, calls: [], errors: [], initialized: false });
 
 function status(text) {
   document.getElementById("host-status").textContent = text;
@@ -44,8 +45,13 @@ function needsConfirmation(tool) {
 }
 
 async function main() {
-  const client = new Client(HOST);
+  // era=modern pins the 2026-07-28 revision (server/discover, stateless);
+  // otherwise the client speaks the 2025 revisions (initialize).
+  const modern = params.get("era") === "modern";
+  const client = new Client(HOST, modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
   await client.connect(new StreamableHTTPClientTransport(new URL(params.get("server"))));
+  state.protocolVersion = client.getNegotiatedProtocolVersion() ?? null;
+  state.capabilities = client.getServerCapabilities() ?? null;
   document.getElementById("server").textContent = `mcpdecl test host · ${client.getServerVersion()?.name ?? "server"}`;
 
   const listed = await client.listTools();
