@@ -207,15 +207,16 @@ func openTotals(t *testing.T, db *sql.DB) []total {
 	return out
 }
 
-// openOrders lists the open order ids, as of now (or, with except, as they
-// were before except was cancelled: the test reads SQLite after the run).
-func openOrders(t *testing.T, db *sql.DB, except ...int64) []int64 {
+// openOrders lists the open order ids, as of now (or, with cancelled, as
+// they were before that order was cancelled: the test reads SQLite after
+// the browser run).
+func openOrders(t *testing.T, db *sql.DB, cancelled ...int64) []int64 {
 	t.Helper()
-	q := "SELECT id FROM orders WHERE status = 'open' ORDER BY id"
-	if len(except) > 0 {
-		q = fmt.Sprintf("SELECT id FROM orders WHERE status = 'open' OR id = %d ORDER BY id", except[0])
+	also := int64(0) // no order has the id 0
+	if len(cancelled) > 0 {
+		also = cancelled[0]
 	}
-	rows, err := db.Query(q)
+	rows, err := db.Query("SELECT id FROM orders WHERE status = 'open' OR id = ? ORDER BY id", also)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,6 +228,9 @@ func openOrders(t *testing.T, db *sql.DB, except ...int64) []int64 {
 			t.Fatal(err)
 		}
 		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return ids
 }
