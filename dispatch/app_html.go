@@ -45,13 +45,26 @@ var attrEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", 
 func headInsertion(page string) (at int, inHead bool) {
 	z := xhtml.NewTokenizer(strings.NewReader(page))
 	offset := 0
+	lastComment := -1 // where the comment just read starts
 	for {
 		tt := z.Next()
 		raw := len(z.Raw())
 		switch tt {
 		case xhtml.ErrorToken: // the end of the page, or no more to understand
+			if lastComment >= 0 {
+				// A comment the end of the page may have cut off: the
+				// policy goes before it, not into it.
+				return lastComment, false
+			}
 			return offset, false
-		case xhtml.DoctypeToken, xhtml.CommentToken:
+		case xhtml.DoctypeToken:
+			if !bytes.HasSuffix(z.Raw(), []byte(">")) {
+				return offset, false // cut off by the end of the page
+			}
+		case xhtml.CommentToken:
+			lastComment = offset
+			offset += raw
+			continue
 		case xhtml.TextToken:
 			if len(bytes.TrimLeft(z.Raw(), " \t\r\n\f")) > 0 {
 				return offset, false
@@ -68,6 +81,7 @@ func headInsertion(page string) (at int, inHead bool) {
 		default:
 			return offset, false
 		}
+		lastComment = -1
 		offset += raw
 	}
 }

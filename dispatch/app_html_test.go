@@ -146,3 +146,20 @@ func TestOrigins(t *testing.T) {
 		}
 	}
 }
+
+// FuzzInjectCSP: whatever the page, the policy is the first element of
+// the head as a browser parses it, and nothing that loads or runs comes
+// before it.
+func FuzzInjectCSP(f *testing.F) {
+	for _, seed := range []string{"", "<p>x", "<!doctype html><html><head></head></html>", "\ufeff<head>", "<script>x</script><head>",
+		"<html><!--<head>--><head a='>'>", "<?xml?><html>", "</p><head>", "\x00<head>", "<HEAD/>", "<title>t</title><head>"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, page string) {
+		out := InjectCSP(page, "default-src 'none'")
+		got, found, before := cspOf(t, out)
+		if !found || got != "default-src 'none'" || before {
+			t.Fatalf("page %q: policy found %v (%q), something before it %v:\n%s", page, found, got, before, out)
+		}
+	})
+}

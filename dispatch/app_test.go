@@ -40,7 +40,7 @@ func appDiagnostics(t *testing.T, path string) []string {
 
 // writeConfig writes src as app.hcl (and the given other files) in a new
 // folder and returns the configuration's path.
-func writeConfig(t *testing.T, src string, files map[string]string) string {
+func writeConfig(t testing.TB, src string, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -259,7 +259,7 @@ app "dashboard" {
 	}
 }
 
-func compileApps(t *testing.T, path string) *dispatch.Table {
+func compileApps(t testing.TB, path string) *dispatch.Table {
 	t.Helper()
 	cfg, diags := lang.Load(path)
 	if diags.HasErrors() {
