@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -130,7 +131,7 @@ func (c *compiler) checkAppURI(attr *hcl.Attribute, uri string) bool {
 		return false
 	}
 	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "ui" || u.Host == "" && u.Opaque == "" && u.Path == "" {
+	if err != nil || u.Scheme != "ui" || !strings.HasPrefix(strings.ToLower(uri), "ui://") || u.Host == "" && u.Path == "" {
 		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid app URI",
 			"%q is not a ui:// URI; hosts look for apps under the ui scheme. Write it as \"ui://<server>/<page>\", for example \"ui://orders/dashboard\".", uri)})
 		return false
@@ -143,10 +144,8 @@ func (c *compiler) checkAppURI(attr *hcl.Attribute, uri string) bool {
 // like a resource file, so that editing it needs no reload.
 func (c *compiler) appPage(a *lang.App, res *Resource, app *App) {
 	if a.HTML != nil {
-		if page := c.staticString(a.HTML); page != "" {
-			app.Page = page
-			res.Text = InjectCSP(page, app.Policy)
-		}
+		app.Page = c.staticString(a.HTML)
+		res.Text = InjectCSP(app.Page, app.Policy) // even an empty page gets it
 		return
 	}
 	if a.File == nil {

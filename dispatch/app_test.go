@@ -86,6 +86,16 @@ app "dashboard" {
   uri  = "https://orders.example.com/dashboard"
   html = "<p>hi</p>"
 }`, [][]string{{"3:10: error: Invalid app URI", `not a ui:// URI`, `ui://orders/dashboard`}}},
+		{"ui: without //", `
+app "dashboard" {
+  uri  = "ui:dashboard"
+  html = "<p>hi</p>"
+}`, [][]string{{"3:10: error: Invalid app URI"}}},
+		{"ui:// alone", `
+app "dashboard" {
+  uri  = "ui://"
+  html = "<p>hi</p>"
+}`, [][]string{{"3:10: error: Invalid app URI"}}},
 		{"duplicate uri with a resource", `
 resource "page" {
   uri  = "ui://orders/dashboard"

@@ -85,3 +85,43 @@ func TestValidateApps(t *testing.T) {
 		t.Errorf("stderr: %s", errOut.String())
 	}
 }
+
+// TestInspectApps shows an app among the resources, with its _meta.ui, and
+// the linked tool's _meta.
+func TestInspectApps(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"inspect", appsConfig(t)}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var l struct {
+		Tools []struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"tools"`
+		Resources []struct {
+			URI      string         `json:"uri"`
+			MimeType string         `json:"mimeType"`
+			Meta     map[string]any `json:"_meta"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Resources) != 1 || l.Resources[0].URI != "ui://orders/dashboard" || l.Resources[0].MimeType != "text/html;profile=mcp-app" ||
+		l.Resources[0].Meta["ui"] == nil || len(l.Tools) != 1 || l.Tools[0].Meta["ui/resourceUri"] != "ui://orders/dashboard" {
+		t.Errorf("inspect: %s", out.String())
+	}
+}
+
+// TestAppsSARIF: a finding in an app's page file is valid SARIF, located
+// in that file.
+func TestAppsSARIF(t *testing.T) {
+	sch := officialSARIFSchema(t)
+	config := appsConfig(t)
+	log := validateSARIF(t, sch, filepath.Dir(config), "apps.hcl")
+	text, _ := json.Marshal(log)
+	for _, want := range []string{`"ruleId":"MCPD601"`, `"uri":"page.html"`, `"startLine":2`, `"startColumn":17`} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("SARIF output lacks %s:\n%s", want, text)
+		}
+	}
+}
