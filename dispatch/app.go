@@ -3,6 +3,7 @@ package dispatch
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -155,10 +156,37 @@ func (c *compiler) appPage(a *lang.App, res *Resource, app *App) {
 	if res.File == "" {
 		return
 	}
-	if b, err := eval.ReadConfigFile("", res.File); err == nil && !utf8.Valid(b) {
+	info, err := os.Stat(res.File)
+	if err != nil || info.IsDir() || info.Size() > eval.MaxFileBytes {
+		return // reported by configFile
+	}
+	if !info.Mode().IsRegular() {
+		// A pipe or a device would block or never end, at every read.
+		c.add(hcl.Diagnostics{errorf(a.File.Expr.Range(), "App page is not a regular file",
+			"%s is a %s; an app's page is an HTML file read whole. Name a regular file.", res.File, fileKind(info.Mode()))})
+		return
+	}
+	b, err := eval.ReadConfigFile("", res.File)
+	switch {
+	case err != nil:
+		c.add(hcl.Diagnostics{errorf(a.File.Expr.Range(), "App page unreadable", "%s.", err)})
+	case !utf8.Valid(b):
 		c.add(hcl.Diagnostics{errorf(a.File.Expr.Range(), "App page is not text",
 			"%s is not UTF-8 text; an app's page is an HTML document sent as text. Save it as UTF-8.", res.File)})
 	}
+}
+
+// fileKind names a file that is not a regular file, for messages.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	case m&os.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
 }
 
 func (a *App) meta() map[string]any {
