@@ -1,7 +1,7 @@
 # Thin list of one-line targets; CI runs `make check` (see .ci/run).
 GO ?= go
 
-.PHONY: build test hostile check fmtcheck vet examples bench fuzz update tidycheck
+.PHONY: build test hostile check fmtcheck vet examples apps bench fuzz update tidycheck
 
 # A release tag names the version; the commit is always recorded (the
 # environment may turn Go's own VCS stamping off).
@@ -15,7 +15,8 @@ hostile:    ; $(GO) test -run Hostile ./...
 check: fmtcheck vet test examples tidycheck
 fmtcheck:   ; @test -z "$$(gofmt -l .)" || (gofmt -l . && echo 'run gofmt -w .' && exit 1)
 vet:        ; $(GO) vet ./...
-examples:   ; $(GO) run ./cmd/mcpdecl validate --strict examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl && $(GO) run ./cmd/mcpdecl fmt --check examples && $(GO) run ./cmd/mcpdecl test examples
+examples: apps ; $(GO) run ./cmd/mcpdecl validate --strict examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl examples/orders_app.hcl && $(GO) run ./cmd/mcpdecl fmt --check examples && $(GO) run ./cmd/mcpdecl test examples
+apps:       ; ./scripts/apps.sh
 tidycheck:  ; $(GO) mod tidy && git diff --exit-code -- go.mod go.sum
 bench:      ; $(GO) test -run='^$$' -bench=. -benchmem ./... && ./scripts/bench-validate.sh
 fuzz:       ; for f in dispatch:FuzzLoad dispatch:FuzzFastSchemaAgrees dispatch:FuzzInjectCSP mcp:FuzzDecodeMessage mcp:FuzzDecodeMatchesReference internal/jsondec:FuzzDecodeJSON internal/jsonenc:FuzzMatchesEncodingJSON eval:FuzzValueMatchesHCL eval:FuzzFloatText; do \

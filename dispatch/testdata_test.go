@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/apppages"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -50,6 +51,7 @@ func TestValidConfigs(t *testing.T) {
 	paths := append(configsIn(t, "../testdata/valid"), configsIn(t, "../examples")...)
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
+			apppages.SkipUnbuilt(t, p)
 			_, table, diags := compilePaths(p)
 			if len(diags) > 0 {
 				t.Fatalf("want no diagnostics, got:\n%s", render(diags))

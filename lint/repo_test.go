@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/apppages"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
 )
@@ -31,6 +32,9 @@ func TestRepositoryConfigsLintClean(t *testing.T) {
 		t.Fatalf("only %d configurations found", len(paths))
 	}
 	for _, p := range paths {
+		if apppages.Unbuilt(t, p) {
+			continue
+		}
 		cfg, diags := lang.Load(p)
 		table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
 		diags = append(diags, d...)

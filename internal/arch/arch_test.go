@@ -43,6 +43,9 @@ var forbidden = map[string][]string{
 	// mcp.Options.OnRequest), so neither imports Prometheus and it
 	// imports neither.
 	"internal/metrics": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	// apppages only looks at files: the tests of lang, dispatch and lint
+	// use it to skip an example whose app page is not built.
+	"internal/apppages": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
