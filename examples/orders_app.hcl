@@ -36,12 +36,6 @@ app "dashboard" {
   description    = "A chart of the open order totals per customer, and the open orders with a button to cancel each."
   file           = "orders_app.html"
   prefers_border = true
-  # The inlined SDK holds new URL("https://github.com/cfworker"), a base
-  # its JSON Schema validator resolves ids against; nothing fetches it, and
-  # the page declares no origin, so the policy blocks any request anyway.
-  lint {
-    ignore = ["app-blocked-origin"]
-  }
 }
 
 tool "customer_totals" {

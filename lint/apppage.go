@@ -53,8 +53,10 @@ var loadingRels = []string{"stylesheet", "icon", "preload", "modulepreload", "pr
 
 // scriptCall finds URLs given to the calls of a script that fetch code
 // (import) or connect (fetch, WebSocket, EventSource, sendBeacon,
-// XMLHttpRequest's open, new URL): group 1 is the call, group 2 the URL.
-var scriptCall = regexp.MustCompile("\\b(fetch|WebSocket|EventSource|sendBeacon|new\\s+URL|import|\\.open\\s*\\(\\s*[\"'`][A-Za-z]+[\"'`]\\s*,)\\s*\\(?\\s*[\"'`]((?:(?:https?|wss?):)?//[^\"'`\\s]+)")
+// XMLHttpRequest's open): group 1 is the call, group 2 the URL. new URL is
+// left out: it only parses a string (bundled libraries resolve ids against
+// such bases) and the URL it makes reaches fetch, which is what loads.
+var scriptCall = regexp.MustCompile("\\b(fetch|WebSocket|EventSource|sendBeacon|import|\\.open\\s*\\(\\s*[\"'`][A-Za-z]+[\"'`]\\s*,)\\s*\\(?\\s*[\"'`]((?:(?:https?|wss?):)?//[^\"'`\\s]+)")
 
 // scriptImport finds static imports of bindings: import x from "URL"
 // (scriptCall finds import "URL" and import("URL")).

@@ -94,6 +94,7 @@ func TestAppPageInline(t *testing.T) {
 			[][]string{{`At line 2, column 10 of the page: a fetch() call in a script refers to https://api.example.com/orders`, `Add "https://api.example.com" to csp { connect_domains = [...] }`}}},
 		{"fetch in connect_domains, not resource_domains", "<script>fetch('https://api.example.com/orders')</script>",
 			`csp { resource_domains = ["https://api.example.com"] }`, [][]string{{`connect_domains`}}},
+		{"new URL only parses", "<script>const base = new URL(\"https://json-schema.example.org/\")</script>", "", nil},
 		{"websocket allowed by https origin", "<script>new WebSocket(`wss://api.example.com/live`)</script>",
 			`csp { connect_domains = ["https://api.example.com"] }`, nil},
 		{"websocket on another port", "<script>new WebSocket(\"wss://api.example.com:8443/live\")</script>",
