@@ -173,7 +173,7 @@ func (t *Table) runTool(ctx context.Context, in *CallInput, tool *Tool, args *ca
 	if timeout > 0 {
 		req.Timeout = timeout
 	}
-	res, failure := invoke(ctx, log, "tool "+tool.Name, tool.Action, req)
+	res, failure := invoke(ctx, log, "tool "+tool.Name, "", tool.Action, req)
 	if failure != "" {
 		return nil, nil, errorResult(failure)
 	}

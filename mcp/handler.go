@@ -77,6 +77,11 @@ type Request struct {
 	// Header is the HTTP request header (auth, tracing); nil on stdio.
 	Header http.Header
 
+	// TraceParent and TraceState are the W3C trace context of params._meta
+	// (traceparent, tracestate) as sent, unchecked; "" when absent or not
+	// strings.
+	TraceParent, TraceState string
+
 	// Notifier emits notifications related to this request. Never nil.
 	Notifier Notifier
 }

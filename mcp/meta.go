@@ -15,6 +15,9 @@ const (
 	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
 	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 	MetaProgressToken      = "progressToken"
+	// W3C trace context of the request, in any request's _meta.
+	MetaTraceParent = "traceparent"
+	MetaTraceState  = "tracestate"
 )
 
 // requestMeta is params._meta of an inbound request, decoded once. Values stay
@@ -26,6 +29,17 @@ type requestMeta struct {
 	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
 	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
 	ProgressToken      json.RawMessage `json:"progressToken"`
+	TraceParent        json.RawMessage `json:"traceparent"`
+	TraceState         json.RawMessage `json:"tracestate"`
+}
+
+// traceContext is the W3C trace context the _meta carries, as strings; a
+// value of another type is no context (tracing never fails a request).
+func (m *requestMeta) traceContext() (parent, state string) {
+	if m == nil || m.TraceParent == nil {
+		return "", ""
+	}
+	return jsonString(m.TraceParent), jsonString(m.TraceState)
 }
 
 // claimsModern reports a modern era claim: the protocolVersion key is present,

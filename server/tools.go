@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -16,10 +17,14 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindTool)
+	var timeout time.Duration
+	if o.watched() {
+		o.name, timeout = s.toolName(st.table, p.Name)
+		ctx = o.trace(ctx, req)
+	}
 	res, err := s.callTool(ctx, st, req, p)
-	if o.obs != nil {
-		name, timeout := s.toolName(st.table, p.Name)
-		o.end(ctx, name, err, res != nil && res.IsError, timeout)
+	if o.watched() {
+		o.end(ctx, st, err, res != nil && res.IsError, timeout)
 	}
 	return res, err
 }
@@ -63,6 +68,7 @@ func (s *Server) callInput(ctx context.Context, st *state, req *mcp.Request, arg
 		},
 		Logger:         s.log,
 		DefaultTimeout: s.timeout,
+		Backends:       s.backends,
 	}
 }
 
