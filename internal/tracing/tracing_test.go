@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -91,6 +92,16 @@ tool "chain" {
     query = "SELECT ${args.isbn} AS isbn"
   }
 }
+tool "later" {
+  description = "Looks a book up in the background."
+  arg "isbn" {
+    type = string
+  }
+  http "api" {
+    path = "/books/${args.isbn}"
+  }
+  task {}
+}
 resource_template "shelf" {
   uri_template = "books://shelf/{isbn}"
   name         = "shelf"
@@ -167,7 +178,13 @@ func start(t *testing.T) *fixture {
 	}
 	f.srv = srv
 	hs := httptest.NewServer(mcp.NewServer(srv, nil).HTTPHandler(nil))
-	t.Cleanup(func() { hs.Close(); srv.Close() })
+	t.Cleanup(func() {
+		hs.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, _ = srv.DrainTasks(ctx)
+		srv.Close()
+	})
 	f.url = hs.URL
 	return f
 }
@@ -542,4 +559,54 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestTaskSpans: the backend calls of a task, which run after its
+// request was answered, continue the trace of the request that created
+// it, under its span.
+func TestTaskSpans(t *testing.T) {
+	f := start(t)
+	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"later","arguments":{"isbn":"` + secret + `"},` +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", mcp.Version20260728)
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "later")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(raw), "taskId") {
+		t.Fatalf("no task: %s", raw)
+	}
+	// The task ends on its own; wait for its backend span.
+	var get tracetest.SpanStub
+	for range 500 {
+		for _, s := range f.spans.GetSpans() {
+			if s.Name == "GET /books/{args.isbn}" {
+				get = s
+			}
+		}
+		if get.Name != "" {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	spans := f.spans.GetSpans()
+	call := only(t, spans, "tools/call later")
+	if get.Name == "" {
+		t.Fatalf("no backend span of the task in %v", names(spans))
+	}
+	if get.Parent.SpanID() != call.SpanContext.SpanID() || get.SpanContext.TraceID() != call.SpanContext.TraceID() {
+		t.Errorf("the task's backend span %v is not under the request's %v", get.Parent, call.SpanContext)
+	}
+	want := fmt.Sprintf("00-%s-%s-01", get.SpanContext.TraceID(), get.SpanContext.SpanID())
+	if parents := f.api.traceparents(); !contains(parents, want) {
+		t.Errorf("the task's request to the API carried %q, want %s", parents, want)
+	}
+	noSecret(t, spans)
 }
