@@ -35,9 +35,9 @@ const instrumentation = "github.com/mcpdecl/mcpdecl"
 type Tracer struct {
 	tracer trace.Tracer
 	prop   propagation.TraceContext
-	// backend holds the fixed attributes of each backend call's summary,
-	// built on its first call.
-	backend sync.Map // *adapter.CallSummary → *backendSpan
+	// backend holds the fixed attributes of each backend call's summary
+	// and step, built on its first call.
+	backend sync.Map // backendKey → *backendSpan
 }
 
 var _ server.Tracer = (*Tracer)(nil)
@@ -61,7 +61,6 @@ const (
 	keyResourceName    = attribute.Key("mcpdecl.resource.name")
 	keyCompletionRef   = attribute.Key("mcpdecl.completion.ref")
 	keyTransport       = attribute.Key("network.transport")
-	keyNetProtocol     = attribute.Key("network.protocol.name")
 	keyOutcome         = attribute.Key("mcpdecl.outcome")
 	keyErrorType       = attribute.Key("error.type")
 	keyBackend         = attribute.Key("mcpdecl.backend.name")
@@ -75,7 +74,9 @@ const (
 // the caller's trace context (see parentOf).
 func (t *Tracer) StartCall(ctx context.Context, req *mcp.Request, kind, name string) context.Context {
 	parent, link := t.parentOf(ctx, req)
-	attrs := make([]attribute.KeyValue, 0, 9)
+	pooled := attrPool.Get().(*[]attribute.KeyValue)
+	defer func() { *pooled = (*pooled)[:0]; attrPool.Put(pooled) }() // the span keeps a copy
+	attrs := *pooled
 	attrs = append(attrs, keyMethod.String(req.Method), keyProtocolVersion.String(req.ProtocolVersion),
 		keyEra.String(req.Era.String()))
 	if id := requestID(req.ID); id != "" {
@@ -92,23 +93,35 @@ func (t *Tracer) StartCall(ctx context.Context, req *mcp.Request, kind, name str
 		attrs = append(attrs, keyCompletionRef.String(name))
 	}
 	if req.Header != nil {
-		attrs = append(attrs, keyTransport.String("tcp"), keyNetProtocol.String("http"))
+		attrs = append(attrs, keyTransport.String("tcp"))
 	} else {
 		attrs = append(attrs, keyTransport.String("pipe"))
 	}
-	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
-	if link.IsValid() {
-		opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
+	// ok until EndCall says otherwise: no span is exported before it ends,
+	// and a call that succeeds then adds no attribute (which would copy
+	// them all).
+	attrs = append(attrs, outcomeOK)
+	*pooled = attrs
+	if parent.IsValid() {
+		ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
 	}
-	ctx, _ = t.tracer.Start(trace.ContextWithRemoteSpanContext(ctx, parent), req.Method+" "+name, opts...)
+	if link.IsValid() {
+		ctx, _ = t.tracer.Start(ctx, req.Method+" "+name, serverKind, trace.WithAttributes(attrs...), trace.WithLinks(trace.Link{SpanContext: link}))
+		return ctx
+	}
+	ctx, _ = t.tracer.Start(ctx, req.Method+" "+name, serverKind, trace.WithAttributes(attrs...))
 	return ctx
 }
+
+// attrPool holds the slices a server span's attributes are gathered in:
+// the span copies them.
+var attrPool = sync.Pool{New: func() any { s := make([]attribute.KeyValue, 0, 8); return &s }}
 
 // parentOf is the caller's trace context: params._meta's traceparent
 // when it is valid (the MCP client's own, which also crosses stdio and
 // proxies), else the HTTP request's. When both are valid and differ, the
-// HTTP one is returned as a link. The span keeps a parent the caller had
-// in ctx when it sent neither.
+// HTTP one is returned as a link. With neither, the span keeps the
+// parent ctx may already have.
 func (t *Tracer) parentOf(ctx context.Context, req *mcp.Request) (parent, link trace.SpanContext) {
 	var fromHeader, fromMeta trace.SpanContext
 	if req.Header != nil && req.Header.Get("traceparent") != "" {
@@ -127,8 +140,15 @@ func (t *Tracer) parentOf(ctx context.Context, req *mcp.Request) (parent, link t
 	case fromHeader.IsValid():
 		return fromHeader, trace.SpanContext{}
 	}
-	return trace.SpanContextFromContext(ctx), trace.SpanContext{}
+	return trace.SpanContext{}, trace.SpanContext{}
 }
+
+// The span kinds as options, made once: an option in an interface
+// allocates.
+var (
+	serverKind = trace.WithSpanKind(trace.SpanKindServer)
+	clientKind = trace.WithSpanKind(trace.SpanKindClient)
+)
 
 // metaCarrier reads the trace context of params._meta.
 type metaCarrier struct{ parent, state string }
@@ -166,13 +186,18 @@ func requestID(raw []byte) string {
 // server's.
 func (t *Tracer) EndCall(ctx context.Context, outcome, errorType string) {
 	span := trace.SpanFromContext(ctx)
-	span.SetAttributes(keyOutcome.String(outcome))
-	if errorType != "" {
-		span.SetAttributes(keyErrorType.String(errorType))
+	switch {
+	case errorType != "":
+		span.SetAttributes(keyOutcome.String(outcome), keyErrorType.String(errorType))
 		span.SetStatus(codes.Error, outcome)
+	case outcome != server.OutcomeOK:
+		span.SetAttributes(keyOutcome.String(outcome))
 	}
 	span.End()
 }
+
+// outcomeOK is the outcome every span starts with.
+var outcomeOK = keyOutcome.String("ok")
 
 // LogIDs implements server.Tracer.
 func (t *Tracer) LogIDs(ctx context.Context) (traceID, spanID string) {
@@ -183,42 +208,49 @@ func (t *Tracer) LogIDs(ctx context.Context) (traceID, spanID string) {
 	return sc.TraceID().String(), sc.SpanID().String()
 }
 
-// backendSpan is what every span of one backend call has.
+// backendSpan is what every span of one backend call (of one step) has.
 type backendSpan struct {
 	name  string
-	attrs []attribute.KeyValue
+	attrs trace.SpanStartOption
 }
 
-func (t *Tracer) backendSpanOf(s *adapter.CallSummary) *backendSpan {
-	if b, ok := t.backend.Load(s); ok {
+// backendKey names the backend calls of one call block, of one step.
+type backendKey struct {
+	summary *adapter.CallSummary
+	step    string
+}
+
+func (t *Tracer) backendSpanOf(s *adapter.CallSummary, step string) *backendSpan {
+	key := backendKey{s, step}
+	if b, ok := t.backend.Load(key); ok {
 		return b.(*backendSpan)
 	}
-	b := &backendSpan{name: s.Operation, attrs: make([]attribute.KeyValue, 0, len(s.Attributes)+2)}
-	b.attrs = append(b.attrs, keyBackendKind.String(s.Kind))
+	attrs := make([]attribute.KeyValue, 0, len(s.Attributes)+4)
+	attrs = append(attrs, keyBackendKind.String(s.Kind))
 	if s.Backend != "" {
-		b.attrs = append(b.attrs, keyBackend.String(s.Backend))
+		attrs = append(attrs, keyBackend.String(s.Backend))
 	}
+	if step != "" {
+		attrs = append(attrs, keyStep.String(step))
+	}
+	attrs = append(attrs, outcomeOK) // until CallEnded says otherwise
 	for _, a := range s.Attributes {
 		switch v := a.Value.(type) {
 		case string:
-			b.attrs = append(b.attrs, attribute.String(a.Key, v))
+			attrs = append(attrs, attribute.String(a.Key, v))
 		case int:
-			b.attrs = append(b.attrs, attribute.Int(a.Key, v))
+			attrs = append(attrs, attribute.Int(a.Key, v))
 		}
 	}
-	t.backend.Store(s, b)
-	return b
+	b, _ := t.backend.LoadOrStore(key, &backendSpan{name: s.Operation, attrs: trace.WithAttributes(attrs...)})
+	return b.(*backendSpan)
 }
 
 // CallStarted implements adapter.Observer: a client span, child of the
 // call's, named by the summary ("GET /books/{args.isbn}").
 func (t *Tracer) CallStarted(ctx context.Context, c *dispatch.BackendCall) context.Context {
-	b := t.backendSpanOf(c.Summary)
-	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(b.attrs...), trace.WithTimestamp(c.Start)}
-	if c.Step != "" {
-		opts = append(opts, trace.WithAttributes(keyStep.String(c.Step)))
-	}
-	ctx, _ = t.tracer.Start(ctx, b.name, opts...)
+	b := t.backendSpanOf(c.Summary, c.Step)
+	ctx, _ = t.tracer.Start(ctx, b.name, clientKind, b.attrs, trace.WithTimestamp(c.Start))
 	return &backendCtx{Context: ctx}
 }
 
@@ -243,16 +275,17 @@ func (c *backendCtx) Value(key any) any {
 // HTTP failure is its status code (the HTTP conventions).
 func (t *Tracer) CallEnded(ctx context.Context, c *dispatch.BackendCall) {
 	span := trace.SpanFromContext(ctx)
-	span.SetAttributes(keyOutcome.String(c.Outcome))
 	switch c.Outcome {
-	case adapter.OutcomeOK, adapter.OutcomeCancelled:
+	case adapter.OutcomeOK:
+	case adapter.OutcomeCancelled:
+		span.SetAttributes(keyOutcome.String(c.Outcome))
 	default:
 		span.SetStatus(codes.Error, c.Outcome)
 		errorType := c.Outcome
 		if bc, ok := ctx.Value(backendCtxKey{}).(*backendCtx); ok && bc.status >= 400 && c.Outcome == adapter.OutcomeFailure {
 			errorType = strconv.Itoa(bc.status)
 		}
-		span.SetAttributes(keyErrorType.String(errorType))
+		span.SetAttributes(keyOutcome.String(c.Outcome), keyErrorType.String(errorType))
 	}
 	span.End()
 }
