@@ -33,13 +33,17 @@ type requestMeta struct {
 	TraceState         json.RawMessage `json:"tracestate"`
 }
 
-// traceContext is the W3C trace context the _meta carries, as strings; a
-// value of another type is no context (tracing never fails a request).
-func (m *requestMeta) traceContext() (parent, state string) {
+// traceContext is the W3C trace context the _meta carries, nil without
+// a traceparent string (tracing never fails a request).
+func (m *requestMeta) traceContext() *TraceContext {
 	if m == nil || m.TraceParent == nil {
-		return "", ""
+		return nil
 	}
-	return jsonString(m.TraceParent), jsonString(m.TraceState)
+	parent := jsonString(m.TraceParent)
+	if parent == "" {
+		return nil
+	}
+	return &TraceContext{Parent: parent, State: jsonString(m.TraceState)}
 }
 
 // claimsModern reports a modern era claim: the protocolVersion key is present,

@@ -127,8 +127,8 @@ func (t *Tracer) parentOf(ctx context.Context, req *mcp.Request) (parent, link t
 	if req.Header != nil && req.Header.Get("traceparent") != "" {
 		fromHeader = trace.SpanContextFromContext(t.prop.Extract(context.Background(), propagation.HeaderCarrier(req.Header)))
 	}
-	if req.TraceParent != "" {
-		carrier := metaCarrier{parent: req.TraceParent, state: req.TraceState}
+	if req.Trace != nil {
+		carrier := metaCarrier{parent: req.Trace.Parent, state: req.Trace.State}
 		fromMeta = trace.SpanContextFromContext(t.prop.Extract(context.Background(), carrier))
 	}
 	switch {
