@@ -49,22 +49,28 @@ func (discard) Shutdown(context.Context) error                             { ret
 // with metrics and traces off (what serve runs without --metrics and
 // without an OTLP endpoint), metrics only, traces only (every span
 // sampled, batched to an exporter that drops them) and both, in one run;
-// the lines other than off report what they add per call:
+// the lines other than off report what they add per call, in wall time
+// and in the process's CPU time (the span exporter's goroutine and the
+// garbage collector included):
 //
 //	go test ./server/ -run '^$' -bench ToolsCallTracing -benchmem
 func BenchmarkToolsCallTracing(b *testing.B) {
 	tables := map[string]*dispatch.Table{"static": compileFile(b, interopConfig), "sql": sqliteGreet(b)}
 	for _, kind := range []string{"static", "sql"} {
-		var base [2]float64
+		var base [3]float64
 		for _, mode := range []string{"off", "metrics", "traces", "both"} {
 			h := tracedHandler(b, tables[kind], mode)
 			b.Run(kind+"/"+mode, func(b *testing.B) {
+				before := cpuNow()
 				ns, bytes := measureCalls(b, kind+" "+mode, h, "modern")
+				cpu := float64(cpuNow()-before) / float64(b.N)
+				b.ReportMetric(cpu, "cpu-ns/op")
 				if mode == "off" {
-					base = [2]float64{ns, bytes}
+					base = [3]float64{ns, bytes, cpu}
 				} else if base[0] > 0 {
 					b.ReportMetric(ns-base[0], "extra-ns/op")
 					b.ReportMetric(bytes-base[1], "extra-B/op")
+					b.ReportMetric(cpu-base[2], "extra-cpu-ns/op")
 				}
 			})
 		}

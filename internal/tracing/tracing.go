@@ -250,8 +250,11 @@ func (t *Tracer) backendSpanOf(s *adapter.CallSummary, step string) *backendSpan
 // call's, named by the summary ("GET /books/{args.isbn}").
 func (t *Tracer) CallStarted(ctx context.Context, c *dispatch.BackendCall) context.Context {
 	b := t.backendSpanOf(c.Summary, c.Step)
-	ctx, _ = t.tracer.Start(ctx, b.name, clientKind, b.attrs, trace.WithTimestamp(c.Start))
-	return &backendCtx{Context: ctx}
+	ctx, _ = t.tracer.Start(ctx, b.name, clientKind, b.attrs)
+	if c.Summary.Kind != "http" {
+		return ctx
+	}
+	return &backendCtx{Context: ctx} // for the status of the last answer
 }
 
 // backendCtx is a backend call's context: its span's, and the status of
