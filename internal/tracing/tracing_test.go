@@ -92,6 +92,13 @@ tool "chain" {
     query = "SELECT ${args.isbn} AS isbn"
   }
 }
+tool "slow" {
+  description = "Stopped at its deadline."
+  timeout     = "100ms"
+  http "api" {
+    path = "/slow"
+  }
+}
 tool "later" {
   description = "Looks a book up in the background."
   arg "isbn" {
@@ -101,6 +108,16 @@ tool "later" {
     path = "/books/${args.isbn}"
   }
   task {}
+}
+prompt "review" {
+  description = "Reviews a book."
+  arg "who" {
+    type        = string
+    completions = ["Ada", "Alan"]
+  }
+  message "user" {
+    text = "Review it, ${args.who}"
+  }
 }
 resource_template "shelf" {
   uri_template = "books://shelf/{isbn}"
@@ -129,6 +146,10 @@ func newAPI(t *testing.T) *api {
 		a.mu.Lock()
 		a.parents = append(a.parents, r.Header.Get("traceparent"))
 		a.mu.Unlock()
+		if r.URL.Path == "/slow" {
+			<-r.Context().Done() // until the caller gives up
+			return
+		}
 		if r.URL.Path == "/fail" {
 			http.Error(w, `{"error":"no"}`, http.StatusServiceUnavailable)
 			return
@@ -263,7 +284,16 @@ func TestSpanTree(t *testing.T) {
 			if _, err := cs.ReadResource(ctx, &sdkmcp.ReadResourceParams{URI: "books://shelf/" + secret}); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := cs.GetPrompt(ctx, &sdkmcp.GetPromptParams{Name: "review", Arguments: map[string]string{"who": secret}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cs.Complete(ctx, &sdkmcp.CompleteParams{Ref: &sdkmcp.CompleteReference{Type: "ref/prompt", Name: "review"},
+				Argument: sdkmcp.CompleteParamsArgument{Name: "who", Value: secret}}); err != nil {
+				t.Fatal(err)
+			}
 			spans := f.spans.GetSpans()
+			wantAttrs(t, only(t, spans, "prompts/get review"), map[string]any{"mcp.method.name": "prompts/get", "gen_ai.prompt.name": "review", "mcpdecl.outcome": "ok"})
+			wantAttrs(t, only(t, spans, "completion/complete review"), map[string]any{"mcp.method.name": "completion/complete", "mcpdecl.completion.ref": "review"})
 
 			book := only(t, spans, "tools/call book")
 			wantKind(t, book, trace.SpanKindServer)
@@ -322,8 +352,9 @@ func TestSpanTree(t *testing.T) {
 }
 
 // TestFailures: an answer the tool reports as an error is a tool_error;
-// the HTTP span has the status as its error type; a call of an unknown
-// tool is a protocol error typed by its JSON-RPC code.
+// the HTTP span has the status as its error type; a call stopped at its
+// tool's deadline is a timeout, its backend call too; a call of an
+// unknown tool is a protocol error typed by its JSON-RPC code.
 func TestFailures(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
@@ -331,6 +362,9 @@ func TestFailures(t *testing.T) {
 			cs := f.connect(t, era.version, nil)
 			if res := call(t, cs, "broken", nil, nil); !res.IsError {
 				t.Fatal("broken: not an error")
+			}
+			if res := call(t, cs, "slow", nil, nil); !res.IsError {
+				t.Fatal("slow: not an error")
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
@@ -348,6 +382,9 @@ func TestFailures(t *testing.T) {
 			if get.Status.Code != codes.Error {
 				t.Errorf("GET /fail: status %v", get.Status)
 			}
+			slow := only(t, spans, "tools/call slow")
+			wantAttrs(t, slow, map[string]any{"mcpdecl.outcome": "timeout", "error.type": "timeout"})
+			wantAttrs(t, childOf(t, spans, slow, "GET /slow"), map[string]any{"mcpdecl.outcome": "timeout", "error.type": "timeout"})
 			nope := only(t, spans, "tools/call unknown")
 			wantAttrs(t, nope, map[string]any{"mcpdecl.outcome": "protocol_error", "error.type": "-32602", "gen_ai.tool.name": "unknown"})
 		})
