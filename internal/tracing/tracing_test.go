@@ -647,3 +647,35 @@ func TestTaskSpans(t *testing.T) {
 	}
 	noSecret(t, spans)
 }
+
+// TestStdioContext: over stdio, where there are no headers, the trace
+// context of params._meta is continued and the transport is a pipe.
+func TestStdioContext(t *testing.T) {
+	const parentTrace, parentSpan = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			f := start(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			clientIn, serverOut := io.Pipe()
+			serverIn, clientOut := io.Pipe()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				_ = mcp.NewServer(f.srv, nil).ServeStdio(ctx, serverIn, serverOut)
+				serverOut.Close()
+			}()
+			t.Cleanup(func() { clientOut.Close(); cancel(); <-done })
+			c := sdkmcp.NewClient(&sdkmcp.Implementation{Name: "traces-test", Version: "1"}, nil)
+			cs, err := c.Connect(ctx, &sdkmcp.IOTransport{Reader: clientIn, Writer: clientOut}, &sdkmcp.ClientSessionOptions{ProtocolVersion: era.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			call(t, cs, "count", map[string]any{"isbn": "1"}, sdkmcp.Meta{"traceparent": "00-" + parentTrace + "-" + parentSpan + "-01"})
+			count := only(t, f.spans.GetSpans(), "tools/call count")
+			if got := count.Parent; got.TraceID().String() != parentTrace || got.SpanID().String() != parentSpan {
+				t.Errorf("count's parent is %v, not _meta's", got)
+			}
+			wantAttrs(t, count, map[string]any{"network.transport": "pipe", "mcpdecl.protocol.era": era.name})
+		})
+	}
+}
