@@ -73,7 +73,7 @@ const (
 // method and the configured name ("tools/call search"), whose parent is
 // the caller's trace context (see parentOf).
 func (t *Tracer) StartCall(ctx context.Context, req *mcp.Request, kind, name string) context.Context {
-	parent, link := t.parentOf(ctx, req)
+	parent, link := t.parentOf(req)
 	pooled := attrPool.Get().(*[]attribute.KeyValue)
 	defer func() { *pooled = (*pooled)[:0]; attrPool.Put(pooled) }() // the span keeps a copy
 	attrs := *pooled
@@ -121,8 +121,8 @@ var attrPool = sync.Pool{New: func() any { s := make([]attribute.KeyValue, 0, 8)
 // when it is valid (the MCP client's own, which also crosses stdio and
 // proxies), else the HTTP request's. When both are valid and differ, the
 // HTTP one is returned as a link. With neither, the span keeps the
-// parent ctx may already have.
-func (t *Tracer) parentOf(ctx context.Context, req *mcp.Request) (parent, link trace.SpanContext) {
+// parent its context may already have.
+func (t *Tracer) parentOf(req *mcp.Request) (parent, link trace.SpanContext) {
 	var fromHeader, fromMeta trace.SpanContext
 	if req.Header != nil && req.Header.Get("traceparent") != "" {
 		fromHeader = trace.SpanContextFromContext(t.prop.Extract(context.Background(), propagation.HeaderCarrier(req.Header)))
@@ -150,6 +150,9 @@ var (
 	clientKind = trace.WithSpanKind(trace.SpanKindClient)
 )
 
+// maxRequestID is the longest JSON-RPC id a span records.
+const maxRequestID = 128
+
 // metaCarrier reads the trace context of params._meta.
 type metaCarrier struct{ parent, state string }
 
@@ -167,9 +170,10 @@ func (metaCarrier) Set(string, string) {}
 func (metaCarrier) Keys() []string     { return []string{"traceparent", "tracestate"} }
 
 // requestID is a JSON-RPC id as text: a string's value, a number's
-// digits.
+// digits; "" for one longer than maxRequestID, which a client could make
+// as long as a request body to fill the span buffer with.
 func requestID(raw []byte) string {
-	if len(raw) == 0 {
+	if len(raw) == 0 || len(raw) > maxRequestID+2 {
 		return ""
 	}
 	if raw[0] == '"' {

@@ -679,3 +679,36 @@ func TestStdioContext(t *testing.T) {
 		})
 	}
 }
+
+// TestLongRequestID: an id longer than a span keeps is left out, the
+// span made all the same.
+func TestLongRequestID(t *testing.T) {
+	f := start(t)
+	for i, id := range []string{`"short-id"`, `"` + strings.Repeat("x", 5000) + `"`} {
+		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"say","arguments":{"isbn":"1"},` +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", mcp.Version20260728)
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "say")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		spans := f.spans.GetSpans()
+		if len(spans) < 2*(i+1) {
+			t.Fatalf("call %d: %d spans", i, len(spans))
+		}
+		span := only(t, spans[2*i:], "tools/call say")
+		want := any("short-id")
+		if i == 1 {
+			want = nil
+		}
+		if got := attr(span, "jsonrpc.request.id"); got != want {
+			t.Errorf("call %d: jsonrpc.request.id = %v, want %v", i, got, want)
+		}
+	}
+}
