@@ -3,6 +3,7 @@ package adapter
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -65,6 +66,9 @@ type CallSummary struct {
 	// kind (http.request.method, db.system.name, ...); each value is a
 	// string or an int.
 	Attributes []Attribute
+	// Memo keeps what an observer builds from the summary once (a span's
+	// attributes), so that it lives as long as the call block does.
+	Memo atomic.Value
 }
 
 // Attribute is one key and value of a CallSummary.

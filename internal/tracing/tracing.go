@@ -35,9 +35,6 @@ const instrumentation = "github.com/mcpdecl/mcpdecl"
 type Tracer struct {
 	tracer trace.Tracer
 	prop   propagation.TraceContext
-	// backend holds the fixed attributes of each backend call's summary
-	// and step, built on its first call.
-	backend sync.Map // backendKey → *backendSpan
 }
 
 var _ server.Tracer = (*Tracer)(nil)
@@ -212,22 +209,20 @@ func (t *Tracer) LogIDs(ctx context.Context) (traceID, spanID string) {
 	return sc.TraceID().String(), sc.SpanID().String()
 }
 
-// backendSpan is what every span of one backend call (of one step) has.
+// backendSpan is what every span of one backend call has.
 type backendSpan struct {
 	name  string
+	step  string
 	attrs trace.SpanStartOption
 }
 
-// backendKey names the backend calls of one call block, of one step.
-type backendKey struct {
-	summary *adapter.CallSummary
-	step    string
-}
-
+// backendSpanOf is made once per call block and kept in its summary's
+// memo: a call block is one step's, or its owner's own, so its step is
+// always the same (a summary that actions share, made for those that
+// have none, is rebuilt when the step differs).
 func (t *Tracer) backendSpanOf(s *adapter.CallSummary, step string) *backendSpan {
-	key := backendKey{s, step}
-	if b, ok := t.backend.Load(key); ok {
-		return b.(*backendSpan)
+	if b, ok := s.Memo.Load().(*backendSpan); ok && b.step == step {
+		return b
 	}
 	attrs := make([]attribute.KeyValue, 0, len(s.Attributes)+4)
 	attrs = append(attrs, keyBackendKind.String(s.Kind))
@@ -246,8 +241,9 @@ func (t *Tracer) backendSpanOf(s *adapter.CallSummary, step string) *backendSpan
 			attrs = append(attrs, attribute.Int(a.Key, v))
 		}
 	}
-	b, _ := t.backend.LoadOrStore(key, &backendSpan{name: s.Operation, attrs: trace.WithAttributes(attrs...)})
-	return b.(*backendSpan)
+	b := &backendSpan{name: s.Operation, step: step, attrs: trace.WithAttributes(attrs...)}
+	s.Memo.Store(b)
+	return b
 }
 
 // CallStarted implements adapter.Observer: a client span, child of the
