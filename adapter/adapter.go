@@ -121,6 +121,9 @@ type Request struct {
 	// may then skip decoding the answer into values and give the
 	// structured content as JSON text.
 	AnswerOnly bool
+	// Observer follows the call's backend traffic (trace context in HTTP
+	// headers, status codes); nil when nobody does.
+	Observer Observer
 }
 
 // Context returns the evaluation context of expr in this call: variables,

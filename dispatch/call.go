@@ -40,6 +40,10 @@ type CallInput struct {
 	// and auth.* is read only when it is set.
 	Identity *auth.Identity
 
+	// Backends, when set, is told of every backend call the call makes
+	// (traces, metrics); nil costs a backend call nothing.
+	Backends BackendObserver
+
 	// identity is auth.* of this call, built from Identity when first
 	// needed.
 	identity *identityValue
@@ -119,9 +123,19 @@ var discard = slog.New(slog.DiscardHandler)
 // a default), that is the deadline, for the context and for the adapter
 // (Request.Timeout), which then ignores its backend's; otherwise the
 // adapter applies its call's or backend's timeout alone.
-func invoke(ctx context.Context, log *slog.Logger, what string, action adapter.Action, req *adapter.Request) (*adapter.Result, string) {
+//
+// step names the step making the call, "" for the call of the tool,
+// resource, prompt or completion itself; req.Observer, when set, is told
+// of the call under that name.
+func invoke(ctx context.Context, log *slog.Logger, what, step string, action adapter.Action, req *adapter.Request) (*adapter.Result, string) {
 	start := time.Now()
-	res, err := action.Invoke(ctx, req)
+	var res *adapter.Result
+	var err error
+	if req.Observer != nil {
+		res, err = observedInvoke(ctx, step, action, req, start)
+	} else {
+		res, err = action.Invoke(ctx, req)
+	}
 	if log.Enabled(ctx, slog.LevelDebug) {
 		log.DebugContext(ctx, "call", "target", what, "took", time.Since(start), "outcome", outcomeOf(res, err))
 	}
@@ -173,7 +187,7 @@ func outcomeOf(res *adapter.Result, err error) string {
 // client while it runs (progress, log lines such as a command's stderr)
 // is redacted like everything else the server writes.
 func (t *Table) adapterRequest(ctx context.Context, in *CallInput, args *callArgs) *adapter.Request {
-	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header, Vars: in.authVars()}
+	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header, Vars: in.authVars(), Observer: in.Backends}
 	own := CallSecrets(ctx)
 	ar.Progress = func(progress, total float64, message string) {
 		if in.Progress != nil {

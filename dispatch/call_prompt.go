@@ -285,7 +285,7 @@ func (t *Table) callCompletions(ctx context.Context, in *CallInput, cc *Complete
 	}
 	req := t.adapterRequest(ctx, in, args)
 	callCtx, cancel := withDeadline(ctx, in.DefaultTimeout, req)
-	res, failure := invoke(callCtx, in.logger(), "completion", cc.Action, req)
+	res, failure := invoke(callCtx, in.logger(), "completion", "", cc.Action, req)
 	cancel()
 	if failure != "" || res == nil || res.Failure != "" {
 		in.logger().Warn("completion call failed", "failure", failure)

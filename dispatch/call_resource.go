@@ -179,7 +179,7 @@ func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType str
 	}
 	req := t.adapterRequest(ctx, in, args)
 	req.Vars, req.Timeout, req.AnswerOnly = callVars(in, run), in.DefaultTimeout, ans.readsNoFields()
-	res, failure := invoke(ctx, log, "resource "+uri, action, req)
+	res, failure := invoke(ctx, log, "resource "+uri, "", action, req)
 	if failure != "" {
 		return nil, callError(Internal, failure)
 	}

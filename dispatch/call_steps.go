@@ -152,7 +152,7 @@ func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps 
 			t.runEach(ctx, log, owner, c, run, args)
 			return
 		}
-		c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Action, c.req)
+		c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Name, c.step.Action, c.req)
 	}
 	if len(calls) == 1 {
 		call(calls[0])

@@ -100,7 +100,7 @@ func (t *Table) runItem(ctx context.Context, log *slog.Logger, owner string, c *
 	}
 	vars["each"] = cty.ObjectVal(map[string]cty.Value{"value": e.items[i], "index": cty.NumberIntVal(int64(i))})
 	req.Vars = vars
-	res, failure := invoke(ctx, log, owner+" step "+s.Name+"["+strconv.Itoa(i)+"]", s.Action, &req)
+	res, failure := invoke(ctx, log, owner+" step "+s.Name+"["+strconv.Itoa(i)+"]", s.Name, s.Action, &req)
 	each := map[string]any{"value": itemJSON(e.items[i]), "index": i}
 	e.answers[i] = res
 	e.stops[i], e.errs[i] = verdict(s, res, failure, run, args, each)

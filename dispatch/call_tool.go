@@ -196,7 +196,7 @@ func (t *Table) runToolWithin(ctx context.Context, in *CallInput, log *slog.Logg
 	if timeout > 0 {
 		req.Timeout = timeout
 	}
-	res, failure := invoke(ctx, log, "tool "+tool.Name, tool.Action, req)
+	res, failure := invoke(ctx, log, "tool "+tool.Name, "", tool.Action, req)
 	if failure != "" {
 		return nil, nil, errorResult(failure)
 	}

@@ -22,7 +22,8 @@ var (
 	envelopeFields = fieldNames("jsonrpc", "id", "method", "params", "result", "error")
 	paramFields    = fieldNames("_meta", "name", "uri", "cursor", "arguments", "notifications", "inputResponses",
 		"requestState", "level", "requestId", "protocolVersion", "capabilities", "clientInfo", "taskId", "task")
-	metaFields = fieldNames(MetaProtocolVersion, MetaClientCapabilities, MetaClientInfo, MetaLogLevel, MetaProgressToken)
+	metaFields = fieldNames(MetaProtocolVersion, MetaClientCapabilities, MetaClientInfo, MetaLogLevel, MetaProgressToken,
+		MetaTraceParent, MetaTraceState)
 )
 
 const (
@@ -58,6 +59,8 @@ const (
 	mClientInfo
 	mLogLevel
 	mProgressToken
+	mTraceParent
+	mTraceState
 )
 
 func fieldNames(names ...string) [][]byte {
@@ -272,6 +275,10 @@ func (d *msgDecoder) metaMember(key []byte) bool {
 		mt.LogLevel, ok = r.raw(3)
 	case mProgressToken:
 		mt.ProgressToken, ok = r.raw(3)
+	case mTraceParent:
+		mt.TraceParent, ok = r.raw(3)
+	case mTraceState:
+		mt.TraceState, ok = r.raw(3)
 	default:
 		return r.skip(3)
 	}

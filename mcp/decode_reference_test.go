@@ -262,6 +262,8 @@ var decodeSeeds = []string{
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/logLevel":"in\u0066o"}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/logLevel":null}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/logLevel":"debug"}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","tracestate":"a=b","traceparent":7}}}`,
+	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"TraceParent":"x","tracestate":null}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"sampling":null,"Elicitation":{"form":{}},"experimental":{"a":1,"a":2},"experimental":{"b":null},"extensions":null,"tasks":[1],"other":5}}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"experimental":{"a":1},"experimental":null,"extensions":{}}}}}`,
 	`{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"experimental":[]}}}}`,

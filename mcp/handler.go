@@ -77,8 +77,18 @@ type Request struct {
 	// Header is the HTTP request header (auth, tracing); nil on stdio.
 	Header http.Header
 
+	// Trace is the W3C trace context of params._meta; nil when it has no
+	// traceparent string.
+	Trace *TraceContext
+
 	// Notifier emits notifications related to this request. Never nil.
 	Notifier Notifier
+}
+
+// TraceContext is a request's W3C trace context (the traceparent and
+// tracestate keys of params._meta) as sent, unchecked.
+type TraceContext struct {
+	Parent, State string
 }
 
 // ErrNoBackChannel is returned by Notifier.Request when the transport cannot

@@ -15,6 +15,9 @@ const (
 	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
 	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 	MetaProgressToken      = "progressToken"
+	// W3C trace context of the request, in any request's _meta.
+	MetaTraceParent = "traceparent"
+	MetaTraceState  = "tracestate"
 )
 
 // requestMeta is params._meta of an inbound request, decoded once. Values stay
@@ -26,6 +29,21 @@ type requestMeta struct {
 	ClientInfo         json.RawMessage `json:"io.modelcontextprotocol/clientInfo"`
 	LogLevel           json.RawMessage `json:"io.modelcontextprotocol/logLevel"`
 	ProgressToken      json.RawMessage `json:"progressToken"`
+	TraceParent        json.RawMessage `json:"traceparent"`
+	TraceState         json.RawMessage `json:"tracestate"`
+}
+
+// traceContext is the W3C trace context the _meta carries, nil without
+// a traceparent string (tracing never fails a request).
+func (m *requestMeta) traceContext() *TraceContext {
+	if m == nil || m.TraceParent == nil {
+		return nil
+	}
+	parent := jsonString(m.TraceParent)
+	if parent == "" {
+		return nil
+	}
+	return &TraceContext{Parent: parent, State: jsonString(m.TraceState)}
 }
 
 // claimsModern reports a modern era claim: the protocolVersion key is present,

@@ -213,6 +213,7 @@ func (s *Server) modernRequest(in *inbound, p *params, version string, caps Clie
 	}
 	req := &Request{Method: in.msg.Method, ID: in.msg.ID, Era: EraModern, ProtocolVersion: version,
 		ClientCapabilities: caps, ProgressToken: p.Meta.ProgressToken, LogLevel: lvl, Header: in.header}
+	req.Trace = p.Meta.traceContext()
 	if ci := p.Meta.ClientInfo; ci != nil {
 		var impl Implementation
 		if json.Unmarshal(ci, &impl) == nil {
@@ -247,6 +248,7 @@ func (s *Server) legacyLadder(in *inbound, p *params) (*Request, *Error) {
 		return nil, e
 	}
 	req := &Request{Method: in.msg.Method, ID: in.msg.ID, Era: EraLegacy, ProtocolVersion: version, Header: in.header}
+	req.Trace = p.Meta.traceContext()
 	if in.sess != nil {
 		req.ClientCapabilities, req.LogLevel, req.ClientInfo = in.sess.clientState()
 	}

@@ -48,29 +48,43 @@ const (
 // unknownName labels a call of a name the configuration does not have.
 const unknownName = "unknown"
 
-// observed is one call being watched; its obs is nil when the server has
-// no observer, so that an unobserved call costs one comparison. It is a
-// value, so that watching a call allocates nothing.
+// observed is one call being watched; its obs and tracer are nil when
+// the server has neither, so that an unwatched call costs two
+// comparisons. It is a value, so that watching a call allocates nothing.
 type observed struct {
-	obs   Observer
-	kind  string
-	start time.Time
+	obs    Observer
+	tracer Tracer
+	kind   string
+	name   string // the configured name, set by the caller when watched
+	start  time.Time
 }
 
 func (s *Server) observe(kind string) observed {
-	if s.obs == nil {
+	if s.obs == nil && s.tracer == nil {
 		return observed{}
 	}
-	s.obs.CallStarted(kind)
-	return observed{obs: s.obs, kind: kind, start: time.Now()}
+	if s.obs != nil {
+		s.obs.CallStarted(kind)
+	}
+	return observed{obs: s.obs, tracer: s.tracer, kind: kind, start: time.Now()}
 }
 
-// end reports the call under name with the outcome its context and err
-// say; toolErr marks a result with isError, and timedOut one the table
-// gave because the call's own deadline stopped it.
-func (o observed) end(ctx context.Context, name string, err error, toolErr, timedOut bool) {
+// watched reports an observer or a tracer: the caller then names the
+// call (o.name) and starts its span (o.trace).
+func (o *observed) watched() bool { return o.obs != nil || o.tracer != nil }
+
+// end reports the call with the outcome its context and err say; toolErr
+// marks a result with isError, and timedOut one the table gave because
+// the call's own deadline stopped it.
+func (o *observed) end(ctx context.Context, st *state, err error, toolErr, timedOut bool) {
 	took := time.Since(o.start)
-	o.obs.CallEnded(o.kind, name, outcomeOf(ctx, err, toolErr, timedOut), took)
+	outcome := outcomeOf(ctx, err, toolErr, timedOut)
+	if o.obs != nil {
+		o.obs.CallEnded(o.kind, o.name, outcome, took)
+	}
+	if o.tracer != nil {
+		o.tracer.EndCall(ctx, outcome, st.errorType(err, outcome))
+	}
 }
 
 func outcomeOf(ctx context.Context, err error, toolErr, timedOut bool) string {

@@ -14,9 +14,13 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindPrompt)
+	if o.watched() {
+		o.name = promptName(st.table, p.Name)
+		ctx = o.trace(ctx, req)
+	}
 	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
-	if o.obs != nil {
-		o.end(ctx, promptName(st.table, p.Name), withoutInputRequest(err), false, false)
+	if o.watched() {
+		o.end(ctx, st, withoutInputRequest(err), false, false)
 	}
 	if err != nil {
 		var more *needInput
@@ -40,9 +44,13 @@ func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.Complete
 		name = p.Ref.URI
 	}
 	o := s.observe(KindCompletion)
+	if o.watched() {
+		o.name = completionName(st.table, p.Ref.Type, name)
+		ctx = o.trace(ctx, req)
+	}
 	values, err := st.table.Complete(ctx, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
-	if o.obs != nil {
-		o.end(ctx, completionName(st.table, p.Ref.Type, name), err, false, false)
+	if o.watched() {
+		o.end(ctx, st, err, false, false)
 	}
 	if err != nil {
 		return nil, st.protocolError(err)

@@ -13,13 +13,17 @@ import (
 
 // requestLog identifies one request in every log line of its call: the
 // request id, unique across processes (a random tag of the process and a
-// sequence number), and the trace id of the caller's W3C traceparent. It
+// sequence number), and the trace id of the caller's W3C traceparent, or
+// when the server traces, the ids of the span the line is written in. It
 // is the call's context itself (one allocation), and becomes attributes
 // only when a line is written.
 type requestLog struct {
 	context.Context
 	seq   uint64
 	trace string
+	// tracer, when the call is traced, gives the ids of the span a line
+	// is written in, which replace the caller's trace id.
+	tracer Tracer
 }
 
 type requestLogKey struct{}
@@ -59,6 +63,11 @@ func requestLogAttrs(ctx context.Context) []slog.Attr {
 		return nil
 	}
 	attrs := []slog.Attr{slog.String("request_id", processTag+"-"+strconv.FormatUint(rl.seq, 10))}
+	if rl.tracer != nil {
+		if trace, span := rl.tracer.LogIDs(ctx); trace != "" {
+			return append(attrs, slog.String("trace_id", trace), slog.String("span_id", span))
+		}
+	}
 	if rl.trace != "" {
 		attrs = append(attrs, slog.String("trace_id", rl.trace))
 	}

@@ -13,9 +13,13 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindResource)
+	if o.watched() {
+		o.name = resourceName(st.table, p.URI)
+		ctx = o.trace(ctx, req)
+	}
 	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
-	if o.obs != nil {
-		o.end(ctx, resourceName(st.table, p.URI), err, false, false)
+	if o.watched() {
+		o.end(ctx, st, err, false, false)
 	}
 	if err != nil {
 		return nil, st.protocolError(err)

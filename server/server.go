@@ -48,6 +48,11 @@ type Options struct {
 	// Observer, when set, is told of every call and reload (metrics).
 	// Nil costs a call nothing.
 	Observer Observer
+	// Tracer, when set, makes a span of every call and backend call.
+	// Nil costs a call nothing.
+	Tracer Tracer
+	// OnBackendCall, when set, is told of every backend call (metrics).
+	OnBackendCall BackendCallFunc
 }
 
 // Server implements mcp.Handler over a dispatch table.
@@ -61,7 +66,9 @@ type Server struct {
 	httpAuth  bool
 	tasks     *taskRunner
 	obs       Observer
-	gen       uint64 // the generation served, 1 at start; guarded by swapMu
+	tracer    Tracer
+	backends  dispatch.BackendObserver // nil when backend calls are not watched
+	gen       uint64                   // the generation served, 1 at start; guarded by swapMu
 }
 
 var (
@@ -85,7 +92,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 		opts = &Options{}
 	}
 	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth, tasks: newTaskRunner(opts),
-		obs: opts.Observer, gen: 1}
+		obs: opts.Observer, tracer: opts.Tracer, backends: backendObserver(opts.Tracer, opts.OnBackendCall), gen: 1}
 	if s.stateKeys == nil {
 		s.stateKeys, _ = mcp.NewKeys(nil)
 	}

@@ -16,9 +16,13 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindTool)
+	if o.watched() {
+		o.name = toolName(st.table, p.Name)
+		ctx = o.trace(ctx, req)
+	}
 	res, timedOut, err := s.callTool(ctx, st, req, p)
-	if o.obs != nil {
-		o.end(ctx, toolName(st.table, p.Name), err, res != nil && res.IsError, timedOut)
+	if o.watched() {
+		o.end(ctx, st, err, res != nil && res.IsError, timedOut)
 	}
 	return res, err
 }
@@ -65,6 +69,7 @@ func (s *Server) callInput(ctx context.Context, st *state, req *mcp.Request, arg
 		},
 		Logger:         s.log,
 		DefaultTimeout: s.timeout,
+		Backends:       s.backends,
 	}
 }
 

@@ -63,6 +63,8 @@ type Action struct {
 	// queryNames, formNames and headerNames are the names QueryExpr,
 	// FormExpr and HeadersExpr may produce, fixed at load time.
 	queryNames, formNames, headerNames map[string]bool
+	// summary names the call in traces and metrics (Summary).
+	summary *adapter.CallSummary
 }
 
 var (

@@ -137,6 +137,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 
 	act.Timeout, d = check.Duration(s, a["timeout"], 0)
 	diags = append(diags, d...)
+	act.summary = act.summarize()
 	return act, diags
 }
 

@@ -190,6 +190,9 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 		}
 		h.Set("Authorization", token)
 	}
+	if out.observer != nil {
+		out.observer.SendingHTTP(ctx, h)
+	}
 	hreq, err := newRequest(ctx, out.method, out.url, h, out.body)
 	if err != nil {
 		return nil, token, false, err
@@ -200,6 +203,9 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 	}
 	if err != nil {
 		return nil, token, true, err
+	}
+	if out.observer != nil {
+		out.observer.AnsweredHTTP(ctx, raw.StatusCode)
 	}
 	ans = &answer{status: raw.StatusCode, reason: raw.Status, header: raw.Header, token: token}
 	if ans.reason == "" {

@@ -29,6 +29,9 @@ type outgoing struct {
 	authorized bool
 	// attempts counts the times the request was sent.
 	attempts int
+	// observer is given each attempt's header and status (trace context);
+	// nil when the call is not observed.
+	observer adapter.Observer
 }
 
 // hopByHop are the headers that describe one connection, never forwarded
@@ -74,7 +77,7 @@ func buildError(format string, a ...any) *adapter.CallError {
 // build makes the request of one call from its arguments.
 func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
 	ev := &evaluator{req: req}
-	out := &outgoing{method: a.Method}
+	out := &outgoing{method: a.Method, observer: req.Observer}
 
 	var sb strings.Builder
 	sb.Grow(len(rt.prefix) + 64)

@@ -60,6 +60,8 @@ type Action struct {
 
 	semOnce sync.Once
 	sem     chan struct{} // Concurrency slots, made on first use
+	// summary names the call in traces and metrics (Summary).
+	summary *adapter.CallSummary
 }
 
 var _ adapter.Action = (*Action)(nil)

@@ -123,6 +123,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		}
 		diags = append(diags, compileCommand(s, attr, act, path)...)
 	}
+	act.summary = act.summarize()
 	return act, diags
 }
 

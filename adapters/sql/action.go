@@ -27,6 +27,8 @@ type Action struct {
 	// call reuses when its columns are the same (see readRows). It is
 	// shared, read-only, by the results of those calls.
 	columns atomic.Pointer[columnInfo]
+	// summary names the call in traces and metrics (Summary).
+	summary *adapter.CallSummary
 }
 
 var (

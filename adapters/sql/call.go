@@ -45,6 +45,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		act.Query, d = compileQueryAttr(s, attr, dialect, checkAsRO)
 		diags = append(diags, d...)
 	}
+	act.summary = act.summarize()
 	return act, diags
 }
 

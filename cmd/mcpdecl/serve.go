@@ -27,13 +27,14 @@ type serveCmd struct {
 	AllowedOrigins []string `name:"allowed-origin" sep:"none" placeholder:"ORIGIN" help:"An exact Origin (https://app.example) allowed besides same-host and loopback origins (repeatable)."`
 	CORS           bool     `name:"cors" help:"Answer CORS preflights and expose the MCP headers to allowed origins."`
 	LogLevel       string   `default:"info" enum:"debug,info,warn,error" help:"Server log level (logs go to stderr): debug, info, warn or error."`
-	LogFormat      string   `default:"text" enum:"text,json" help:"Server log format: text (key=value lines) or json (one JSON object per line). Every line of a call carries its request_id, and trace_id when the request had a W3C traceparent header."`
+	LogFormat      string   `default:"text" enum:"text,json" help:"Server log format: text (key=value lines) or json (one JSON object per line). Every line of a call carries its request_id, and trace_id when the request had a W3C traceparent header (with traces on: the trace_id and span_id of the call's span)."`
 	Paths          []string `arg:"" name:"path" help:"Files or directories of the configuration."`
 	loadFlags
 	httpLimits
 	stateKeyFlags
 	taskFlags
 	metricsFlags
+	traceFlags
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -57,13 +58,17 @@ func (c *serveCmd) Run(s streams) error {
 	if err := c.startMetrics(ctx, s, c.HTTP); err != nil {
 		return err
 	}
+	if err := c.startTraces(ctx, log); err != nil {
+		return err
+	}
+	defer c.stopTraces(log) // after the server's close: every span has ended
 	store, err := c.openTaskStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks),
-		HTTPAuth: c.HTTP != "", Observer: c.observer()})
+		HTTPAuth: c.HTTP != "", Observer: c.observer(), Tracer: c.tracer(), OnBackendCall: c.onBackendCall()})
 	if err != nil {
 		return err
 	}

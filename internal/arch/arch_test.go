@@ -46,6 +46,9 @@ var forbidden = map[string][]string{
 	// apppages only looks at files: the tests of lang, dispatch and lint
 	// use it to skip an example whose app page is not built.
 	"internal/apppages": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	// tracing makes spans of what the server and the table report through
+	// their hooks (server.Tracer, adapter.Observer); only cmd uses it.
+	"internal/tracing": {"adapters", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
@@ -185,5 +188,31 @@ func TestRuleIsALeaf(t *testing.T) {
 			continue // the standard library, or the distance
 		}
 		t.Errorf("internal/rule depends on %s: it may use the standard library and %s only", dep, allowed)
+	}
+}
+
+// otelAllowed are the packages that may depend on OpenTelemetry: the
+// tracing package and the command that starts it. Everything else reports
+// through hooks, so spans are made, and their contents chosen, in one
+// place.
+var otelAllowed = []string{"internal/tracing", "cmd/mcpdecl"}
+
+func TestOpenTelemetryOnlyInTracing(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		rel := strings.TrimPrefix(fields[0], module)
+		if slices.Contains(otelAllowed, rel) {
+			continue
+		}
+		for _, dep := range fields[1:] {
+			if strings.HasPrefix(dep, "go.opentelemetry.io/") {
+				t.Errorf("%s depends on %s: only %s may use OpenTelemetry", rel, dep, strings.Join(otelAllowed, " and "))
+				break
+			}
+		}
 	}
 }

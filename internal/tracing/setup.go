@@ -1,0 +1,142 @@
+package tracing
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+)
+
+// Settings say how a served configuration is traced.
+type Settings struct {
+	// On turns tracing on even when no OTLP endpoint variable is set
+	// (serve --traces): spans then go to the exporter's default endpoint,
+	// http://localhost:4318/v1/traces.
+	On bool
+	// Version is the service.version of the spans' resource.
+	Version string
+}
+
+// Provider exports the spans of one process over OTLP/HTTP.
+type Provider struct {
+	tp     *sdktrace.TracerProvider
+	tracer *Tracer
+}
+
+// Tracer is the provider's server.Tracer.
+func (p *Provider) Tracer() *Tracer { return p.tracer }
+
+// Shutdown exports the spans still buffered and stops the provider; ctx
+// bounds the wait.
+func (p *Provider) Shutdown(ctx context.Context) error { return p.tp.Shutdown(ctx) }
+
+// Start makes the provider the environment asks for, or nil when tracing
+// is off. It is on when s.On is set or OTEL_EXPORTER_OTLP_ENDPOINT or
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is, unless OTEL_SDK_DISABLED=true or
+// OTEL_TRACES_EXPORTER=none. The exporter reads the other OTEL_EXPORTER_OTLP_*
+// variables itself (headers, timeout, compression, certificates), the
+// resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, the batching
+// processor OTEL_BSP_*; the sampler is OTEL_TRACES_SAMPLER(_ARG).
+// getenv reads the environment (os.Getenv); the SDK's own readers use
+// the process's.
+func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provider, error) {
+	on, err := wanted(getenv, s.On)
+	if !on || err != nil {
+		return nil, err
+	}
+	if err := checkProtocol(getenv); err != nil {
+		return nil, err
+	}
+	sampler, err := samplerFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := otlptracehttp.New(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("traces: the OTLP exporter: %w", err)
+	}
+	res, err := resource.New(ctx, resource.WithTelemetrySDK(),
+		resource.WithAttributes(attribute.String("service.name", "mcpdecl"), attribute.String("service.version", s.Version)),
+		resource.WithFromEnv()) // last: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win
+	if err != nil {
+		return nil, fmt.Errorf("traces: OTEL_RESOURCE_ATTRIBUTES: %w", err)
+	}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res), sdktrace.WithSampler(sampler))
+	return &Provider{tp: tp, tracer: New(tp)}, nil
+}
+
+// wanted says whether the environment (and --traces) turn tracing on.
+func wanted(getenv func(string) string, on bool) (bool, error) {
+	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
+		return false, nil
+	}
+	switch exp := strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")); exp {
+	case "none":
+		return false, nil
+	case "", "otlp":
+	default:
+		return false, fmt.Errorf("traces: OTEL_TRACES_EXPORTER=%q is not supported: mcpdecl exports traces over OTLP (otlp) or not at all (none)", exp)
+	}
+	return on || getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "", nil
+}
+
+// checkProtocol refuses an OTLP protocol other than http/protobuf: the
+// gRPC exporter would add a gRPC stack to the binary for what any
+// collector also takes over HTTP.
+func checkProtocol(getenv func(string) string) error {
+	name, proto := "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	if proto == "" {
+		name, proto = "OTEL_EXPORTER_OTLP_PROTOCOL", getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
+	}
+	switch strings.TrimSpace(proto) {
+	case "", "http/protobuf":
+		return nil
+	case "grpc":
+		return fmt.Errorf("traces: %s=grpc is not supported: mcpdecl sends OTLP over HTTP; set %s=http/protobuf and point the endpoint at the collector's OTLP/HTTP port (4318 by default)", name, name)
+	}
+	return fmt.Errorf("traces: %s=%q is not supported: mcpdecl sends OTLP over HTTP with protobuf; set %s=http/protobuf", name, proto, name)
+}
+
+// samplerFrom is the sampler of OTEL_TRACES_SAMPLER and
+// OTEL_TRACES_SAMPLER_ARG, the SDK's default (parentbased_always_on)
+// when unset; an unknown name or a bad ratio is an error rather than a
+// silent default.
+func samplerFrom(getenv func(string) string) (sdktrace.Sampler, error) {
+	name := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER")))
+	ratio := func() (float64, error) {
+		arg := strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER_ARG"))
+		if arg == "" {
+			return 1, nil
+		}
+		r, err := strconv.ParseFloat(arg, 64)
+		if err != nil || r < 0 || r > 1 {
+			return 0, fmt.Errorf("traces: OTEL_TRACES_SAMPLER_ARG=%q: write the share of traces to keep, a number from 0 to 1", arg)
+		}
+		return r, nil
+	}
+	switch name {
+	case "", "parentbased_always_on":
+		return sdktrace.ParentBased(sdktrace.AlwaysSample()), nil
+	case "always_on":
+		return sdktrace.AlwaysSample(), nil
+	case "always_off":
+		return sdktrace.NeverSample(), nil
+	case "parentbased_always_off":
+		return sdktrace.ParentBased(sdktrace.NeverSample()), nil
+	case "traceidratio", "parentbased_traceidratio":
+		r, err := ratio()
+		if err != nil {
+			return nil, err
+		}
+		if name == "traceidratio" {
+			return sdktrace.TraceIDRatioBased(r), nil
+		}
+		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(r)), nil
+	}
+	return nil, fmt.Errorf("traces: OTEL_TRACES_SAMPLER=%q is not supported; use always_on, always_off, traceidratio or their parentbased_ forms", name)
+}

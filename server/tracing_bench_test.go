@@ -1,0 +1,113 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/metrics"
+	"github.com/mcpdecl/mcpdecl/internal/tracing"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/server"
+)
+
+// sqlGreet is greet answered by SQLite, so that a call makes one backend
+// call (and, traced, one backend span).
+const sqlGreet = `
+backend "sql" "db" {
+  driver = "sqlite"
+  dsn    = "file:%s"
+}
+tool "greet" {
+  description = "Greet someone by name."
+  arg "name" {
+    type = string
+  }
+  sql "db" {
+    query = "SELECT 'Hello ' || ${args.name} AS greeting"
+  }
+}
+`
+
+// discard is a span exporter that drops what it is given, so that the
+// benchmark measures making and batching spans, not a network.
+type discard struct{}
+
+func (discard) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (discard) Shutdown(context.Context) error                             { return nil }
+
+// BenchmarkToolsCallTracing is a 2026-07-28 tools/call of greet, answered
+// by its result block (static) and by SQLite (sql: one backend call),
+// with metrics and traces off (what serve runs without --metrics and
+// without an OTLP endpoint), metrics only, traces only (every span
+// sampled, batched to an exporter that drops them) and both, in one run;
+// the lines other than off report what they add per call, in wall time
+// and in the process's CPU time (the span exporter's goroutine and the
+// garbage collector included):
+//
+//	go test ./server/ -run '^$' -bench ToolsCallTracing -benchmem
+func BenchmarkToolsCallTracing(b *testing.B) {
+	tables := map[string]*dispatch.Table{"static": compileFile(b, interopConfig), "sql": sqliteGreet(b)}
+	for _, kind := range []string{"static", "sql"} {
+		var base [3]float64
+		for _, mode := range []string{"off", "metrics", "traces", "both"} {
+			h := tracedHandler(b, tables[kind], mode)
+			b.Run(kind+"/"+mode, func(b *testing.B) {
+				before := cpuNow()
+				ns, bytes := measureCalls(b, kind+" "+mode, h, "modern")
+				cpu := float64(cpuNow()-before) / float64(b.N)
+				b.ReportMetric(cpu, "cpu-ns/op")
+				if mode == "off" {
+					base = [3]float64{ns, bytes, cpu}
+				} else if base[0] > 0 {
+					b.ReportMetric(ns-base[0], "extra-ns/op")
+					b.ReportMetric(bytes-base[1], "extra-B/op")
+					b.ReportMetric(cpu-base[2], "extra-cpu-ns/op")
+				}
+			})
+		}
+	}
+}
+
+func tracedHandler(b *testing.B, table *dispatch.Table, mode string) http.Handler {
+	opts, mopts := &server.Options{}, &mcp.Options{}
+	if mode == "metrics" || mode == "both" {
+		reg := metrics.New()
+		opts.Observer, opts.OnBackendCall, mopts.OnRequest = reg, reg.BackendCalls().Ended, reg.Request
+	}
+	if mode == "traces" || mode == "both" {
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}), sdktrace.WithSampler(sdktrace.AlwaysSample()))
+		b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+		opts.Tracer = tracing.New(tp)
+	}
+	srv, err := server.Open(context.Background(), table, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Close)
+	return mcp.NewServer(srv, mopts).HTTPHandler(nil)
+}
+
+func sqliteGreet(b *testing.B) *dispatch.Table {
+	db := filepath.Join(b.TempDir(), "greet.db")
+	if err := os.WriteFile(db, nil, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	cfg, diags := lang.LoadSource("greet.hcl", fmt.Appendf(nil, sqlGreet, db))
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	return table
+}
