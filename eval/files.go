@@ -73,7 +73,10 @@ func readConfigFile(baseDir, p string) ([]byte, error) {
 	if filepath.IsAbs(p) {
 		shown = filepath.Base(p)
 	}
-	f, err := os.Open(full)
+	// Opened without blocking: opening a named pipe would otherwise wait
+	// for a writer, and hang a load or every read of a resource whose file
+	// was replaced by one. readCapped then refuses it.
+	f, err := os.OpenFile(full, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, &FileError{Name: shown, Reason: "was not found (paths are relative to the configuration file)", Missing: true, Path: full}
@@ -95,7 +98,11 @@ const MaxFileBytes = 10 << 20
 // file, and from the bytes read for anything else.
 func readCapped(f *os.File, shown, full string) ([]byte, error) {
 	tooLarge := &FileError{Name: shown, Reason: "is larger than 10 MiB, the most file() and filebase64() read; serve a smaller file, or the large one through a backend", Path: full}
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+	st, err := f.Stat()
+	switch {
+	case err == nil && st.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0:
+		return nil, &FileError{Name: shown, Reason: "is a named pipe or socket, not a file; name a regular file", Path: full}
+	case err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes:
 		return nil, tooLarge
 	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))

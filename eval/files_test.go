@@ -244,3 +244,25 @@ func TestHostileFileSize(t *testing.T) {
 		check("file(/dev/zero)", b, err)
 	}
 }
+
+// TestConfigFileRefusesPipes: a file the configuration names that is a
+// named pipe (one put where a served file was, say) is refused at once,
+// instead of opening it waiting for a writer that never comes.
+func TestConfigFileRefusesPipes(t *testing.T) {
+	configDir := fileTree(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := readConfigFile(configDir, "notes/fifo")
+		done <- err
+	}()
+	// No writer ever opens the pipe: a blocking open would never return,
+	// and the test would end by its own timeout, not here.
+	err := <-done
+	var fe *FileError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "named pipe") {
+		t.Fatalf("file(notes/fifo): %v; want an error saying it is a named pipe", err)
+	}
+	if b, err := readConfigFile(configDir, "notes/a.md"); err != nil || string(b) != "note a" {
+		t.Fatalf("file(notes/a.md) = %q, %v", b, err)
+	}
+}
