@@ -44,7 +44,7 @@ func (g *group) signal(sig syscall.Signal) {
 
 func (g *group) signalLocked(sig syscall.Signal) {
 	if !g.reaped && g.pid > 0 {
-		_ = syscall.Kill(-g.pid, sig)
+		signalGroup(g.pid, sig)
 	}
 }
 
@@ -87,7 +87,7 @@ func (g *group) reap() (stopped bool) {
 // This does what exec.CommandContext with cmd.Cancel would, without its
 // watcher goroutine per call and in step with the reaping of the leader.
 func (g *group) run(ctx context.Context, cmd *exec.Cmd) (stopped bool, err error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupLeader()
 	cmd.WaitDelay = pipeDelay
 	if err := ctx.Err(); err != nil {
 		return true, err
