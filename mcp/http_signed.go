@@ -58,6 +58,7 @@ func ownerDigest(principal string) string {
 // server→client requests wait in the handler's shared table.
 func (h *httpHandler) newSignedSession() *session {
 	sess := newSession("")
+	sess.signed = true
 	sess.pending = h.signedCalls
 	sess.logLevel = signedSessionLogLevel
 	return sess

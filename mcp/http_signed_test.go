@@ -140,3 +140,54 @@ func flip(c byte) string {
 	}
 	return "A"
 }
+
+// TestSignedSessionsPromiseNoPushes: a signed session lives for one
+// request, so its initialize promises no list_changed and no
+// resources/updated (tools, prompts and resources are still there, and a
+// subscribe is still answered); a stateful session, which has its GET
+// stream, promises both.
+func TestSignedSessionsPromiseNoPushes(t *testing.T) {
+	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + l11 +
+		`","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	capsOf := func(res *http.Response) map[string]map[string]any {
+		t.Helper()
+		body, _ := io.ReadAll(res.Body)
+		checkSent(t, l11, "initialize", body)
+		var m struct {
+			Result struct {
+				Capabilities map[string]map[string]any `json:"capabilities"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(body, &m); err != nil {
+			t.Fatalf("%v: %s", err, body)
+		}
+		return m.Result.Capabilities
+	}
+
+	signed := newReplica(t, nil)
+	res := signed.post(t, "", init)
+	sid := res.Header.Get(HeaderSessionID)
+	caps := capsOf(res)
+	for _, kind := range []string{"tools", "prompts", "resources"} {
+		c, ok := caps[kind]
+		if !ok {
+			t.Errorf("signed session: no %s capability: %v", kind, caps)
+		}
+		if len(c) != 0 {
+			t.Errorf("signed session: %s promises %v, which it cannot deliver", kind, c)
+		}
+	}
+	sub, _ := io.ReadAll(signed.post(t, sid, `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"test://a"}}`).Body)
+	if !strings.Contains(string(sub), `"result":{}`) {
+		t.Errorf("subscribe under a signed session: %s", sub)
+	}
+
+	s := NewServer(newFake(), nil)
+	ts := httptest.NewServer(s.HTTPHandler(&HTTPOptions{LegacySessions: true}))
+	t.Cleanup(ts.Close)
+	stateful := &replica{ts: ts}
+	caps = capsOf(stateful.post(t, "", init))
+	if caps["tools"]["listChanged"] != true || caps["resources"]["subscribe"] != true || caps["resources"]["listChanged"] != true {
+		t.Errorf("stateful session: want list_changed and subscribe promised: %v", caps)
+	}
+}

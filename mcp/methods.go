@@ -135,6 +135,9 @@ func runInitialize(ctx context.Context, c *call) ([]byte, *Error) {
 		ServerInfo      Implementation     `json:"serverInfo"`
 		Instructions    string             `json:"instructions,omitempty"`
 	}{version, legacyCaps(c.info.Capabilities, version), legacyImpl(c.info.Implementation, version), c.info.Instructions}
+	if c.in.sess != nil && c.in.sess.signed {
+		r.Capabilities = withoutPushes(r.Capabilities)
+	}
 	return c.result(r, false, nil, nil)
 }
 

@@ -14,6 +14,9 @@ import (
 type session struct {
 	id    string // Mcp-Session-Id; "" on stdio
 	owner string // the principal that initialized it (HTTPOptions.Principal)
+	// signed marks the session of one request under a signed id: nothing
+	// outlives the request, so nothing can be pushed to the client later.
+	signed bool
 
 	mu          sync.Mutex
 	version     string

@@ -195,3 +195,21 @@ func modernCaps(c ServerCapabilities) ServerCapabilities {
 	c.Tasks = nil
 	return c
 }
+
+// withoutPushes drops what a signed session cannot deliver: list_changed
+// and resources/updated need a stream that outlives a request (the GET
+// stream of a stateful session). resources/subscribe is still answered,
+// as clients that do not check capabilities send it anyway; nothing
+// follows it.
+func withoutPushes(c ServerCapabilities) ServerCapabilities {
+	if c.Tools != nil {
+		c.Tools = &ListChangedCapability{}
+	}
+	if c.Prompts != nil {
+		c.Prompts = &ListChangedCapability{}
+	}
+	if c.Resources != nil {
+		c.Resources = &ResourcesCapability{}
+	}
+	return c
+}
