@@ -138,11 +138,6 @@ func (r *readiness) report(ctx context.Context) *readyReport {
 	return rep
 }
 
-// pinger is a backend or store that can be checked.
-type pinger interface {
-	Ping(ctx context.Context) error
-}
-
 // checkReady pings every backend that can be checked, and the task store,
 // at once; a ping still unanswered when ctx ends counts as unreachable.
 func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *readyReport {
@@ -153,7 +148,7 @@ func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *
 	}
 	sort.Strings(names)
 	checks := make([]*readyCheck, 0, len(names)+1)
-	pingers := make([]pinger, 0, len(names)+1)
+	pingers := make([]adapter.Pinger, 0, len(names)+1)
 	for _, name := range names {
 		b := t.Backends[name]
 		c := &readyCheck{Name: name, Kind: backendKind(b), Status: readyNotChecked}
@@ -163,7 +158,7 @@ func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *
 	}
 	if store != nil {
 		c := &readyCheck{Kind: "memory", Status: readyNotChecked}
-		p, _ := store.(pinger)
+		p, _ := store.(adapter.Pinger)
 		if p != nil {
 			c.Kind = "redis"
 		}
@@ -186,7 +181,7 @@ func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *
 
 // pingAll runs the pings of checks at once (a nil pinger is not checked)
 // and waits for them until ctx ends.
-func pingAll(ctx context.Context, checks []*readyCheck, pingers []pinger) {
+func pingAll(ctx context.Context, checks []*readyCheck, pingers []adapter.Pinger) {
 	type answer struct {
 		i   int
 		err error
