@@ -12,6 +12,8 @@ import (
 type BackendCalls struct {
 	calls   *prometheus.CounterVec
 	latency *prometheus.HistogramVec
+	counts  *children[labels3, prometheus.Counter]
+	times   *children[labels2, prometheus.Observer]
 }
 
 // BackendCalls registers the backend-call metrics in r and returns them;
@@ -29,12 +31,14 @@ func (r *Registry) BackendCalls() *BackendCalls {
 		}, []string{"backend", "kind"}),
 	}
 	r.reg.MustRegister(b.calls, b.latency)
+	b.counts = newChildren(func(k labels3) prometheus.Counter { return b.calls.WithLabelValues(k.a, k.b, k.c) })
+	b.times = newChildren(func(k labels2) prometheus.Observer { return b.latency.WithLabelValues(k.a, k.b) })
 	return b
 }
 
 // Ended records a backend call of kind to backend: how it ended and how
 // long it took.
 func (b *BackendCalls) Ended(backend, kind, outcome string, took time.Duration) {
-	b.calls.WithLabelValues(backend, kind, outcome).Inc()
-	b.latency.WithLabelValues(backend, kind).Observe(took.Seconds())
+	b.counts.of(labels3{backend, kind, outcome}).Inc()
+	b.times.of(labels2{backend, kind}).Observe(took.Seconds())
 }

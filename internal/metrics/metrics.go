@@ -30,6 +30,32 @@ type Registry struct {
 	requests   *prometheus.CounterVec
 	reloads    *prometheus.CounterVec
 	generation prometheus.Gauge
+	series     callSeries
+}
+
+// callSeries are the series a call counts in, kept by label values (see
+// children).
+type callSeries struct {
+	inFlight *children[string, prometheus.Gauge]
+	calls    *children[labels3, prometheus.Counter]
+	latency  *children[labels2, prometheus.Observer]
+	requests *children[labels2, prometheus.Counter]
+}
+
+// labels2 and labels3 are the label values of a series, in the order
+// of the vector's labels.
+type (
+	labels2 struct{ a, b string }
+	labels3 struct{ a, b, c string }
+)
+
+func (r *Registry) keepSeries() {
+	r.series = callSeries{
+		inFlight: newChildren(func(kind string) prometheus.Gauge { return r.inFlight.WithLabelValues(kind) }),
+		calls:    newChildren(func(k labels3) prometheus.Counter { return r.calls.WithLabelValues(k.a, k.b, k.c) }),
+		latency:  newChildren(func(k labels2) prometheus.Observer { return r.latency.WithLabelValues(k.a, k.b) }),
+		requests: newChildren(func(k labels2) prometheus.Counter { return r.requests.WithLabelValues(k.a, k.b) }),
+	}
 }
 
 // latencyBuckets span a cached lookup (a millisecond) to a long backend
@@ -70,6 +96,7 @@ func New() *Registry {
 	r.reg.MustRegister(r.calls, r.latency, r.inFlight, r.requests, r.reloads, r.generation,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	r.generation.Set(1)
+	r.keepSeries()
 	// Both results show from the start, so a rate() of failures exists
 	// before the first one.
 	r.reloads.WithLabelValues("ok")
@@ -88,20 +115,20 @@ func (r *Registry) Handler() http.Handler {
 
 // CallStarted counts a call of kind in flight until CallEnded.
 func (r *Registry) CallStarted(kind string) {
-	r.inFlight.WithLabelValues(kind).Inc()
+	r.series.inFlight.of(kind).Inc()
 }
 
 // CallEnded records a call of kind that CallStarted counted: its outcome
 // and how long it took, under the configured name (or "unknown").
 func (r *Registry) CallEnded(kind, name, outcome string, took time.Duration) {
-	r.inFlight.WithLabelValues(kind).Dec()
-	r.calls.WithLabelValues(kind, name, outcome).Inc()
-	r.latency.WithLabelValues(kind, name).Observe(took.Seconds())
+	r.series.inFlight.of(kind).Dec()
+	r.series.calls.of(labels3{kind, name, outcome}).Inc()
+	r.series.latency.of(labels2{kind, name}).Observe(took.Seconds())
 }
 
 // Request counts one JSON-RPC message of era and method.
 func (r *Registry) Request(era, method string) {
-	r.requests.WithLabelValues(era, method).Inc()
+	r.series.requests.of(labels2{era, method}).Inc()
 }
 
 // Reloaded records a reload: on success generation is the configuration

@@ -35,6 +35,7 @@ const instrumentation = "github.com/mcpdecl/mcpdecl"
 type Tracer struct {
 	tracer trace.Tracer
 	prop   propagation.TraceContext
+	names  spanNames
 }
 
 var _ server.Tracer = (*Tracer)(nil)
@@ -50,7 +51,6 @@ func New(tp trace.TracerProvider) *Tracer {
 const (
 	keyMethod          = attribute.Key("mcp.method.name")
 	keyProtocolVersion = attribute.Key("mcp.protocol.version")
-	keyEra             = attribute.Key("mcpdecl.protocol.era")
 	keyRequestID       = attribute.Key("jsonrpc.request.id")
 	keyToolName        = attribute.Key("gen_ai.tool.name")
 	keyPromptName      = attribute.Key("gen_ai.prompt.name")
@@ -71,17 +71,40 @@ const (
 // the caller's trace context (see parentOf).
 func (t *Tracer) StartCall(ctx context.Context, req *mcp.Request, kind, name string) context.Context {
 	parent, link := t.parentOf(req)
+	if parent.IsValid() {
+		ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
+	}
+	var span trace.Span
+	if link.IsValid() {
+		ctx, span = t.tracer.Start(ctx, t.names.of(req.Method, name), serverKind, trace.WithLinks(trace.Link{SpanContext: link}))
+	} else {
+		ctx, span = t.tracer.Start(ctx, t.names.of(req.Method, name), serverKind)
+	}
+	if !span.IsRecording() {
+		return ctx // not sampled: no attribute would be kept
+	}
+	// The attributes are set on the span rather than passed to Start: an
+	// option copies them once more, and no sampler of ours reads them.
 	pooled := attrPool.Get().(*[]attribute.KeyValue)
-	defer func() { *pooled = (*pooled)[:0]; attrPool.Put(pooled) }() // the span keeps a copy
-	attrs := *pooled
-	attrs = append(attrs, keyMethod.String(req.Method), keyProtocolVersion.String(req.ProtocolVersion),
-		keyEra.String(req.Era.String()))
+	attrs := callAttributes((*pooled)[:0], req, kind, name)
+	span.SetAttributes(attrs...) // the span keeps a copy
+	clear(attrs)
+	*pooled = attrs[:0]
+	attrPool.Put(pooled)
+	return ctx
+}
+
+// callAttributes appends a server span's attributes to attrs.
+func callAttributes(attrs []attribute.KeyValue, req *mcp.Request, kind, name string) []attribute.KeyValue {
+	// The protocol version tells the era too; an attribute of its own
+	// would cost every span a little for what a query can derive.
+	attrs = append(attrs, keyMethod.String(req.Method), keyProtocolVersion.String(req.ProtocolVersion))
 	if id := requestID(req.ID); id != "" {
 		attrs = append(attrs, keyRequestID.String(id))
 	}
 	switch kind {
 	case server.KindTool:
-		attrs = append(attrs, keyToolName.String(name), keyOperation.String("execute_tool"))
+		attrs = append(attrs, keyToolName.String(name), operationExecuteTool)
 	case server.KindPrompt:
 		attrs = append(attrs, keyPromptName.String(name))
 	case server.KindResource:
@@ -90,29 +113,26 @@ func (t *Tracer) StartCall(ctx context.Context, req *mcp.Request, kind, name str
 		attrs = append(attrs, keyCompletionRef.String(name))
 	}
 	if req.Header != nil {
-		attrs = append(attrs, keyTransport.String("tcp"))
+		attrs = append(attrs, transportTCP)
 	} else {
-		attrs = append(attrs, keyTransport.String("pipe"))
+		attrs = append(attrs, transportPipe)
 	}
 	// ok until EndCall says otherwise: no span is exported before it ends,
 	// and a call that succeeds then adds no attribute (which would copy
 	// them all).
-	attrs = append(attrs, outcomeOK)
-	*pooled = attrs
-	if parent.IsValid() {
-		ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
-	}
-	if link.IsValid() {
-		ctx, _ = t.tracer.Start(ctx, req.Method+" "+name, serverKind, trace.WithAttributes(attrs...), trace.WithLinks(trace.Link{SpanContext: link}))
-		return ctx
-	}
-	ctx, _ = t.tracer.Start(ctx, req.Method+" "+name, serverKind, trace.WithAttributes(attrs...))
-	return ctx
+	return append(attrs, outcomeOK)
 }
 
 // attrPool holds the slices a server span's attributes are gathered in:
 // the span copies them.
 var attrPool = sync.Pool{New: func() any { s := make([]attribute.KeyValue, 0, 8); return &s }}
+
+// The attributes whose values are fixed, made once.
+var (
+	operationExecuteTool = keyOperation.String("execute_tool")
+	transportTCP         = keyTransport.String("tcp")
+	transportPipe        = keyTransport.String("pipe")
+)
 
 // parentOf is the caller's trace context: params._meta's traceparent
 // when it is valid (the MCP client's own, which also crosses stdio and
@@ -121,7 +141,9 @@ var attrPool = sync.Pool{New: func() any { s := make([]attribute.KeyValue, 0, 8)
 // parent its context may already have.
 func (t *Tracer) parentOf(req *mcp.Request) (parent, link trace.SpanContext) {
 	var fromHeader, fromMeta trace.SpanContext
-	if req.Header != nil && req.Header.Get("traceparent") != "" {
+	// The header map is read directly: Get would canonicalise the key on
+	// every call, and net/http has already stored it canonically.
+	if req.Header != nil && len(req.Header["Traceparent"]) > 0 {
 		fromHeader = trace.SpanContextFromContext(t.prop.Extract(context.Background(), propagation.HeaderCarrier(req.Header)))
 	}
 	if req.Trace != nil {
@@ -213,7 +235,7 @@ func (t *Tracer) LogIDs(ctx context.Context) (traceID, spanID string) {
 type backendSpan struct {
 	name  string
 	step  string
-	attrs trace.SpanStartOption
+	attrs []attribute.KeyValue // set on the span, not passed to Start (see StartCall)
 }
 
 // backendSpanOf is made once per call block and kept in its summary's
@@ -241,7 +263,7 @@ func (t *Tracer) backendSpanOf(s *adapter.CallSummary, step string) *backendSpan
 			attrs = append(attrs, attribute.Int(a.Key, v))
 		}
 	}
-	b := &backendSpan{name: s.Operation, step: step, attrs: trace.WithAttributes(attrs...)}
+	b := &backendSpan{name: s.Operation, step: step, attrs: attrs}
 	s.Memo.Store(b)
 	return b
 }
@@ -250,7 +272,8 @@ func (t *Tracer) backendSpanOf(s *adapter.CallSummary, step string) *backendSpan
 // call's, named by the summary ("GET /books/{args.isbn}").
 func (t *Tracer) CallStarted(ctx context.Context, c *dispatch.BackendCall) context.Context {
 	b := t.backendSpanOf(c.Summary, c.Step)
-	ctx, _ = t.tracer.Start(ctx, b.name, clientKind, b.attrs)
+	ctx, span := t.tracer.Start(ctx, b.name, clientKind)
+	span.SetAttributes(b.attrs...) // the span copies them
 	if c.Summary.Kind != "http" {
 		return ctx
 	}

@@ -298,7 +298,7 @@ func TestSpanTree(t *testing.T) {
 			book := only(t, spans, "tools/call book")
 			wantKind(t, book, trace.SpanKindServer)
 			wantAttrs(t, book, map[string]any{"mcp.method.name": "tools/call", "gen_ai.tool.name": "book", "gen_ai.operation.name": "execute_tool",
-				"mcp.protocol.version": era.version, "mcpdecl.protocol.era": era.name, "mcpdecl.outcome": "ok", "network.transport": "tcp"})
+				"mcp.protocol.version": era.version, "mcpdecl.outcome": "ok", "network.transport": "tcp"})
 			if id := attr(book, "jsonrpc.request.id"); id == nil {
 				t.Errorf("tools/call book: no jsonrpc.request.id")
 			}
@@ -675,7 +675,7 @@ func TestStdioContext(t *testing.T) {
 			if got := count.Parent; got.TraceID().String() != parentTrace || got.SpanID().String() != parentSpan {
 				t.Errorf("count's parent is %v, not _meta's", got)
 			}
-			wantAttrs(t, count, map[string]any{"network.transport": "pipe", "mcpdecl.protocol.era": era.name})
+			wantAttrs(t, count, map[string]any{"network.transport": "pipe", "mcp.protocol.version": era.version})
 		})
 	}
 }
