@@ -2,11 +2,11 @@ package lint
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -39,7 +39,7 @@ func (c *checker) checkApps() {
 func (c *checker) checkPage(a *lang.App, r *dispatch.Resource) {
 	page, file := r.App.Page, ""
 	if r.File != "" {
-		b, err := os.ReadFile(r.File)
+		b, err := regularfile.Read(r.File)
 		if err != nil {
 			return // the compiler reported it
 		}

@@ -10,11 +10,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -172,7 +172,7 @@ func (b *Backend) tlsConfig() (*tls.Config, error) {
 		return cfg, nil
 	}
 	if t.CAFile != "" {
-		pem, err := os.ReadFile(t.CAFile)
+		pem, err := regularfile.Read(t.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("tls ca_file: %w", err)
 		}
@@ -183,7 +183,7 @@ func (b *Backend) tlsConfig() (*tls.Config, error) {
 		cfg.RootCAs = pool
 	}
 	if t.CertFile != "" || t.KeyFile != "" {
-		cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+		cert, err := loadKeyPair(t.CertFile, t.KeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("tls client certificate: %w", err)
 		}
@@ -281,4 +281,18 @@ func secretParts(v string) []string {
 		}
 	}
 	return out
+}
+
+// loadKeyPair is tls.LoadX509KeyPair reading only regular files (see
+// regularfile): a pipe in their place would hang the backend's start.
+func loadKeyPair(certFile, keyFile string) (tls.Certificate, error) {
+	certPEM, err := regularfile.Read(certFile)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	keyPEM, err := regularfile.Read(keyFile)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.X509KeyPair(certPEM, keyPEM)
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 )
 
 // CheckOpen opens the backend for `mcpdecl check`, which promises to run
@@ -106,7 +108,7 @@ func scratchDB(ctx context.Context, script string) (*sql.DB, error) {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	if script != "" {
-		text, err := os.ReadFile(script)
+		text, err := regularfile.Read(script)
 		if err == nil {
 			_, err = db.ExecContext(ctx, string(text))
 		}

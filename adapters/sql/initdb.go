@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 )
 
 // EnsureSQLiteFile creates the SQLite database file dbPath from the SQL
@@ -33,7 +35,7 @@ func EnsureSQLiteFile(dbPath, sqlPath string) error {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("cannot check the SQLite database file %s: %w", dbPath, err)
 	}
-	script, err := os.ReadFile(sqlPath)
+	script, err := regularfile.Read(sqlPath)
 	if err != nil {
 		return fmt.Errorf("cannot read init_sql: %w", err)
 	}

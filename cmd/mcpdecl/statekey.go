@@ -4,9 +4,9 @@ import (
 	"encoding/base64"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -51,7 +51,7 @@ func (f *stateKeyFlags) reloadKeys(k *mcp.Keys, log *slog.Logger) {
 // else from MCPDECL_STATE_KEYS (comma- or newline-separated), else none.
 func (f *stateKeyFlags) keys() ([][]byte, error) {
 	if f.StateKeyFile != "" {
-		b, err := os.ReadFile(f.StateKeyFile)
+		b, err := regularfile.Read(f.StateKeyFile)
 		if err != nil {
 			return nil, fmt.Errorf("--state-key-file: %w", err)
 		}

@@ -166,3 +166,17 @@ func answerRound(t *testing.T, url, state string) string {
 	}
 	return res.Content[0].Text
 }
+
+// TestStateKeyFileMustBeRegular: a --state-key-file that is a named pipe
+// is refused at once; it is read again on every SIGHUP, which a pipe
+// without a writer would hang forever.
+func TestStateKeyFileMustBeRegular(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "keys")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := (&stateKeyFlags{StateKeyFile: fifo}).keys()
+	if err == nil || !strings.Contains(err.Error(), "--state-key-file") || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("keys from a named pipe: %v", err)
+	}
+}

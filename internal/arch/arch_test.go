@@ -49,6 +49,9 @@ var forbidden = map[string][]string{
 	// tracing makes spans of what the server and the table report through
 	// their hooks (server.Tracer, adapter.Observer); only cmd uses it.
 	"internal/tracing": {"adapters", "cmd", "internal/wiretest", "internal/e2e"},
+	// regularfile is a leaf: adapters, lint, the test runner and cmd read
+	// the operator's files through it.
+	"internal/regularfile": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
@@ -138,10 +141,11 @@ func TestAdaptersIndependent(t *testing.T) {
 // stdlibOnly lists the packages that import only the standard library,
 // with the mcpdecl packages each may import besides.
 var stdlibOnly = map[string][]string{
-	"mcp":              {"internal/jsonenc"},
-	"internal/jsonenc": nil,
-	"internal/english": nil,
-	"internal/jsondec": {"internal/rule"},
+	"mcp":                  {"internal/jsonenc"},
+	"internal/jsonenc":     nil,
+	"internal/english":     nil,
+	"internal/regularfile": nil,
+	"internal/jsondec":     {"internal/rule"},
 }
 
 // TestStdlibOnly keeps the protocol layer and its JSON encoder free of

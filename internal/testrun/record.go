@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -43,7 +44,7 @@ type recordedResponse struct {
 }
 
 func readRecording(path string) (*recording, error) {
-	b, err := os.ReadFile(path)
+	b, err := regularfile.Read(path)
 	if err != nil {
 		return nil, err
 	}
