@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/testrun"
+	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
 )
 
@@ -42,12 +44,24 @@ func (v *validateCmd) Run(s streams) error {
 		if cfg != nil {
 			maps.Copy(files, cfg.Files)
 		}
+		tests := 0
+		if !diags.HasErrors() {
+			var d hcl.Diagnostics
+			tests, d = v.checkTests(p, files)
+			diags = dedupe(append(diags, d...))
+		}
 		if !diags.HasErrors() && !v.NoLint {
 			diags = append(diags, lint.Check(cfg, table)...)
 		}
 		all = append(all, diags...)
-		if !diags.HasErrors() {
-			summaries = append(summaries, p+": "+successLine(table))
+		switch {
+		case diags.HasErrors():
+		case lang.IsTestFile(p):
+			// A test file named alone is checked with its configuration;
+			// it declares nothing to count but its tests.
+			summaries = append(summaries, p+": valid: "+english.Count(tests, "test")+" checked.")
+		default:
+			summaries = append(summaries, p+": "+successLine(table)+testsLine(tests))
 		}
 	}
 	sortDiagnostics(all)
@@ -58,6 +72,43 @@ func (v *validateCmd) Run(s streams) error {
 		return exitCode(1)
 	}
 	return nil
+}
+
+// checkTests checks the test blocks of the configuration at p, and of
+// its test files (orders_test.hcl beside orders.hcl, a directory's
+// *_test.hcl), as mcpdecl test would before running them: each names a
+// target that exists, with arguments its schema takes, mocks of HTTP
+// backends it has, patterns that compile. It returns how many tests it
+// checked and their problems; the files it read join files, for the
+// snippets of the report.
+func (v *validateCmd) checkTests(p string, files map[string]*hcl.File) (int, hcl.Diagnostics) {
+	suites, err := testrun.Discover([]string{p})
+	if err != nil {
+		return 0, nil // p compiled, so it exists; Discover has nothing to add
+	}
+	vars, err := v.varMap()
+	if err != nil {
+		return 0, nil // compile reported it
+	}
+	n := 0
+	var diags hcl.Diagnostics
+	for _, suite := range suites {
+		prep, d := testrun.Prepare(suite, dispatch.Options{Vars: vars})
+		if prep.Config != nil {
+			maps.Copy(files, prep.Config.Files)
+		}
+		n += len(prep.Cases)
+		diags = append(diags, d...)
+	}
+	return n, diags
+}
+
+// testsLine completes the success line with the tests checked, if any.
+func testsLine(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return " " + english.Count(n, "test") + " checked."
 }
 
 func (v *validateCmd) write(s streams, diags hcl.Diagnostics, files map[string]*hcl.File, summaries []string) error {
