@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # A small static image of mcpdecl: built with the Makefile's `build` target
 # (CGO off, so the binary needs no libc), run as a non-root user on a base
 # without a shell or package manager. Build and run:
