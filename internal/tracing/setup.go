@@ -40,8 +40,8 @@ func (p *Provider) Shutdown(ctx context.Context) error { return p.tp.Shutdown(ct
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is, unless OTEL_SDK_DISABLED=true or
 // OTEL_TRACES_EXPORTER=none. The exporter reads the other OTEL_EXPORTER_OTLP_*
 // variables itself (headers, timeout, compression, certificates), the
-// resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, the batching
-// processor OTEL_BSP_*; the sampler is OTEL_TRACES_SAMPLER(_ARG).
+// resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES; the batching
+// (see Batcher) is OTEL_BSP_*, the sampler OTEL_TRACES_SAMPLER(_ARG).
 // getenv reads the environment (os.Getenv); the SDK's own readers use
 // the process's.
 func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provider, error) {
@@ -56,6 +56,10 @@ func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provid
 	if err != nil {
 		return nil, err
 	}
+	batching, err := batchOptionsFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
 	exp, err := otlptracehttp.New(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("traces: the OTLP exporter: %w", err)
@@ -66,7 +70,7 @@ func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provid
 	if err != nil {
 		return nil, fmt.Errorf("traces: OTEL_RESOURCE_ATTRIBUTES: %w", err)
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res), sdktrace.WithSampler(sampler))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewBatcher(exp, batching)), sdktrace.WithResource(res), sdktrace.WithSampler(sampler))
 	return &Provider{tp: tp, tracer: New(tp)}, nil
 }
 
