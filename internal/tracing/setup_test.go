@@ -34,6 +34,8 @@ func TestStart(t *testing.T) {
 		{name: "protobuf", on: true, env: map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"}, want: true},
 		{name: "ratio", on: true, env: map[string]string{"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.25"}, want: true},
 		{name: "bad ratio", on: true, env: map[string]string{"OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "2"}, error: "OTEL_TRACES_SAMPLER_ARG"},
+		{name: "batching", on: true, env: map[string]string{"OTEL_BSP_SCHEDULE_DELAY": "100", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "64"}, want: true},
+		{name: "bad batching", on: true, env: map[string]string{"OTEL_BSP_MAX_QUEUE_SIZE": "lots"}, error: `OTEL_BSP_MAX_QUEUE_SIZE="lots"`},
 		{name: "unknown sampler", on: true, env: map[string]string{"OTEL_TRACES_SAMPLER": "jaeger_remote"}, error: `OTEL_TRACES_SAMPLER="jaeger_remote"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
