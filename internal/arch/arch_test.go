@@ -52,6 +52,8 @@ var forbidden = map[string][]string{
 	// regularfile is a leaf: adapters, lint, the test runner and cmd read
 	// the operator's files through it.
 	"internal/regularfile": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	// memo is a leaf: tracing and metrics keep their hot-path values in it.
+	"internal/memo": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
@@ -145,6 +147,7 @@ var stdlibOnly = map[string][]string{
 	"internal/jsonenc":     nil,
 	"internal/english":     nil,
 	"internal/regularfile": nil,
+	"internal/memo":        nil,
 	"internal/jsondec":     {"internal/rule"},
 }
 

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/mcpdecl/mcpdecl/internal/memo"
 )
 
 // BackendCalls counts the calls the served configuration makes to its
@@ -12,8 +14,8 @@ import (
 type BackendCalls struct {
 	calls   *prometheus.CounterVec
 	latency *prometheus.HistogramVec
-	counts  *children[labels3, prometheus.Counter]
-	times   *children[labels2, prometheus.Observer]
+	counts  *memo.Memo[labels3, prometheus.Counter]
+	times   *memo.Memo[labels2, prometheus.Observer]
 }
 
 // BackendCalls registers the backend-call metrics in r and returns them;
@@ -31,14 +33,14 @@ func (r *Registry) BackendCalls() *BackendCalls {
 		}, []string{"backend", "kind"}),
 	}
 	r.reg.MustRegister(b.calls, b.latency)
-	b.counts = newChildren(func(k labels3) prometheus.Counter { return b.calls.WithLabelValues(k.a, k.b, k.c) })
-	b.times = newChildren(func(k labels2) prometheus.Observer { return b.latency.WithLabelValues(k.a, k.b) })
+	b.counts = memo.New(func(k labels3) prometheus.Counter { return b.calls.WithLabelValues(k.a, k.b, k.c) })
+	b.times = memo.New(func(k labels2) prometheus.Observer { return b.latency.WithLabelValues(k.a, k.b) })
 	return b
 }
 
 // Ended records a backend call of kind to backend: how it ended and how
 // long it took.
 func (b *BackendCalls) Ended(backend, kind, outcome string, took time.Duration) {
-	b.counts.of(labels3{backend, kind, outcome}).Inc()
-	b.times.of(labels2{backend, kind}).Observe(took.Seconds())
+	b.counts.Get(labels3{backend, kind, outcome}).Inc()
+	b.times.Get(labels2{backend, kind}).Observe(took.Seconds())
 }

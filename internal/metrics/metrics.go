@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/mcpdecl/mcpdecl/internal/memo"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -33,13 +35,14 @@ type Registry struct {
 	series     callSeries
 }
 
-// callSeries are the series a call counts in, kept by label values (see
-// children).
+// callSeries are the series a call counts in, kept by label values: the
+// vector's own lookup hashes and checks every label value (UTF-8) on each
+// use, which costs more than counting.
 type callSeries struct {
-	inFlight *children[string, prometheus.Gauge]
-	calls    *children[labels3, prometheus.Counter]
-	latency  *children[labels2, prometheus.Observer]
-	requests *children[labels2, prometheus.Counter]
+	inFlight *memo.Memo[string, prometheus.Gauge]
+	calls    *memo.Memo[labels3, prometheus.Counter]
+	latency  *memo.Memo[labels2, prometheus.Observer]
+	requests *memo.Memo[labels2, prometheus.Counter]
 }
 
 // labels2 and labels3 are the label values of a series, in the order
@@ -51,10 +54,10 @@ type (
 
 func (r *Registry) keepSeries() {
 	r.series = callSeries{
-		inFlight: newChildren(func(kind string) prometheus.Gauge { return r.inFlight.WithLabelValues(kind) }),
-		calls:    newChildren(func(k labels3) prometheus.Counter { return r.calls.WithLabelValues(k.a, k.b, k.c) }),
-		latency:  newChildren(func(k labels2) prometheus.Observer { return r.latency.WithLabelValues(k.a, k.b) }),
-		requests: newChildren(func(k labels2) prometheus.Counter { return r.requests.WithLabelValues(k.a, k.b) }),
+		inFlight: memo.New(func(kind string) prometheus.Gauge { return r.inFlight.WithLabelValues(kind) }),
+		calls:    memo.New(func(k labels3) prometheus.Counter { return r.calls.WithLabelValues(k.a, k.b, k.c) }),
+		latency:  memo.New(func(k labels2) prometheus.Observer { return r.latency.WithLabelValues(k.a, k.b) }),
+		requests: memo.New(func(k labels2) prometheus.Counter { return r.requests.WithLabelValues(k.a, k.b) }),
 	}
 }
 
@@ -115,20 +118,20 @@ func (r *Registry) Handler() http.Handler {
 
 // CallStarted counts a call of kind in flight until CallEnded.
 func (r *Registry) CallStarted(kind string) {
-	r.series.inFlight.of(kind).Inc()
+	r.series.inFlight.Get(kind).Inc()
 }
 
 // CallEnded records a call of kind that CallStarted counted: its outcome
 // and how long it took, under the configured name (or "unknown").
 func (r *Registry) CallEnded(kind, name, outcome string, took time.Duration) {
-	r.series.inFlight.of(kind).Dec()
-	r.series.calls.of(labels3{kind, name, outcome}).Inc()
-	r.series.latency.of(labels2{kind, name}).Observe(took.Seconds())
+	r.series.inFlight.Get(kind).Dec()
+	r.series.calls.Get(labels3{kind, name, outcome}).Inc()
+	r.series.latency.Get(labels2{kind, name}).Observe(took.Seconds())
 }
 
 // Request counts one JSON-RPC message of era and method.
 func (r *Registry) Request(era, method string) {
-	r.series.requests.of(labels2{era, method}).Inc()
+	r.series.requests.Get(labels2{era, method}).Inc()
 }
 
 // Reloaded records a reload: on success generation is the configuration

@@ -24,6 +24,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/internal/memo"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 )
@@ -35,14 +36,17 @@ const instrumentation = "github.com/mcpdecl/mcpdecl"
 type Tracer struct {
 	tracer trace.Tracer
 	prop   propagation.TraceContext
-	names  spanNames
+	names  *memo.Memo[spanNameKey, string] // the server spans' names ("tools/call search")
 }
+
+type spanNameKey struct{ method, name string }
 
 var _ server.Tracer = (*Tracer)(nil)
 
 // New returns a Tracer making its spans with tp.
 func New(tp trace.TracerProvider) *Tracer {
-	return &Tracer{tracer: tp.Tracer(instrumentation)}
+	return &Tracer{tracer: tp.Tracer(instrumentation),
+		names: memo.New(func(k spanNameKey) string { return k.method + " " + k.name })}
 }
 
 // The server span's names and attributes. The keys follow the
@@ -76,9 +80,9 @@ func (t *Tracer) StartCall(ctx context.Context, req *mcp.Request, kind, name str
 	}
 	var span trace.Span
 	if link.IsValid() {
-		ctx, span = t.tracer.Start(ctx, t.names.of(req.Method, name), serverKind, trace.WithLinks(trace.Link{SpanContext: link}))
+		ctx, span = t.tracer.Start(ctx, t.names.Get(spanNameKey{req.Method, name}), serverKind, trace.WithLinks(trace.Link{SpanContext: link}))
 	} else {
-		ctx, span = t.tracer.Start(ctx, t.names.of(req.Method, name), serverKind)
+		ctx, span = t.tracer.Start(ctx, t.names.Get(spanNameKey{req.Method, name}), serverKind)
 	}
 	if !span.IsRecording() {
 		return ctx // not sampled: no attribute would be kept

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/memo"
 )
 
 // TestCallsCountedThroughKeptSeries: the series a call counts in are
@@ -12,7 +14,7 @@ import (
 // and starts over (a configuration reloaded many times with new names).
 func TestCallsCountedThroughKeptSeries(t *testing.T) {
 	r := New()
-	for i := range maxChildren + 10 {
+	for i := range memo.Max + 10 {
 		r.CallStarted("tool")
 		r.CallEnded("tool", "t"+strconv.Itoa(i), "ok", time.Millisecond)
 	}
@@ -25,8 +27,8 @@ func TestCallsCountedThroughKeptSeries(t *testing.T) {
 		r.Request("modern", "tools/call")
 	}
 	got := series(t, r, "mcpdecl_calls_total")
-	if len(got) != maxChildren+11 {
-		t.Errorf("%d call series, want %d", len(got), maxChildren+11)
+	if len(got) != memo.Max+11 {
+		t.Errorf("%d call series, want %d", len(got), memo.Max+11)
 	}
 	for _, want := range []string{
 		`mcpdecl_calls_total{kind=tool,name=t0,outcome=ok} 4`,
@@ -42,27 +44,5 @@ func TestCallsCountedThroughKeptSeries(t *testing.T) {
 	}
 	if got := series(t, r, "mcpdecl_requests_total"); !slices.Equal(got, []string{`mcpdecl_requests_total{era=modern,method=tools/call} 3`}) {
 		t.Errorf("requests: %q", got)
-	}
-}
-
-// TestChildrenLookUpOnce: a series is looked up in its vector once per
-// label values until the cache starts over.
-func TestChildrenLookUpOnce(t *testing.T) {
-	lookups := 0
-	c := newChildren(func(k labels2) string { lookups++; return k.a + "/" + k.b })
-	for range 3 {
-		if got := c.of(labels2{"tool", "greet"}); got != "tool/greet" {
-			t.Fatalf("of = %q", got)
-		}
-	}
-	if lookups != 1 {
-		t.Errorf("%d lookups, want 1", lookups)
-	}
-	for i := range maxChildren {
-		c.of(labels2{"tool", strconv.Itoa(i)})
-	}
-	c.of(labels2{"tool", "greet"})
-	if lookups != maxChildren+2 {
-		t.Errorf("%d lookups after the cache started over, want %d", lookups, maxChildren+2)
 	}
 }
