@@ -191,6 +191,7 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 	}
 	if !act.AllowShell {
 		diags = append(diags, checkScripts(s, elems, literal, act.Stdin)...)
+		diags = append(diags, notReported(diags, checkRunners(s, elems, literal, act.Stdin, act.AllowOptions))...)
 	}
 	if !diags.HasErrors() && !act.AllowOptions {
 		var d hcl.Diagnostics
@@ -199,6 +200,20 @@ func compileCommand(s *adapter.Scope, attr *hcl.Attribute, act *Action, path str
 		diags = append(diags, xargsOptions(s, literal, act.Stdin)...)
 	}
 	return diags
+}
+
+// notReported drops the errors of more that repeat one of diags about the
+// same element: the interpreters' own checks say it with better advice.
+func notReported(diags, more hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range more {
+		if !slices.ContainsFunc(diags, func(e *hcl.Diagnostic) bool {
+			return e.Severity == hcl.DiagError && e.Subject != nil && d.Subject != nil && *e.Subject == *d.Subject
+		}) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // isCommandFlag reports a shell option cluster holding c: -c, -ec, -xc.
