@@ -276,9 +276,12 @@ func checkScripts(s *adapter.Scope, elems []hcl.Expression, literal []*string, s
 		if isCode == nil {
 			continue
 		}
-		rest, restLit := elems[i+1:], literal[i+1:]
-		if j, _ := codeAfter(restLit, isCode); j >= 0 {
-			return diags // the code is in command, where checkInterpreters looks
+		rest, restLit := elems[i+1:], optionsAsWritten(s, elems[i+1:], literal[i+1:])
+		if j, _ := codeAfter(restLit, isCode); j >= 0 || slices.ContainsFunc(restLit, func(l *string) bool {
+			name, _, attached := strings.Cut(derefOr(l), "=")
+			return attached && strings.HasPrefix(name, "-") && isCode(name)
+		}) {
+			return diags // the code is in command, where checkInterpreters and the runners table look
 		}
 		j := scriptOperand(restLit)
 		switch {
@@ -294,6 +297,23 @@ func checkScripts(s *adapter.Scope, elems []hcl.Expression, literal []*string, s
 		return diags // the rest of command belongs to this program
 	}
 	return diags
+}
+
+// optionsAsWritten returns literal, with the elements that start with a
+// written option and go on with a value of the call ("--eval=${args.x}",
+// "-e${args.x}") given as that written text: they are options, not the
+// script, and the runners table checks their values. An attached code
+// option written whole ("--eval=code") counts as the code flag.
+func optionsAsWritten(s *adapter.Scope, elems []hcl.Expression, literal []*string) []*string {
+	out := slices.Clone(literal)
+	for j, l := range literal {
+		if l == nil {
+			if lead := leadingText(s, elems[j]); len(lead) > 1 && lead[0] == '-' {
+				out[j] = &lead
+			}
+		}
+	}
+	return out
 }
 
 // scriptOperand returns the index of the first element that is not an
@@ -340,4 +360,11 @@ func stdinScript(base, prog string, r hcl.Range) *hcl.Diagnostic {
 		fmt.Sprintf("%s reads its script from stdin here (command gives it no code and no script file), and stdin is computed from the arguments, so an argument value could run commands. Write the code in command or in a script file and pass the value as an argument after it: [%q, \"/srv/scripts/report\", \"${args.value}\"]. If the value is trusted, set allow_shell = true.",
 			base, prog),
 		r)
+}
+
+func derefOr(l *string) string {
+	if l == nil {
+		return ""
+	}
+	return *l
 }

@@ -104,6 +104,14 @@ func (c *runCheck) read(r *runner, base string, i, end int) {
 			text = *lit
 		}
 		switch {
+		case lit != nil && slices.Contains(r.execs, text):
+			stop := i + 1
+			for stop < end && !(c.literal[stop] != nil && (*c.literal[stop] == ";" || *c.literal[stop] == "+")) {
+				stop++
+			}
+			c.command(i+1, stop)
+			i = stop + 1
+			continue
 		case optsOn && lit != nil && text == "--":
 			optsOn = false
 			if mm, ok := r.modes["--"]; ok {
@@ -112,20 +120,17 @@ func (c *runCheck) read(r *runner, base string, i, end int) {
 			i++
 			continue
 		case optsOn && (len(text) > 1 && text[0] == '-' || lit != nil && text == "-" && r.opts["-"] == optFlag && hasKey(r.opts, "-")):
-			i = c.option(r, &m, base, i, end)
+			var words []string
+			i, words = c.option(r, &m, base, i, end)
+			if words != nil {
+				c.splitCommand(i, end, words)
+				return
+			}
 			continue
 		case optsOn && c.runtime[i] && text == "" && c.allowOptions && r.hasSensitive():
 			c.refuse(i, "Option chosen by the arguments",
 				fmt.Sprintf("allow_options = true lets this value be an option of %s, and %s has options that run code, so a value of the call could run any command on the server. Take only option values from the arguments", base, base))
 			i++
-			continue
-		case lit != nil && slices.Contains(r.execs, text):
-			stop := i + 1
-			for stop < end && !(c.literal[stop] != nil && (*c.literal[stop] == ";" || *c.literal[stop] == "+")) {
-				stop++
-			}
-			c.command(i+1, stop)
-			i = stop + 1
 			continue
 		case r.subs != nil && operand == 0:
 			sub := &runner{}
@@ -186,12 +191,12 @@ func (c *runCheck) read(r *runner, base string, i, end int) {
 
 // option reads the option (or options, clustered) at i and returns the
 // index after it and its value.
-func (c *runCheck) option(r *runner, m *mode, base string, i, end int) int {
+func (c *runCheck) option(r *runner, m *mode, base string, i, end int) (int, []string) {
 	text, partial := c.lead[i], c.literal[i] == nil
 	if !partial {
 		text = *c.literal[i]
 	}
-	if strings.HasPrefix(text, "--") || r.isSingleDashLong(text) {
+	if strings.HasPrefix(text, "--") || r.longOnly || r.isSingleDashLong(text) {
 		name, val, attached := strings.Cut(text, "=")
 		kind, found := r.lookup(name)
 		switch {
@@ -199,24 +204,26 @@ func (c *runCheck) option(r *runner, m *mode, base string, i, end int) int {
 			r.applyMode(m, name)
 			if partial {
 				c.checkAttached(r, base, name, kind, val, i)
+			} else if r.splits && kind == optCode {
+				return i + 1, strings.Fields(val)
 			}
-			return i + 1
+			return i + 1, nil
 		case attached:
-			return i + 1
+			return i + 1, nil
 		case partial:
 			// The value of the call continues the option's name.
 			if r.sensitivePrefix(name) {
 				c.refuse(i, "Arguments run as code", fmt.Sprintf("a value of the call completes this option of %s, which could then be one that runs code", base))
 			}
-			return i + 1
+			return i + 1, nil
 		case found:
 			r.applyMode(m, name)
 			if kind.takesValue() {
 				c.checkValue(r, base, name, kind, i+1, end)
-				return i + 2
+				return i + 2, c.split(r, kind, i+1, end)
 			}
 		}
-		return i + 1
+		return i + 1, nil
 	}
 	for j := 1; j < len(text); j++ {
 		name := "-" + text[j:j+1]
@@ -228,16 +235,50 @@ func (c *runCheck) option(r *runner, m *mode, base string, i, end int) int {
 		if rest := text[j+1:]; rest != "" || partial {
 			if partial {
 				c.checkAttached(r, base, name, kind, rest, i)
+			} else if r.splits && kind == optCode {
+				return i + 1, strings.Fields(rest)
 			}
-			return i + 1
+			return i + 1, nil
 		}
 		c.checkValue(r, base, name, kind, i+1, end)
-		return i + 2
+		return i + 2, c.split(r, kind, i+1, end)
 	}
 	if partial && r.hasSensitiveShort() {
 		c.refuse(i, "Arguments run as code", fmt.Sprintf("a value of the call continues this cluster of options of %s, so it could add one that runs code", base))
 	}
-	return i + 1
+	return i + 1, nil
+}
+
+// split returns the words of a written command line given to a splits
+// runner as the value at j, or nil.
+func (c *runCheck) split(r *runner, kind optKind, j, end int) []string {
+	if !r.splits || kind != optCode || j >= end || c.literal[j] == nil {
+		return nil
+	}
+	return strings.Fields(*c.literal[j])
+}
+
+// splitCommand checks the command that words (from env -S) start, with
+// the elements [i, end) after them: the first word is the program. The
+// words are reported at the element after the option, or the option.
+func (c *runCheck) splitCommand(i, end int, words []string) {
+	if len(words) == 0 {
+		return
+	}
+	at := c.elems[i-1]
+	sub := &runCheck{s: c.s, stdin: c.stdin, allowOptions: c.allowOptions}
+	for _, w := range words {
+		sub.elems = append(sub.elems, at)
+		sub.literal = append(sub.literal, &w)
+		sub.runtime = append(sub.runtime, false)
+		sub.lead = append(sub.lead, "")
+	}
+	sub.elems = append(sub.elems, c.elems[i:end]...)
+	sub.literal = append(sub.literal, c.literal[i:end]...)
+	sub.runtime = append(sub.runtime, c.runtime[i:end]...)
+	sub.lead = append(sub.lead, c.lead[i:end]...)
+	sub.command(0, len(sub.elems))
+	c.diags = append(c.diags, sub.diags...)
 }
 
 // checkValue checks the option's value given as the element at j.

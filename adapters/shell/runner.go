@@ -35,6 +35,12 @@ type runner struct {
 	// keyOperands: the first operand is a key and the second its value,
 	// code for the keys codeKey reports (git config).
 	keyOperands bool
+	// longOnly: single-dash options are whole names (gdb -nx, emacs -eval),
+	// never clusters of letters.
+	longOnly bool
+	// splits: the written value of a code option is a command line that
+	// goes before the operands (env -S "prog -x" then more arguments).
+	splits bool
 	// stdin: the program reads commands from standard input.
 	stdin bool
 	// codeKey reports the keys of an optKeyed option whose value is code.

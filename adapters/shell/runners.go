@@ -22,6 +22,7 @@ func init() {
 	// command line: what they run is checked in turn.
 	add(wrapper(0, opts(optValue, "-u --unset -C --chdir -a --argv0", optCode, "-S --split-string", optProgram, "-P")), "env")
 	runners["env"].assigns = true
+	runners["env"].splits = true
 	add(wrapper(1, opts(optValue, "-s --signal -k --kill-after")), "timeout")
 	add(wrapper(0, opts(optValue, "-n --adjustment")), "nice")
 	add(wrapper(0, nil), "nohup", "setsid", "busybox", "exec", "command", "linux32", "linux64",
@@ -47,14 +48,18 @@ func init() {
 	}
 	add(su(), "su")
 	add(su(), "runuser")
+	runners["runuser"].opts = opts(optCode, "-c --command --session-command", optProgram, "-s --shell",
+		optValue, "-g --group -G --supp-group -w --whitelist-environment -u --user", optFlag, "-")
 	runners["runuser"].modes = modesOf(mode{roleProgram, 0}, "-u --user")
 	runners["runuser"].stop = true
 	add(&runner{opts: opts(optCode, "-c"), mode: mode{roleCode, 1}}, "sg")
 	add(wrapper(1, opts(optCode, "-c --command", optValue, "-w --wait --timeout -E --conflict-exit-code")), "flock")
+	add(&runner{opts: opts(optCode, "-c --command", optValue, "-E --echo -I --log-in -O --log-out -B --log-io -T --log-timing -m --logging-format")}, "script")
 	add(wrapper(0, opts(optValue, "-S --setuid -G --setgid -R --root -w --wd --map-user --map-group --propagation --setgroups")), "unshare")
 	add(wrapper(0, opts(optValue, "-t --target -S --setuid -G --setgid")), "nsenter")
 	add(&runner{opts: opts(optProgram, "--shell"), modes: modesOf(mode{roleCode, 0}, "--")}, "capsh")
 	add(&runner{opts: opts(optProgram, "-x --exec -a --startas",
+		optFlag, "-S --start -K --stop -T --status -H --help -V --version -b --background -m --make-pidfile -o --oknodo -q --quiet -v --verbose -t --test",
 		optValue, "-p --pidfile -n --name -u --user -c --chuid -r --chroot -d --chdir -N --nicelevel -P --procsched -I --iosched -k --umask -R --retry -s --signal -g --group --output")},
 		"start-stop-daemon")
 	add(wrapper(0, opts(optKeyed, "-p --property", optValue, "-u --unit -M --machine -H --host -E --setenv --description --slice --uid --gid --nice --working-directory --on-active --on-calendar")), "systemd-run")

@@ -106,9 +106,9 @@ func init() {
 	add(&runner{mode: mode{roleCode, 0}, stdin: true, opts: opts(optValue, "-p --prompt")}, "ed", "red")
 	add(&runner{opts: opts(optCode, "-ex --ex -eval-command --eval-command -iex --iex -init-eval-command --init-eval-command",
 		optProgram, "-x --x -command --command -ix -init-command --init-command",
-		optValue, "-cd --cd -d --directory -s --symbols -e --exec -se -c --core -p -pid --pid -b -data-directory --data-directory"), stdin: true},
+		optValue, "-cd --cd -d --directory -s --symbols -e --exec -se -c --core -p -pid --pid -b -data-directory --data-directory"), stdin: true, longOnly: true},
 		"gdb", "gdb-multiarch", "cgdb")
-	add(&runner{opts: opts(optCode, "--eval -eval --execute -f --funcall", optProgram, "-l --load")}, "emacs", "emacsclient")
+	add(&runner{opts: opts(optCode, "--eval -eval --execute -f --funcall", optProgram, "-l --load"), longOnly: true}, "emacs", "emacsclient")
 	add(&runner{opts: opts(optCode, "-e")}, "mutt", "neomutt")
 	add(&runner{opts: opts(optCode, "-E --exec")}, "mail", "mailx", "s-nail")
 	add(&runner{opts: opts(optCode, "-b --batch")}, "gimp")
@@ -123,7 +123,7 @@ func init() {
 		optProgram, "--plugin --config")}, "openvpn")
 	add(&runner{opts: opts(optCode, "--on-download-complete --on-download-error --on-download-start --on-download-pause --on-download-stop --on-bt-download-complete")}, "aria2c")
 	add(&runner{opts: opts(optProgram, "-z", optValue, "-i -w -r -c -s -C -G -W -E -F -B -j -T -y -Z -M -V")}, "tcpdump")
-	add(&runner{opts: opts(optProgram, "--script --datadir", optValue, "-p -iL -oN -oX -oG -oA -e -S -D -g --source-port --host-timeout --script-args")}, "nmap")
+	add(&runner{opts: opts(optProgram, "--script --datadir", optValue, "-p -iL -oN -oX -oG -oA -e -S -D -g --source-port --host-timeout --script-args"), longOnly: true}, "nmap")
 	add(&runner{opts: opts(optCode, "-X"), stdin: true}, "tshark")
 	add(&runner{stdin: true, opts: opts(optProgram, "-f")}, "at", "batch")
 	add(&runner{stdin: true}, "crontab")
