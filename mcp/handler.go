@@ -74,6 +74,11 @@ type Request struct {
 	ProgressToken      json.RawMessage // nil when the client did not ask
 	LogLevel           string          // "" means: send no log messages
 
+	// Session is the 2025 HTTP session's own 128 random bits in hex
+	// (signed or stateful), to tell sessions apart in owner checks; ""
+	// on stdio, without a session id and in the modern era.
+	Session string
+
 	// Header is the HTTP request header (auth, tracing); nil on stdio.
 	Header http.Header
 

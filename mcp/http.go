@@ -429,7 +429,9 @@ func (h *httpHandler) mint(w http.ResponseWriter) *session {
 		tooManySessions(w)
 		return nil
 	}
-	return newSession(newSessionID())
+	sess := newSession(newSessionID())
+	sess.key = sess.id
+	return sess
 }
 
 // lookup finds a legacy session and marks it used. gone reports an id that

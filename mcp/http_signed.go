@@ -1,8 +1,8 @@
 package mcp
 
 import (
-	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -10,8 +10,11 @@ import (
 )
 
 // Without LegacySessions a 2025 client still gets a session id, but one
-// the server keeps nothing for: the id carries, signed, what initialize
-// negotiated (the revision and the client's capabilities). Any replica
+// the server keeps nothing for: the id carries, sealed (encrypted and
+// authenticated with the session keys), what initialize negotiated (the
+// revision and the client's capabilities) and 128 random bits that make
+// the session unlike any other, even one initialized the same way in the
+// same second; owner checks (tasks) use those bits. Any replica
 // holding the same keys can read it, so such clients need no affinity for
 // ordinary requests, and the server knows which requests (sampling,
 // elicitation, roots) the client declared it can answer on a POST's own
@@ -31,33 +34,33 @@ const signedSessionLogLevel = "info"
 // that the Mcp-Session-Id header stays small whatever a client declares.
 const maxSignedCapability = 256
 
-const signedSessionPrefix = "s1."
+// signedSessionPrefix marks a sealed id; ids of the earlier readable form
+// ("s1.") are refused like unknown ones, so their clients initialize again.
+const signedSessionPrefix = "s2."
 
-// signedClaims is what a signed session id vouches for.
+// sessionPurpose separates the key that seals session ids from the others
+// derived from the same state keys.
+const sessionPurpose = "session-id"
+
+// signedClaims is what a signed session id vouches for. The principal is
+// not in it: it is the associated data of the seal, so an id opens only
+// for the principal that initialized it.
 type signedClaims struct {
+	// Random is the session's own 128 bits (Request.Session in hex).
+	Random  []byte             `json:"r"`
 	Version string             `json:"v"`
 	Caps    ClientCapabilities `json:"c"`
 	Name    string             `json:"n,omitempty"`
 	ClientV string             `json:"cv,omitempty"`
 	Issued  int64              `json:"t"`
-	// Owner is a digest of the principal that initialized the session, so
-	// the id names nobody to whoever reads it.
-	Owner string `json:"o,omitempty"`
-}
-
-// ownerDigest keeps a principal out of the id while binding the id to it.
-func ownerDigest(principal string) string {
-	if principal == "" {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(principal))
-	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
 
 // newSignedSession is the session of one request under a signed id: its
-// server→client requests wait in the handler's shared table.
+// server→client requests wait in the handler's shared table. Its key is
+// fresh; openSignedSession replaces it with the one the id carries.
 func (h *httpHandler) newSignedSession() *session {
 	sess := newSession("")
+	sess.key = newSessionID()
 	sess.signed = true
 	sess.pending = h.signedCalls
 	sess.logLevel = signedSessionLogLevel
@@ -67,14 +70,14 @@ func (h *httpHandler) newSignedSession() *session {
 // sealSession returns the signed id of a session initialize just set up.
 func (h *httpHandler) sealSession(sess *session) string {
 	caps, _, info := sess.clientState()
-	c := signedClaims{Version: sess.negotiated(), Caps: trimCapabilities(caps), Issued: h.now().Unix(), Owner: ownerDigest(sess.owner)}
+	random, _ := hex.DecodeString(sess.key)
+	c := signedClaims{Random: random, Version: sess.negotiated(), Caps: trimCapabilities(caps), Issued: h.now().Unix()}
 	if info != nil {
 		c.Name, c.ClientV = clip(info.Name, 64), clip(info.Version, 32)
 	}
 	b, _ := json.Marshal(c)
-	payload := base64.RawURLEncoding.EncodeToString(b)
-	mac := h.opts.SessionKeys.Sign("mcp-session:", payload)
-	return signedSessionPrefix + payload + "." + base64.RawURLEncoding.EncodeToString(mac)
+	sealed := h.opts.SessionKeys.Seal(sessionPurpose, b, []byte(sess.owner))
+	return signedSessionPrefix + base64.RawURLEncoding.EncodeToString(sealed)
 }
 
 // openSignedSession checks a signed id; false means a forged, malformed or
@@ -82,24 +85,23 @@ func (h *httpHandler) sealSession(sess *session) string {
 // must see as an unknown session (404).
 func (h *httpHandler) openSignedSession(sid, owner string) (*session, bool) {
 	rest, ok := strings.CutPrefix(sid, signedSessionPrefix)
-	payload, mac, ok2 := strings.Cut(rest, ".")
-	if !ok || !ok2 || len(sid) > 4096 {
+	if !ok || len(sid) > 4096 {
 		return nil, false
 	}
-	sum, err := base64.RawURLEncoding.DecodeString(mac)
-	if err != nil || !h.opts.SessionKeys.Verify(sum, "mcp-session:", payload) {
+	sealed, err := base64.RawURLEncoding.DecodeString(rest)
+	if err != nil {
 		return nil, false
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	raw, err := h.opts.SessionKeys.Open(sessionPurpose, sealed, []byte(owner))
 	var c signedClaims
-	if err != nil || json.Unmarshal(raw, &c) != nil {
+	if err != nil || json.Unmarshal(raw, &c) != nil || len(c.Random) != 16 {
 		return nil, false
 	}
-	if h.now().Sub(time.Unix(c.Issued, 0)) > SignedSessionTTL || c.Owner != ownerDigest(owner) {
+	if h.now().Sub(time.Unix(c.Issued, 0)) > SignedSessionTTL {
 		return nil, false
 	}
 	sess := h.newSignedSession()
-	sess.owner = owner
+	sess.owner, sess.key = owner, hex.EncodeToString(c.Random)
 	var info *Implementation
 	if c.Name != "" {
 		info = &Implementation{Name: c.Name, Version: c.ClientV}

@@ -13,14 +13,14 @@ import (
 // signature.
 const MinKeyLen = 32
 
-// Keys sign what the server hands a client to bring back later: a 2025
+// Keys seal what the server hands a client to bring back later: a 2025
 // session id without server-side state, and (in package server) the
 // requestState of a 2026-07-28 multi-round call. The first key signs and
-// every key is accepted. Replicas behind one load balancer share the keys,
+// seals, and every key is accepted. Replicas behind one load balancer share the keys,
 // so the next request may land on any replica; during a rotation the
 // previous key stays in the list until what it signed has expired.
 type Keys struct {
-	ring atomic.Pointer[[][]byte]
+	ring atomic.Pointer[sealKeys]
 }
 
 // NewKeys returns the keys; none means one random key, which suits a
@@ -46,19 +46,19 @@ func (k *Keys) Set(keys [][]byte) error {
 		}
 		ring = append(ring, append([]byte(nil), key...))
 	}
-	k.ring.Store(&ring)
+	k.ring.Store(&sealKeys{ring: ring})
 	return nil
 }
 
 // Sign returns the MAC of the message parts under the first key.
 func (k *Keys) Sign(parts ...string) []byte {
-	return keyMAC((*k.ring.Load())[0], parts)
+	return keyMAC(k.ring.Load().ring[0], parts)
 }
 
 // Verify reports whether mac was made by one of the keys over parts.
 func (k *Keys) Verify(mac []byte, parts ...string) bool {
 	ok := false
-	for _, key := range *k.ring.Load() {
+	for _, key := range k.ring.Load().ring {
 		// Every key is tried, so the time taken does not tell which matched.
 		if hmac.Equal(mac, keyMAC(key, parts)) {
 			ok = true
@@ -79,6 +79,10 @@ func keyMAC(key []byte, parts []string) []byte {
 	}
 	return h.Sum(nil)
 }
+
+// sealing is the current ring, whose derived keys are made once per
+// purpose; Set replaces it whole.
+func (k *Keys) sealing() *sealKeys { return k.ring.Load() }
 
 func randomKey() []byte {
 	key := make([]byte, MinKeyLen)

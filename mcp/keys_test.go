@@ -41,3 +41,50 @@ func TestShortKeyRefused(t *testing.T) {
 		t.Fatal("Set accepted a 31-byte key")
 	}
 }
+
+// TestKeysSealRotation: what the first key sealed opens under a ring that
+// still lists it, for the same purpose and associated data only; its text
+// cannot be read in the sealed bytes; and a retired key opens nothing.
+func TestKeysSealRotation(t *testing.T) {
+	oldKey, newKey := bytes.Repeat([]byte("o"), MinKeyLen), bytes.Repeat([]byte("n"), MinKeyLen)
+	old, _ := NewKeys([][]byte{oldKey})
+	rotated, _ := NewKeys([][]byte{newKey, oldKey})
+	secret := []byte(`{"answer":"the secret plan"}`)
+	sealed := old.Seal("state", secret, []byte("alice"))
+	if bytes.Contains(sealed, []byte("secret")) {
+		t.Fatal("the plaintext is visible in the sealed bytes")
+	}
+	if got, err := rotated.Open("state", sealed, []byte("alice")); err != nil || !bytes.Equal(got, secret) {
+		t.Errorf("the previous key does not open during a rotation: %q %v", got, err)
+	}
+	if _, err := old.Open("state", rotated.Seal("state", secret, []byte("alice")), []byte("alice")); err == nil {
+		t.Error("a key not in the list opened")
+	}
+	if _, err := rotated.Open("state", sealed, []byte("bob")); err == nil {
+		t.Error("other associated data opened")
+	}
+	if _, err := rotated.Open("session", sealed, []byte("alice")); err == nil {
+		t.Error("another purpose opened")
+	}
+	if bytes.Equal(old.Seal("state", secret, nil), old.Seal("state", secret, nil)) {
+		t.Error("two seals of the same text are equal: the nonce is not random")
+	}
+	for i := range sealed {
+		bad := bytes.Clone(sealed)
+		bad[i] ^= 1
+		if _, err := rotated.Open("state", bad, []byte("alice")); err == nil {
+			t.Fatalf("a flipped bit at %d opened", i)
+		}
+	}
+	for _, short := range [][]byte{nil, sealed[:5], sealed[:20]} {
+		if _, err := rotated.Open("state", short, nil); err == nil {
+			t.Errorf("%d bytes opened", len(short))
+		}
+	}
+	if err := rotated.Set([][]byte{newKey}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rotated.Open("state", sealed, []byte("alice")); err == nil {
+		t.Error("after Set the retired key still opens")
+	}
+}

@@ -251,6 +251,7 @@ func (s *Server) legacyLadder(in *inbound, p *params) (*Request, *Error) {
 	req.Trace = p.Meta.traceContext()
 	if in.sess != nil {
 		req.ClientCapabilities, req.LogLevel, req.ClientInfo = in.sess.clientState()
+		req.Session = in.sess.key
 	}
 	if p.Meta != nil && p.Meta.ProgressToken != nil && validProgressToken(p.Meta.ProgressToken) {
 		req.ProgressToken = p.Meta.ProgressToken

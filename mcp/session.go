@@ -14,6 +14,10 @@ import (
 type session struct {
 	id    string // Mcp-Session-Id; "" on stdio
 	owner string // the principal that initialized it (HTTPOptions.Principal)
+	// key is 128 random bits in hex that no other session shares: the
+	// stateful id itself, or the random part sealed in a signed id; ""
+	// on stdio. Request.Session carries it for owner checks.
+	key string
 	// signed marks the session of one request under a signed id: nothing
 	// outlives the request, so nothing can be pushed to the client later.
 	signed bool
