@@ -41,7 +41,11 @@ func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *Call
 		if e := t.admit(in, &r.Access, fmt.Sprintf("resource %q", r.URI)); e != nil {
 			return nil, e
 		}
-		return t.readResource(ctx, in, r)
+		c, err := t.readResource(ctx, in, r)
+		if c != nil {
+			c.CacheScope = r.CacheScope
+		}
+		return c, err
 	}
 	if decoded, err := url.PathUnescape(uri); err == nil && !utf8.ValidString(decoded) {
 		// Decoding would turn the bytes into U+FFFD, and different URIs
@@ -52,7 +56,11 @@ func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *Call
 		if e := t.admit(in, &tm.Access, fmt.Sprintf("resource template %q", tm.URITemplate)); e != nil {
 			return nil, e
 		}
-		return t.readTemplate(ctx, in, tm, uri, vars)
+		c, err := t.readTemplate(ctx, in, tm, uri, vars)
+		if c != nil {
+			c.CacheScope = tm.CacheScope
+		}
+		return c, err
 	}
 	return nil, notFound(uri, "")
 }

@@ -51,6 +51,9 @@ type Contents struct {
 	// UI is an app's _meta.ui (McpUiResourceMeta); nil for other
 	// resources and apps that set none of it.
 	UI map[string]any
+	// CacheScope is the resource's or template's cacheScope
+	// (CachePublic or CachePrivate).
+	CacheScope string
 }
 
 // Block kinds.

@@ -90,6 +90,7 @@ func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
 	res.Answer = c.compileAnswer(first(r.Result), r.Errors, env, nil, r.Call != nil || len(r.Steps) > 0)
 	res.Access = c.primitiveAccess(r.Scopes, fmt.Sprintf("The resource %q", r.Name))
 	res.UsesIdentity = len(uses) > 0 || answerReadsAuth(&res.Answer)
+	res.CacheScope = c.cacheScope(r.CacheScope, fmt.Sprintf("The resource %q", r.Name), res.UsesIdentity, r.Call, r.Steps)
 	if r.Call == nil && len(r.Result) > 0 {
 		c.add(hcl.Diagnostics{errorf(r.Result[0].DeclRange, "Result without a call",
 			"A result block maps the answer of a call; this resource has static content. Remove the result block.")})
@@ -261,6 +262,7 @@ func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
 	tmpl.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tmpl.Args, t.Call != nil || len(t.Steps) > 0)
 	tmpl.Access = c.primitiveAccess(t.Scopes, fmt.Sprintf("The resource template %q", t.Name))
 	tmpl.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tmpl.Answer)
+	tmpl.CacheScope = c.cacheScope(t.CacheScope, fmt.Sprintf("The resource template %q", t.Name), tmpl.UsesIdentity, t.Call, t.Steps)
 }
 
 // reservedExpr matches an RFC 6570 expression with reserved ("+") or

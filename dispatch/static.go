@@ -299,8 +299,12 @@ func (c *compiler) compileServer() {
 	s := c.cfg.Server
 	out := &Server{Name: defaultServerName(), Version: "0.0.0"}
 	c.table.Server = out
+	out.CacheScope = c.defaultCacheScope()
 	if s == nil {
 		return
+	}
+	if scope := c.cacheScopeAttr(s.CacheScope); scope != "" {
+		out.CacheScope = scope
 	}
 	if n := c.staticString(s.Name); n != "" {
 		out.Name = n

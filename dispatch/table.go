@@ -41,6 +41,10 @@ type Table struct {
 type Server struct {
 	Name, Version, Title, Description, Instructions, WebsiteURL string
 	Icons                                                       []Icon
+	// CacheScope is the cacheScope of cacheable 2026-07-28 results
+	// (discover, lists, resources without their own): CachePublic or
+	// CachePrivate.
+	CacheScope string
 }
 
 // Icon is an icon of the server or of one of its items.
@@ -283,8 +287,10 @@ type Resource struct {
 	Answer
 	// App is set for the resource of an app block: its page is Text or
 	// File, given App.Policy when read.
-	App       *App
-	DeclRange hcl.Range
+	App *App
+	// CacheScope is the cacheScope of its resources/read result.
+	CacheScope string
+	DeclRange  hcl.Range
 }
 
 // Template is a compiled resource template.
@@ -303,7 +309,9 @@ type Template struct {
 	Action adapter.Action
 	Kind   string
 	Answer
-	DeclRange hcl.Range
+	// CacheScope is as for a Resource.
+	CacheScope string
+	DeclRange  hcl.Range
 }
 
 // Prompt is a compiled prompt.

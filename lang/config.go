@@ -42,10 +42,14 @@ type Server struct {
 	Instructions *hcl.Attribute `hcl:"instructions,optional"`
 	WebsiteURL   *hcl.Attribute `hcl:"website_url,optional"`
 	// AllowEnv lists the environment variables that env() may read.
-	AllowEnv  *hcl.Attribute `hcl:"allow_env,optional"`
-	Icons     []*Icon        `hcl:"icon,block"`
-	Lint      []*Lint        `hcl:"lint,block"`
-	DeclRange hcl.Range      `hcl:",def_range"`
+	AllowEnv *hcl.Attribute `hcl:"allow_env,optional"`
+	// CacheScope is the cacheScope of 2026-07-28 results that may be
+	// cached ("public" or "private"); the default is "private" with an
+	// auth block, else "public".
+	CacheScope *hcl.Attribute `hcl:"cache_scope,optional"`
+	Icons      []*Icon        `hcl:"icon,block"`
+	Lint       []*Lint        `hcl:"lint,block"`
+	DeclRange  hcl.Range      `hcl:",def_range"`
 }
 
 // Icon is one icon of a server, tool, resource, template or prompt.

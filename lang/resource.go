@@ -21,10 +21,13 @@ type Resource struct {
 	// Scopes lists the auth scopes a caller's token needs (HTTP with an
 	// auth block only).
 	Scopes *hcl.Attribute `hcl:"scopes,optional"`
-	Icons  []*Icon        `hcl:"icon,block"`
-	HTTP   []*labeledCall `hcl:"http,block"`
-	SQL    []*labeledCall `hcl:"sql,block"`
-	Shell  []*shellCall   `hcl:"shell,block"`
+	// CacheScope overrides the server's cache_scope for this resource;
+	// one that depends on the caller is always "private".
+	CacheScope *hcl.Attribute `hcl:"cache_scope,optional"`
+	Icons      []*Icon        `hcl:"icon,block"`
+	HTTP       []*labeledCall `hcl:"http,block"`
+	SQL        []*labeledCall `hcl:"sql,block"`
+	Shell      []*shellCall   `hcl:"shell,block"`
 	// Steps are calls made before Call, in order (see Tool.Steps).
 	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
@@ -52,7 +55,9 @@ type ResourceTemplate struct {
 	Priority    *hcl.Attribute `hcl:"priority,optional"`
 	// Scopes lists the auth scopes a caller's token needs (HTTP with an
 	// auth block only).
-	Scopes      *hcl.Attribute `hcl:"scopes,optional"`
+	Scopes *hcl.Attribute `hcl:"scopes,optional"`
+	// CacheScope is as for a resource.
+	CacheScope  *hcl.Attribute `hcl:"cache_scope,optional"`
 	Icons       []*Icon        `hcl:"icon,block"`
 	Args        []*Arg         `hcl:"arg,block"`
 	Validations []*Validation  `hcl:"validation,block"`

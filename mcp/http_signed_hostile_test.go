@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -155,5 +156,32 @@ func TestSignedSessionKeyRotation(t *testing.T) {
 	}
 	if res := b.post(t, fresh, `{"jsonrpc":"2.0","id":4,"method":"ping"}`); res.StatusCode != 200 {
 		t.Errorf("the new key's id: status %d, want 200", res.StatusCode)
+	}
+}
+
+// TestHostileSignedSessionAnswerFromAnotherSession: the answer to a
+// server→client request counts only from the session it was sent to, even
+// when another session posts it with the right request id.
+func TestHostileSignedSessionAnswerFromAnotherSession(t *testing.T) {
+	r := newSessionReplica(t, nil, false)
+	alice := r.post(t, "", secretInit).Header.Get(HeaderSessionID)
+	mallory := r.post(t, "", secretInit).Header.Get(HeaderSessionID)
+	call := r.post(t, alice, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"elicit"}}`)
+	sc := bufio.NewScanner(call.Body)
+	var reqID string
+	for sc.Scan() {
+		if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			reqID = string(decode(t, []byte(d)).ID)
+			break
+		}
+	}
+	if reqID == "" {
+		t.Fatal("no elicitation request")
+	}
+	r.post(t, mallory, `{"jsonrpc":"2.0","id":`+reqID+`,"result":{"action":"accept","content":{"name":"Mallory"}}}`)
+	r.post(t, alice, `{"jsonrpc":"2.0","id":`+reqID+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
+	rest, _ := io.ReadAll(call.Body)
+	if !strings.Contains(string(rest), "Ada") || strings.Contains(string(rest), "Mallory") {
+		t.Errorf("the call's result after both answers: %s", rest)
 	}
 }

@@ -36,15 +36,17 @@ func (pc *pendingCalls) newID() json.RawMessage {
 }
 
 // call sends a request through send and waits for the answer that
-// deliver hands over, or for ctx to end.
-func (pc *pendingCalls) call(ctx context.Context, send func([]byte) error, method string, params any) (json.RawMessage, error) {
+// deliver hands over for the same owner, or for ctx to end. owner is the
+// session's random part: in the table shared by signed sessions, an
+// answer posted under another session is not taken even with the id.
+func (pc *pendingCalls) call(ctx context.Context, owner string, send func([]byte) error, method string, params any) (json.RawMessage, error) {
 	id := pc.newID()
 	b, err := encodeRequest(id, method, params)
 	if err != nil {
 		return nil, err
 	}
 	ch := make(chan *Message, 1)
-	key := idKey(id)
+	key := owner + "\x00" + idKey(id)
 	pc.mu.Lock()
 	pc.calls[key] = ch
 	pc.mu.Unlock()
@@ -73,9 +75,9 @@ func (pc *pendingCalls) call(ctx context.Context, send func([]byte) error, metho
 
 // deliver routes a client response to the waiting call; it reports false
 // for an unknown id.
-func (pc *pendingCalls) deliver(m *Message) bool {
+func (pc *pendingCalls) deliver(owner string, m *Message) bool {
 	pc.mu.Lock()
-	ch := pc.calls[idKey(m.ID)]
+	ch := pc.calls[owner+"\x00"+idKey(m.ID)]
 	pc.mu.Unlock()
 	if ch == nil {
 		return false

@@ -134,11 +134,11 @@ func (ss *session) subscribed(uri string) bool {
 // call sends a server→client request through send and waits for the client's
 // response, which the transport hands to deliver.
 func (ss *session) call(ctx context.Context, send func([]byte) error, method string, params any) (json.RawMessage, error) {
-	return ss.pending.call(ctx, send, method, params)
+	return ss.pending.call(ctx, ss.key, send, method, params)
 }
 
 // deliver routes a client response to the waiting call; unknown ids are
 // ignored, as late answers to cancelled calls are normal.
 func (ss *session) deliver(m *Message) bool {
-	return ss.pending.deliver(m)
+	return ss.pending.deliver(ss.key, m)
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -30,7 +29,7 @@ func (e *needInput) Error() string { return "input required" }
 // model is a *dispatch.AskFailure; other errors are protocol errors.
 func (s *Server) askQuestions(ctx context.Context, req *mcp.Request, a *dispatch.Asking, mrtr mcp.MRTR) (map[string]json.RawMessage, error) {
 	if req.Era == mcp.EraModern {
-		return s.askModern(req, a, mrtr)
+		return s.askModern(ctx, req, a, mrtr)
 	}
 	answers := map[string]json.RawMessage{}
 	for _, q := range byRound(a.Questions) {
@@ -50,12 +49,12 @@ func (s *Server) askQuestions(ctx context.Context, req *mcp.Request, a *dispatch
 	return answers, nil
 }
 
-// askModern works round by round: answers so far travel in the signed
+// askModern works round by round: answers so far travel in the sealed
 // requestState, new ones in inputResponses (keys not asked are ignored).
 // When a round is still unanswered it returns input_required for it.
-func (s *Server) askModern(req *mcp.Request, a *dispatch.Asking, p mcp.MRTR) (map[string]json.RawMessage, error) {
+func (s *Server) askModern(ctx context.Context, req *mcp.Request, a *dispatch.Asking, p mcp.MRTR) (map[string]json.RawMessage, error) {
 	qs := a.Questions
-	binding := stateBinding(a.Target, a.Args)
+	binding := stateBinding(ctx, req, a.Target, a.Args)
 	answers := map[string]json.RawMessage{}
 	if p.RequestState != "" {
 		prior, err := s.openState(p.RequestState, binding, time.Now())
@@ -140,37 +139,52 @@ func askable(qs []*dispatch.Question, caps mcp.ClientCapabilities) []*dispatch.Q
 	return out
 }
 
-// stateBinding is what a request state vouches for: the tool and a digest
-// of its arguments.
-func stateBinding(tool string, args map[string]any) string {
+// statePurpose separates the key that seals request states from the
+// others derived from the same state keys.
+const statePurpose = "request-state"
+
+// stateBinding is what a request state is bound to: the tool, a digest of
+// its arguments, the caller's principal (issuer and subject; "" without
+// an auth block) and, for a 2025 session, the session's random part. A
+// state sealed for one of them opens for no other, so a state replayed by
+// another user, or in another session, is refused.
+func stateBinding(ctx context.Context, req *mcp.Request, tool string, args map[string]any) string {
 	sum := sha256.Sum256(mustJSON(args))
-	return tool + "\x00" + base64.RawURLEncoding.EncodeToString(sum[:])
+	return tool + "\x00" + base64.RawURLEncoding.EncodeToString(sum[:]) + "\x00" + principalOf(ctx) + "\x00" + req.Session
 }
 
-// sealState returns "<payload>.<mac>": the payload (base64 JSON of the
-// expiry and the answers so far) cannot be changed, nor moved to another
-// tool or other arguments, without the server's key.
-func (s *Server) sealState(binding string, answers map[string]json.RawMessage, expires time.Time) string {
-	payload := base64.RawURLEncoding.EncodeToString(mustJSON(struct {
-		Exp     int64                      `json:"e"`
-		Answers map[string]json.RawMessage `json:"a"`
-	}{expires.Unix(), answers}))
-	return payload + "." + base64.RawURLEncoding.EncodeToString(s.stateKeys.Sign(payload, binding))
+// stateAnswers is the plaintext of a request state: its expiry (unix
+// seconds) and the answers so far.
+type stateAnswers struct {
+	Exp     int64                      `json:"e"`
+	Answers map[string]json.RawMessage `json:"a"`
 }
+
+// sealState returns the state to send back with input_required: the
+// expiry and the answers so far, encrypted and authenticated with the
+// state keys (base64url), so that the client can neither read earlier
+// answers in it nor change them, nor move it to another call or caller.
+func (s *Server) sealState(binding string, answers map[string]json.RawMessage, expires time.Time) string {
+	plain := mustJSON(stateAnswers{expires.Unix(), answers})
+	return base64.RawURLEncoding.EncodeToString(s.stateKeys.Seal(statePurpose, plain, []byte(binding)))
+}
+
+// maxStateLen bounds a requestState before it is decoded: states carry
+// answers of a few rounds, far below this.
+const maxStateLen = 1 << 20
 
 // openState checks a state and returns the answers it carries.
 func (s *Server) openState(state, binding string, now time.Time) (map[string]json.RawMessage, error) {
-	payload, mac, ok := strings.Cut(state, ".")
-	got, err := base64.RawURLEncoding.DecodeString(mac)
-	if !ok || err != nil || !s.stateKeys.Verify(got, payload, binding) {
-		return nil, errors.New("it was not issued by this server for this call")
+	sealed, err := base64.RawURLEncoding.DecodeString(state)
+	if len(state) > maxStateLen || err != nil {
+		return nil, errors.New("it is malformed")
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(payload)
-	var st struct {
-		Exp     int64                      `json:"e"`
-		Answers map[string]json.RawMessage `json:"a"`
+	raw, err := s.stateKeys.Open(statePurpose, sealed, []byte(binding))
+	if err != nil {
+		return nil, errors.New("it was not issued by this server for this call and this caller (a state belongs to the user, session, tool and arguments it was issued for)")
 	}
-	if err != nil || json.Unmarshal(raw, &st) != nil {
+	var st stateAnswers
+	if json.Unmarshal(raw, &st) != nil {
 		return nil, errors.New("it is malformed")
 	}
 	if now.Unix() > st.Exp {

@@ -120,8 +120,8 @@ func TestElicitationModernRoundTrip(t *testing.T) {
 			t.Errorf("%s state was accepted", name)
 		}
 	}
-	expired := s.sealState(stateBinding("test_elicitation", map[string]any{"message": "m"}), nil, time.Now().Add(-time.Minute))
-	if _, err := s.openState(expired, stateBinding("test_elicitation", map[string]any{"message": "m"}), time.Now()); err == nil {
+	expired := s.sealState(stateBinding(context.Background(), req, "test_elicitation", map[string]any{"message": "m"}), nil, time.Now().Add(-time.Minute))
+	if _, err := s.openState(expired, stateBinding(context.Background(), req, "test_elicitation", map[string]any{"message": "m"}), time.Now()); err == nil {
 		t.Error("an expired state was accepted")
 	}
 }

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -385,17 +384,18 @@ func TestHostileRequestState(t *testing.T) {
 		t.Fatalf("first round: %s", first)
 	}
 	state := ir.RequestState
-	payload, _, _ := strings.Cut(state, ".")
-	expired := sealWith(key, "confirm", `{"message":"m"}`, `{"e":1,"a":{}}`) // in 1970
-	if live := sealWith(key, "confirm", `{"message":"m"}`, mustDecode(t, payload)); live != state {
-		t.Fatalf("the test's sealing does not match the server's: %s, want %s", live, state)
+	if plain := openWith(t, key, "confirm", `{"message":"m"}`, state); plain == "" {
+		t.Fatalf("the test's sealing does not match the server's: %s does not open", state)
 	}
+	expired := sealWith(key, "confirm", `{"message":"m"}`, `{"e":1,"a":{}}`) // in 1970
+	forged := sealWith([]byte("another key, another server....."), "confirm", `{"message":"m"}`, `{"e":9999999999,"a":{}}`)
 	refused := []struct{ name, url, tool, args, state string }{
 		{"tampered", u, "confirm", `{"message":"m"}`, state[:len(state)-2] + "AA"},
-		{"payload changed", u, "confirm", `{"message":"m"}`, "eyJlIjo5OTk5OTk5OTk5LCJhIjp7fX0" + state[len(payload):]},
-		{"truncated", u, "confirm", `{"message":"m"}`, payload},
+		{"payload changed", u, "confirm", `{"message":"m"}`, state[:20] + flipChar(state[20]) + state[21:]},
+		{"forged", u, "confirm", `{"message":"m"}`, forged},
+		{"truncated", u, "confirm", `{"message":"m"}`, state[:len(state)/2]},
 		{"not base64", u, "confirm", `{"message":"m"}`, "!!!.???"},
-		{"huge", u, "confirm", `{"message":"m"}`, strings.Repeat("A", 100000) + "." + strings.Repeat("A", 43)},
+		{"huge", u, "confirm", `{"message":"m"}`, strings.Repeat("A", 2<<20)},
 		{"another tool", u, "confirm_too", `{"message":"m"}`, state},
 		{"other arguments", u, "confirm", `{"message":"n"}`, state},
 		{"another server", other, "confirm", `{"message":"m"}`, state},
@@ -413,26 +413,41 @@ func TestHostileRequestState(t *testing.T) {
 	}
 }
 
-// sealWith seals a state as a server with key does: the payload's base64
-// and an HMAC over it bound to the tool and a digest of its arguments.
-func sealWith(key []byte, tool, args, payload string) string {
+// stateAD is the associated data a server seals a state of tool with
+// args under, for a caller with principal in session.
+func stateAD(tool, args, principal, session string) []byte {
 	var v map[string]any
 	_ = json.Unmarshal([]byte(args), &v)
 	canonical, _ := json.Marshal(v)
 	sum := sha256.Sum256(canonical)
-	p := base64.RawURLEncoding.EncodeToString([]byte(payload))
-	h := hmac.New(sha256.New, key)
-	h.Write([]byte(p + "\x00tool " + tool + "\x00" + base64.RawURLEncoding.EncodeToString(sum[:])))
-	return p + "." + base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+	return []byte("tool " + tool + "\x00" + base64.RawURLEncoding.EncodeToString(sum[:]) + "\x00" + principal + "\x00" + session)
 }
 
-func mustDecode(t *testing.T, s string) string {
+// sealWith seals a state as a server with key does for an anonymous
+// caller: the plaintext sealed with the request-state key derived from
+// key, bound to the tool and a digest of its arguments.
+func sealWith(key []byte, tool, args, plaintext string) string {
+	ks, _ := mcp.NewKeys([][]byte{key})
+	return base64.RawURLEncoding.EncodeToString(ks.Seal("request-state", []byte(plaintext), stateAD(tool, args, "", "")))
+}
+
+// openWith is sealWith's reverse: the plaintext, or "" when it does not open.
+func openWith(t *testing.T, key []byte, tool, args, state string) string {
 	t.Helper()
-	b, err := base64.RawURLEncoding.DecodeString(s)
+	ks, _ := mcp.NewKeys([][]byte{key})
+	raw, _ := base64.RawURLEncoding.DecodeString(state)
+	plain, err := ks.Open("request-state", raw, stateAD(tool, args, "", ""))
 	if err != nil {
-		t.Fatal(err)
+		return ""
 	}
-	return string(b)
+	return string(plain)
+}
+
+func flipChar(c byte) string {
+	if c == 'A' {
+		return "B"
+	}
+	return "A"
 }
 
 func readAll(t *testing.T, r io.Reader) string {
@@ -781,4 +796,108 @@ func mustKeys(t *testing.T, key []byte) *mcp.Keys {
 		t.Fatal(err)
 	}
 	return ks
+}
+
+// otherCallerConfig asks two rounds of a signed-in user; the second
+// round's answer completes the call with the first round's answer.
+const otherCallerConfig = `
+auth {
+  resource              = "http://127.0.0.1/mcp"
+  authorization_servers = ["http://127.0.0.1:1/as"]
+  token "alice" {
+    value = "` + readerToken + `"
+  }
+  token "bob" {
+    value = "` + adminToken + `"
+  }
+}
+tool "transfer" {
+  description = "Asks for a secret, then for a confirmation."
+  elicit {
+    key     = "secret"
+    message = "Your PIN?"
+    requested_schema = {
+      type       = "object"
+      properties = { pin = { type = "string" } }
+      required   = ["pin"]
+    }
+  }
+  elicit {
+    key     = "confirm"
+    round   = 2
+    message = "Sure?"
+    requested_schema = {
+      type       = "object"
+      properties = { ok = { type = "boolean" } }
+      required   = ["ok"]
+    }
+  }
+  result {
+    text = "auth.subject + ' sent with PIN ' + answers.secret.content.pin"
+  }
+}
+`
+
+// TestHostileRequestStateOtherCaller: with an auth block, the state of
+// Alice's second round does not show her first answer, and Bob, sending
+// it with his own token, is refused instead of completing her call as
+// himself; Alice completes it.
+func TestHostileRequestStateOtherCaller(t *testing.T) {
+	table, err := compileSource("auth.hcl", otherCallerConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(table, &server.Options{HTTPAuth: true})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewServer(srv, nil).HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	call := func(token, more string) (result map[string]any, errObj map[string]any) {
+		t.Helper()
+		params := `"name":"transfer","arguments":{}`
+		if more != "" {
+			params += "," + more
+		}
+		req := modernRequest(t, ts.URL+"/mcp", "3", "tools/call", "transfer", params)
+		req.Body = io.NopCloser(strings.NewReader(strings.Replace(readAll(t, req.Body),
+			`clientCapabilities":{}`, `clientCapabilities":{"elicitation":{}}`, 1)))
+		req.ContentLength = -1
+		_, body := send(t, req, token)
+		var m struct {
+			Result map[string]any `json:"result"`
+			Error  map[string]any `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(body), &m); err != nil {
+			t.Fatalf("%v: %s", err, body)
+		}
+		return m.Result, m.Error
+	}
+	first, e := call(readerToken, "")
+	state1, _ := first["requestState"].(string)
+	if e != nil || state1 == "" {
+		t.Fatalf("round 1: %v %v", first, e)
+	}
+	second, e := call(readerToken, `"requestState":"`+state1+`","inputResponses":{"secret":{"action":"accept","content":{"pin":"PIN-4711-SECRET"}}}`)
+	state2, _ := second["requestState"].(string)
+	if e != nil || state2 == "" {
+		t.Fatalf("round 2: %v %v", second, e)
+	}
+	raw, _ := base64.RawURLEncoding.DecodeString(state2)
+	for _, shown := range []string{state2, string(raw)} {
+		if strings.Contains(shown, "PIN-4711") || strings.Contains(shown, "pin") {
+			t.Errorf("the state shows the first answer: %q", shown)
+		}
+	}
+	confirm := `"requestState":"` + state2 + `","inputResponses":{"confirm":{"action":"accept","content":{"ok":true}}}`
+	res, e := call(adminToken, confirm)
+	if res != nil || e == nil || e["code"] != float64(mcp.CodeInvalidParams) || !strings.Contains(e["message"].(string), "requestState") {
+		t.Errorf("Bob replaying Alice's state: result %v, error %v; want -32602 naming requestState", res, e)
+	}
+	if msg, _ := e["message"].(string); !strings.Contains(msg, "caller") {
+		t.Errorf("the refusal does not say the state belongs to another caller: %q", msg)
+	}
+	res, e = call(readerToken, confirm)
+	if b, _ := json.Marshal(res); e != nil || !strings.Contains(string(b), "alice sent with PIN PIN-4711-SECRET") {
+		t.Errorf("Alice's own state: %s %v", b, e)
+	}
 }

@@ -24,7 +24,12 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 	if err != nil {
 		return nil, st.protocolError(err)
 	}
-	return ResourceResult(contents), nil
+	res := ResourceResult(contents)
+	if len(contents) > 0 && contents[0].CacheScope != "" {
+		// A resource's own scope: private when it depends on the caller.
+		res.Cache = &mcp.CacheHint{TTLMs: st.info.CacheTTLMs, Scope: contents[0].CacheScope}
+	}
+	return res, nil
 }
 
 // HasResource implements mcp.ResourceLookup: whether a resource or a

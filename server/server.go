@@ -21,7 +21,7 @@ type Options struct {
 	// replacing its backend's. Zero (the default) leaves such calls to
 	// their call block's or backend's timeout.
 	DefaultTimeout time.Duration
-	// StateKeys sign the requestState of modern multi-round calls
+	// StateKeys seal the requestState of modern multi-round calls
 	// (elicitation). Replicas behind one load balancer need the same keys
 	// (see mcp.Keys). Nil means a random key per process.
 	StateKeys *mcp.Keys

@@ -34,6 +34,7 @@ func newState(t *dispatch.Table) *state {
 	s.refs.Store(1)
 	l := t.Listing()
 	s.info = serverInfo(&l.Server)
+	s.info.CacheScope = t.Server.CacheScope
 	s.secrets = t.Secrets
 	tasks := false
 	for i, tl := range l.Tools {

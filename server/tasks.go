@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -107,8 +106,8 @@ func randomID(n int) string {
 }
 
 // owner names who may see a task created by req: the authenticated
-// subject when there is one, else a 2025 client's signed session id
-// (hashed), else nobody in particular (the id alone, 128 random bits,
+// subject when there is one, else a 2025 client's session (its 128
+// random bits, never the id's other contents), else nobody in particular (the id alone, 128 random bits,
 // is the key).
 func (r *taskRunner) owner(ctx context.Context, req *mcp.Request) string {
 	if r.identity != nil {
@@ -116,11 +115,8 @@ func (r *taskRunner) owner(ctx context.Context, req *mcp.Request) string {
 			return "sub:" + sub
 		}
 	}
-	if req.Header != nil {
-		if sid := req.Header.Get(mcp.HeaderSessionID); sid != "" {
-			sum := sha256.Sum256([]byte(sid))
-			return "session:" + base64.RawURLEncoding.EncodeToString(sum[:16])
-		}
+	if req.Session != "" {
+		return "session:" + req.Session
 	}
 	return ""
 }
