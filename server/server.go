@@ -101,6 +101,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 	} else {
 		s.log = slog.New(redactingHandler{inner: s.log.Handler(), secrets: func() []string { return s.state.Load().secrets }})
 	}
+	s.tasks.health.log = s.log
 	st := newState(t)
 	st.log = s.log
 	st.verifier, st.authErr = s.newVerifier(t)

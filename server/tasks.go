@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,7 @@ type taskRunner struct {
 	max      int64
 	active   atomic.Int64 // tasks started and not ended
 	obs      TaskObserver // nil when nobody counts tasks
+	health   *storeHealth // whether the store answers; logs its outages
 
 	mu       sync.Mutex
 	running  map[string]*taskRun
@@ -86,6 +88,8 @@ func newTaskRunner(opts *Options) *taskRunner {
 	if r.store == nil {
 		r.store = taskstore.NewMemory()
 	}
+	r.health = &storeHealth{log: slog.New(slog.DiscardHandler)}
+	r.store = &watchedStore{Store: r.store, health: r.health}
 	if r.lease <= 0 {
 		r.lease = DefaultTaskLease
 	}
@@ -105,20 +109,59 @@ func randomID(n int) string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// owner names who may see a task created by req: the authenticated
-// subject when there is one, else a 2025 client's session (its 128
-// random bits, never the id's other contents), else nobody in particular (the id alone, 128 random bits,
-// is the key).
+// owner names who may see a task created by req. It is the one place
+// that decides, so that every task method applies the same rule:
+//   - an authenticated caller (auth block over HTTP, or Options.Identity):
+//     "sub:" and the token's issuer and subject;
+//   - over stdio (no HTTP header): this process's one client;
+//   - a 2025 client in a session (signed ids, or --legacy-sessions): the
+//     session's own 128 random bits (Request.Session), never the id's
+//     other contents;
+//   - else "" (an anonymous 2026-07-28 client, a 2025 client without a
+//     session): nobody; the task id alone is the key (a bearer
+//     capability), and tasks/list never shows such a task to anyone.
 func (r *taskRunner) owner(ctx context.Context, req *mcp.Request) string {
 	if r.identity != nil {
 		if sub := r.identity(ctx, req); sub != "" {
 			return "sub:" + sub
 		}
 	}
+	if req.Header == nil {
+		return "stdio:" + r.replica
+	}
 	if req.Session != "" {
 		return "session:" + req.Session
 	}
-	return ""
+	return anonymous
+}
+
+// anonymous is the owner of tasks created by nobody in particular.
+const anonymous = ""
+
+// mayRead reports whether the caller whose owner is caller may see t: its
+// creator, or anyone holding the id of a task nobody owns.
+func mayRead(t *taskstore.Task, caller string) bool {
+	return t.Owner == anonymous || t.Owner == caller
+}
+
+// taskIDBytes is the randomness of a task id: 128 bits, base64url.
+const taskIDBytes = 16
+
+// validTaskID checks a task id's shape before any store sees it: ids are
+// base64url (those this server mints are 22 characters; a few more are
+// allowed so that ids of another build still resolve), never long, never
+// holding characters that could reach a store key as something else.
+func validTaskID(id string) bool {
+	if len(id) < 16 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // wantsTask decides whether a call of a tool with a task block becomes a
@@ -166,7 +209,7 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 	}()
 	now := time.Now()
 	spec := tool.Task
-	rec := &taskstore.Task{ID: randomID(16), Owner: r.owner(ctx, req), Tool: tool.Name, Status: taskstore.Working,
+	rec := &taskstore.Task{ID: randomID(taskIDBytes), Owner: r.owner(ctx, req), Tool: tool.Name, Status: taskstore.Working,
 		CreatedAt: now, UpdatedAt: now, TTL: spec.TTL, PollInterval: spec.PollInterval, Runner: r.replica, LeaseUntil: now.Add(r.lease)}
 	if p.Task != nil && p.Task.TTL > 0 && p.Task.TTL < spec.TTL {
 		rec.TTL = max(p.Task.TTL, time.Second)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -13,16 +14,29 @@ import (
 var _ mcp.TaskHandler = (*Server)(nil)
 
 // lookupTask returns the caller's task, or InvalidParams for an unknown,
-// expired or foreign id (indistinguishable on purpose).
+// expired or foreign id (indistinguishable on purpose). An id of the
+// wrong shape never reaches the store.
 func (s *Server) lookupTask(ctx context.Context, req *mcp.Request, id string) (*taskstore.Task, error) {
+	if !validTaskID(id) {
+		return nil, mcp.InvalidParams("unknown task: %s is not a task id this server issues", quoteShort(id))
+	}
 	t, err := taskstore.Reap(ctx, s.tasks.store, id, time.Now())
-	if errors.Is(err, taskstore.ErrNotFound) || err == nil && t.Owner != s.tasks.owner(ctx, req) {
+	if errors.Is(err, taskstore.ErrNotFound) || err == nil && !mayRead(t, s.tasks.owner(ctx, req)) {
 		return nil, mcp.InvalidParams("unknown task %q: it may have expired, or belong to another client", id)
 	}
 	if err != nil {
 		return nil, storeError(err)
 	}
 	return t, nil
+}
+
+// quoteShort quotes what a client sent, cut to a length fit for an error.
+func quoteShort(s string) string {
+	const most = 64
+	if len(s) > most {
+		return strconv.Quote(s[:most]) + "..."
+	}
+	return strconv.Quote(s)
 }
 
 // GetTask implements mcp.TaskHandler.
@@ -111,9 +125,17 @@ const listPage = 50
 // caller's tasks, oldest first.
 func (s *Server) ListTasks(ctx context.Context, req *mcp.Request, cursor string) ([]mcp.Task, string, error) {
 	owner := s.tasks.owner(ctx, req)
+	if owner == anonymous {
+		// Nobody in particular is calling: a task of nobody is known
+		// only to whoever holds its id, and is listed to no one.
+		return []mcp.Task{}, "", nil
+	}
 	tasks, next, err := s.tasks.store.List(ctx, owner, cursor, listPage)
-	if err != nil {
+	if errors.Is(err, taskstore.ErrBadCursor) {
 		return nil, "", mcp.InvalidParams("invalid cursor: %s", err)
+	}
+	if err != nil {
+		return nil, "", storeError(err)
 	}
 	out := make([]mcp.Task, 0, len(tasks))
 	now := time.Now()

@@ -215,7 +215,7 @@ func (run *taskRun) finish(ctx context.Context, res *dispatch.ToolResult, callEr
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, taskstore.ErrUnavailable) { // an outage has its own lines
 		run.s.log.Error("storing the end of a task failed", "task", run.id, "tool", run.tool.Name, "error", err)
 	}
 	if err == nil && stored.Terminal() {
@@ -262,8 +262,4 @@ func errorMessage(wire json.RawMessage) string {
 	}
 	_ = json.Unmarshal(wire, &e)
 	return e.Message
-}
-
-func storeError(err error) error {
-	return mcp.Errorf(mcp.CodeInternalError, "the task could not be stored: %v", err)
 }

@@ -109,6 +109,14 @@ func newReplica(t *testing.T, store taskstore.Store, opts *server.Options) *repl
 // newReplicaOf is newReplica serving another configuration.
 func newReplicaOf(t *testing.T, config string, store taskstore.Store, opts *server.Options) *replica {
 	t.Helper()
+	return newReplicaHTTP(t, config, store, opts, nil)
+}
+
+// newReplicaHTTP is newReplicaOf with HTTP options (legacy sessions, a
+// token guard: hopts.Guard set to nil is given the server's Guard when
+// opts.HTTPAuth is set).
+func newReplicaHTTP(t *testing.T, config string, store taskstore.Store, opts *server.Options, hopts *mcp.HTTPOptions) *replica {
+	t.Helper()
 	cfg, diags := lang.LoadSource("tasks.hcl", []byte(config))
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -125,8 +133,11 @@ func newReplicaOf(t *testing.T, config string, store taskstore.Store, opts *serv
 	if err != nil {
 		t.Fatal(err)
 	}
+	if hopts != nil && opts.HTTPAuth && hopts.Guard == nil {
+		hopts.Guard, hopts.Principal = srv.Guard, server.Principal
+	}
 	log := &wireLog{}
-	ts := httptest.NewServer(&httpTap{next: mcp.NewServer(srv, nil).HTTPHandler(nil), log: log})
+	ts := httptest.NewServer(&httpTap{next: mcp.NewServer(srv, nil).HTTPHandler(hopts), log: log})
 	t.Cleanup(func() {
 		ts.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

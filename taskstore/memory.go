@@ -35,7 +35,7 @@ func (m *Memory) Create(_ context.Context, t *Task) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.live(t.ID); ok {
-		return errors.New("taskstore: task id already in use")
+		return ErrIDInUse
 	}
 	m.tasks[t.ID] = t.Clone()
 	m.wrote()
@@ -111,6 +111,9 @@ func (m *Memory) signal(id string) {
 
 // List implements Store.
 func (m *Memory) List(_ context.Context, owner, after string, limit int) ([]*Task, string, error) {
+	if owner == "" {
+		return page(nil, after, limit) // tasks of nobody are never listed
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var all []*Task
@@ -146,7 +149,7 @@ func page(all []*Task, after string, limit int) ([]*Task, string, error) {
 			}
 		}
 		if start < 0 {
-			return nil, "", errors.New("taskstore: the cursor names no task of this owner (it may have expired); list again from the start")
+			return nil, "", ErrBadCursor
 		}
 	}
 	end := len(all)

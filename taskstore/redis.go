@@ -65,7 +65,8 @@ func (r *Redis) channel(id string) string     { return r.prefix + "changed:" + i
 func (r *Redis) idOfChannel(ch string) string { return strings.TrimPrefix(ch, r.prefix+"changed:") }
 
 // Create implements Store: the task, its place in the owner's index and
-// the index's expiry are written in one transaction (one round trip).
+// the index's expiry are written in one transaction (one round trip). A
+// task of nobody in particular is in no index: nobody lists it.
 func (r *Redis) Create(ctx context.Context, t *Task) error {
 	b, err := json.Marshal(t)
 	if err != nil {
@@ -79,6 +80,9 @@ func (r *Redis) Create(ctx context.Context, t *Task) error {
 	until := exp.Add(t.TTL + MinKeep)
 	_, err = r.c.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		set = p.SetArgs(ctx, r.key(t.ID), b, redis.SetArgs{Mode: "NX", ExpireAt: exp})
+		if t.Owner == "" {
+			return nil
+		}
 		p.ZRemRangeByScore(ctx, index, "-inf", fmt.Sprint(time.Now().UnixMilli()))
 		p.ZAdd(ctx, index, redis.Z{Score: float64(until.UnixMilli()), Member: t.ID})
 		// The index lives as long as its newest task may: NX sets an
@@ -87,13 +91,43 @@ func (r *Redis) Create(ctx context.Context, t *Task) error {
 		p.ExpireGT(ctx, index, time.Until(until))
 		return nil
 	})
-	if set != nil && set.Val() != "OK" {
-		return errors.New("taskstore: task id already in use")
-	}
+	// A transaction that did not reach Redis leaves set unanswered: that
+	// is an outage, not an id in use.
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return err
+		return r.fail(ctx, err)
+	}
+	if set == nil || set.Val() != "OK" {
+		return ErrIDInUse
 	}
 	return nil
+}
+
+// fail classifies an error of the Redis client: one that did not come
+// from a Redis answer (a refused or cut connection, a timeout, a closed
+// pool), or an answer saying Redis cannot serve now, wraps
+// ErrUnavailable. The caller's own cancellation stays as it is.
+func (r *Redis) fail(ctx context.Context, err error) error {
+	if err == nil || errors.Is(err, redis.Nil) || errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
+	var reply redis.Error
+	if errors.As(err, &reply) && !busyReply(err) {
+		return err // Redis answered: it is there
+	}
+	return fmt.Errorf("%w (%s): %w", ErrUnavailable, r.c.Options().Addr, err)
+}
+
+// busyReply reports an answer by which Redis says it cannot serve yet.
+func busyReply(err error) bool {
+	for _, p := range []string{"LOADING", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN"} {
+		if redis.HasErrorPrefix(err, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Get implements Store.
@@ -103,7 +137,7 @@ func (r *Redis) Get(ctx context.Context, id string) (*Task, error) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
-		return nil, err
+		return nil, r.fail(ctx, err)
 	}
 	var t Task
 	if err := json.Unmarshal(b, &t); err != nil {
@@ -134,7 +168,7 @@ func (r *Redis) Update(ctx context.Context, id string, fn func(*Task) error) (*T
 			return nil, ErrNotFound
 		}
 		if err != nil {
-			return nil, err
+			return nil, r.fail(ctx, err)
 		}
 		var t Task
 		if err := json.Unmarshal(old, &t); err != nil {
@@ -153,7 +187,7 @@ func (r *Redis) Update(ctx context.Context, id string, fn func(*Task) error) (*T
 		}
 		ok, err := casScript.Run(ctx, r.c, []string{key, r.channel(id)}, old, nb, t.ExpiresAt().UnixMilli()).Int()
 		if err != nil {
-			return nil, err
+			return nil, r.fail(ctx, err)
 		}
 		if ok == 1 {
 			return &t, nil
@@ -164,9 +198,12 @@ func (r *Redis) Update(ctx context.Context, id string, fn func(*Task) error) (*T
 
 // List implements Store.
 func (r *Redis) List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error) {
+	if owner == "" {
+		return page(nil, after, limit) // tasks of nobody are never listed
+	}
 	ids, err := r.c.ZRange(ctx, r.ownerKey(owner), 0, -1).Result()
 	if err != nil {
-		return nil, "", err
+		return nil, "", r.fail(ctx, err)
 	}
 	if len(ids) == 0 {
 		return page(nil, after, limit)
@@ -177,7 +214,7 @@ func (r *Redis) List(ctx context.Context, owner, after string, limit int) ([]*Ta
 	}
 	vals, err := r.c.MGet(ctx, keys...).Result()
 	if err != nil {
-		return nil, "", err
+		return nil, "", r.fail(ctx, err)
 	}
 	var all []*Task
 	var gone []any

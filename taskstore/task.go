@@ -25,6 +25,19 @@ const (
 // belongs to someone else (callers must not tell these apart).
 var ErrNotFound = errors.New("taskstore: no such task")
 
+// ErrUnavailable is wrapped by every error that says the store could not
+// be reached (Redis down, the connection refused or cut, a timeout): the
+// request was fine and may succeed later. Callers tell it apart with
+// errors.Is, and must not report it as a fault of the task or the client.
+var ErrUnavailable = errors.New("taskstore: the task store cannot be reached")
+
+// ErrBadCursor is returned by List for an after id that names no task of
+// the owner (it expired, or was never theirs): the client's fault.
+var ErrBadCursor = errors.New("taskstore: the cursor names no task of this owner (it may have expired); list again from the start")
+
+// ErrIDInUse is returned by Create for an id that a live task has.
+var ErrIDInUse = errors.New("taskstore: task id already in use")
+
 // Task is one long call. Its JSON form is what stores keep.
 type Task struct {
 	ID    string `json:"id"`
@@ -124,7 +137,9 @@ type Store interface {
 	Update(ctx context.Context, id string, fn func(*Task) error) (*Task, error)
 	// List returns the owner's tasks, oldest first, starting after the
 	// task id after ("" for the first page), at most limit of them, and
-	// the id to continue after ("" on the last page).
+	// the id to continue after ("" on the last page). Tasks of the owner
+	// "" (nobody in particular) are never listed; an after that names
+	// no task of the owner is ErrBadCursor.
 	List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error)
 	// Watch calls notify after each change of the task, made here or by
 	// another replica, until stop is called. notify must not block; it
