@@ -52,10 +52,12 @@ start() {
   for i in $(seq 1 "$n"); do
     upstreams+=("$(address_of "$dir/replica-$i.log")")
   done
-  # The shipped site config, with this run's ports.
-  local servers="" u
-  for u in "${upstreams[@]}"; do servers+="    server $u;\n"; done
-  sed -e '/^    server 127.0.0.1:808[1-9];$/d' \
+  # The shipped site config, with this run's ports and the shipped
+  # servers' parameters (max_fails=...).
+  local servers="" u params
+  params=$(sed -n 's/^    server 127\.0\.0\.1:8081\(.*\);$/\1/p' "$ROOT/deploy/nginx/mcpdecl.conf")
+  for u in "${upstreams[@]}"; do servers+="    server $u$params;\n"; done
+  sed -e '/^    server 127\.0\.0\.1:808[1-9].*;$/d' \
       -e "s|^    hash \$mcpdecl_affinity consistent;|&\n$servers|" \
       -e "s|listen 127.0.0.1:8080;|listen 127.0.0.1:$port;|" \
       "$ROOT/deploy/nginx/mcpdecl.conf" >"$dir/site.conf"
@@ -66,7 +68,7 @@ error_log $dir/nginx-error.log warn;
 worker_processes 1;
 events { worker_connections 1024; }
 http {
-  log_format replica '\$upstream_addr \$status \$request_method';
+  log_format replica '\$upstream_addr \$status \$request_method \$upstream_status';
   access_log $dir/nginx-access.log replica;
   client_body_temp_path $dir/tmp-body;
   proxy_temp_path $dir/tmp-proxy;

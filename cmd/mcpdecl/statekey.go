@@ -16,7 +16,7 @@ import (
 // on another replica is refused, and so is a 2025 session id minted by
 // another replica.
 type stateKeyFlags struct {
-	StateKeyFile string `name:"state-key-file" env:"MCPDECL_STATE_KEY_FILE" placeholder:"PATH" help:"File of signing keys shared by replicas (for 2026-07-28 requestState and 2025 session ids): one base64 key (32 bytes or more, e.g. from 'openssl rand -base64 32') per line; the first signs, every one is accepted, so a rotation puts the new key first and drops the old one once its states expired (15 minutes). Re-read on SIGHUP. Without it or MCPDECL_STATE_KEYS, each process has a random key."`
+	StateKeyFile string `name:"state-key-file" env:"MCPDECL_STATE_KEY_FILE" placeholder:"PATH" help:"File of signing keys shared by replicas (for 2026-07-28 requestState and 2025 session ids): one base64 key (32 bytes or more, e.g. from 'head -c 32 /dev/urandom | base64') per line; the first signs, every one is accepted, so a rotation puts the new key first and drops the old one once its states expired (15 minutes). Re-read on SIGHUP. Without it or MCPDECL_STATE_KEYS, each process has a random key."`
 	// Only from the environment in practice (a flag's value shows in ps).
 	StateKeys string `name:"state-keys" hidden:"" env:"MCPDECL_STATE_KEYS" help:"Request-state keys, comma-separated base64; prefer the environment variable."`
 }
@@ -74,15 +74,18 @@ func parseStateKeys(text, source string) ([][]byte, error) {
 		}
 		key, err := decodeBase64(line)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: the key is not base64; write one key per line, e.g. from 'openssl rand -base64 32'", source, i+1)
+			return nil, fmt.Errorf("%s:%d: the key is not base64; write one key per line; %s", source, i+1, makeKeyHint)
 		}
 		if len(key) < mcp.MinKeyLen {
-			return nil, fmt.Errorf("%s:%d: the key has %d bytes; use at least %d (openssl rand -base64 32)", source, i+1, len(key), mcp.MinKeyLen)
+			return nil, fmt.Errorf("%s:%d: the key has %d bytes; use at least %d (%s)", source, i+1, len(key), mcp.MinKeyLen, makeKeyHint)
+		}
+		if why := weakKey(line, key); why != "" {
+			return nil, fmt.Errorf("%s:%d: the key is not random enough to sign with: %s; %s", source, i+1, why, makeKeyHint)
 		}
 		keys = append(keys, key)
 	}
 	if len(keys) == 0 {
-		return nil, fmt.Errorf("%s: no key found; write one base64 key per line", source)
+		return nil, fmt.Errorf("%s: no key found; write one base64 key per line (%s)", source, makeKeyHint)
 	}
 	return keys, nil
 }

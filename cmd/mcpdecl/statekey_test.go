@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -15,8 +15,10 @@ import (
 )
 
 func TestParseStateKeys(t *testing.T) {
-	key := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))
-	urlKey := base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte{0xfb}, 40))
+	key := randomKey(t)
+	raw := make([]byte, 40)
+	rand.Read(raw)
+	urlKey := base64.RawURLEncoding.EncodeToString(raw)
 	keys, err := parseStateKeys("# rotated 2026-12-01\n"+key+"\n\n  "+urlKey+"  \n", "keys")
 	if err != nil || len(keys) != 2 || len(keys[0]) != 32 || len(keys[1]) != 40 {
 		t.Fatalf("got %d keys, %v", len(keys), err)
@@ -68,8 +70,7 @@ func TestServeSharedStateKeys(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "config.hcl")
 	writeFile(t, config, elicitingConfig)
-	oldKey := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("o"), 32))
-	newKey := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("n"), 32))
+	oldKey, newKey := randomKey(t), randomKey(t)
 	shared, other := filepath.Join(dir, "shared.keys"), filepath.Join(dir, "other.keys")
 	writeFile(t, shared, oldKey+"\n")
 	writeFile(t, other, newKey+"\n")

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -33,8 +34,7 @@ func (m manifests) get(t *testing.T, kind, name string) map[string]any {
 func loadManifests(t *testing.T) manifests {
 	t.Helper()
 	dir := repoPath(t, "deploy/kubernetes")
-	kust := map[string]any{}
-	decodeYAML(t, filepath.Join(dir, "kustomization.yaml"), func(doc map[string]any) { kust = doc })
+	kust := loadKustomization(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	var listed []string
 	for _, r := range kust["resources"].([]any) {
@@ -53,6 +53,97 @@ func loadManifests(t *testing.T) manifests {
 		})
 	}
 	return out
+}
+
+func loadKustomization(t *testing.T) map[string]any {
+	t.Helper()
+	kust := map[string]any{}
+	decodeYAML(t, repoPath(t, "deploy/kubernetes/kustomization.yaml"), func(doc map[string]any) { kust = doc })
+	return kust
+}
+
+// secretGenerators are the Secrets kustomize makes, by name: each
+// key of the Secret and the file (relative to deploy/kubernetes) it is
+// read from; an env file ("envs") is listed under the key "".
+func secretGenerators(t *testing.T) map[string]map[string]string {
+	t.Helper()
+	out := map[string]map[string]string{}
+	gens, _ := loadKustomization(t)["secretGenerator"].([]any)
+	for _, g := range gens {
+		name, _ := dig(g, "name").(string)
+		out[name] = map[string]string{}
+		files, _ := dig(g, "files").([]any)
+		for _, f := range files {
+			key, file, ok := strings.Cut(f.(string), "=")
+			if !ok {
+				file = key
+				key = filepath.Base(file)
+			}
+			out[name][key] = file
+		}
+		envs, _ := dig(g, "envs").([]any)
+		for _, e := range envs {
+			out[name][""] = e.(string)
+		}
+	}
+	return out
+}
+
+// generatedSecrets makes the files the secret generators read the way
+// kustomization.yaml documents (its key command is run as written, under
+// root), and returns each Secret's data as kustomize would.
+func generatedSecrets(t *testing.T, root string, env map[string]string) map[string]map[string]string {
+	t.Helper()
+	gens := secretGenerators(t)
+	kdir := filepath.Join(root, "deploy", "kubernetes")
+	if err := os.MkdirAll(kdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-euo", "pipefail", "-c", keyCommand(t))
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the documented key command: %v\n%s", err, out)
+	}
+	var lines []string
+	for k, v := range env {
+		lines = append(lines, k+"="+v)
+	}
+	data := map[string]map[string]string{}
+	for name, keys := range gens {
+		data[name] = map[string]string{}
+		for key, file := range keys {
+			path := filepath.Join(kdir, file)
+			if key == "" {
+				writeTestFile(t, path, strings.Join(lines, "\n")+"\n")
+				for k, v := range env {
+					data[name][k] = v
+				}
+				continue
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("secret %s reads %s, which the documented command did not make: %v", name, file, err)
+			}
+			data[name][key] = string(b)
+		}
+	}
+	return data
+}
+
+// keyCommand is the command kustomization.yaml documents for the key.
+func keyCommand(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(repoPath(t, "deploy/kubernetes/kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if cmd := strings.TrimSpace(strings.TrimPrefix(line, "#")); strings.HasPrefix(cmd, "head -c 32 /dev/urandom | base64 > ") {
+			return cmd
+		}
+	}
+	t.Fatal("kustomization.yaml documents no key command (head -c 32 /dev/urandom | base64 > ...)")
+	return ""
 }
 
 func decodeYAML(t *testing.T, path string, each func(map[string]any)) {
@@ -165,6 +256,8 @@ func TestKubernetesManifests(t *testing.T) {
 		}
 	}
 	config, keyFile := args[len(args)-1], argValue(args, "--state-key-file")
+	root := t.TempDir()
+	secrets := generatedSecrets(t, filepath.Join(root, "repo"), map[string]string{"CATALOGUE_TOKEN": "catalogue-token-for-the-test"})
 	files := map[string]string{} // container path → content
 	for path, want := range map[string]string{config: "ConfigMap/mcpdecl-config", keyFile: "Secret/mcpdecl-state-keys"} {
 		src := mounts[filepath.Dir(path)]
@@ -172,18 +265,25 @@ func TestKubernetesManifests(t *testing.T) {
 			t.Fatalf("%s is read from %q, which mounts %q; want %s", path, filepath.Dir(path), src, want)
 		}
 		kind, name, _ := strings.Cut(src, "/")
-		field := "data"
 		if kind == "Secret" {
-			field = "stringData"
+			content, ok := secrets[name][filepath.Base(path)]
+			if !ok {
+				t.Fatalf("no secret generator makes %s with the key %s", name, filepath.Base(path))
+			}
+			files[path] = content
+			continue
 		}
-		files[path] = dig(m.get(t, kind, name), field, filepath.Base(path)).(string)
+		files[path] = dig(m.get(t, kind, name), "data", filepath.Base(path)).(string)
 	}
 
 	// The environment: the Secret named by envFrom, then env values.
 	env := map[string]string{}
 	secretName := dig(c, "envFrom", 0, "secretRef", "name").(string)
-	for k, v := range dig(m.get(t, "Secret", secretName), "stringData").(map[string]any) {
-		env[k] = v.(string)
+	if secrets[secretName] == nil {
+		t.Fatalf("envFrom names %s, which no secret generator makes", secretName)
+	}
+	for k, v := range secrets[secretName] {
+		env[k] = v
 	}
 	var seen struct {
 		sync.Mutex
@@ -206,7 +306,6 @@ func TestKubernetesManifests(t *testing.T) {
 	env["MCPDECL_VAR_base_url"] = api.URL // the catalogue, here on loopback
 
 	// The container's command line, its paths moved into a temporary root.
-	root := t.TempDir()
 	local := func(p string) string { return filepath.Join(root, p) }
 	for p, content := range files {
 		if err := os.MkdirAll(filepath.Dir(local(p)), 0o755); err != nil {
