@@ -19,20 +19,22 @@ type Limits struct {
 	Anonymous int
 	// Total is how many finished tasks the store keeps.
 	Total int
-	// PerOwnerBytes bounds the bytes of one owner's results and errors
-	// (those of nobody in particular are bounded by TotalBytes only).
+	// PerOwnerBytes bounds the bytes of one owner's results and errors.
 	PerOwnerBytes int64
+	// AnonymousBytes bounds the bytes of the results and errors of
+	// nobody in particular.
+	AnonymousBytes int64
 	// TotalBytes bounds the bytes of every kept result and error.
 	TotalBytes int64
 }
 
 // DefaultLimits are the limits of a new store.
-var DefaultLimits = Limits{PerOwner: 100, Anonymous: 1000, Total: 10000, PerOwnerBytes: 64 << 20, TotalBytes: 1 << 30}
+var DefaultLimits = Limits{PerOwner: 100, Anonymous: 1000, Total: 10000, PerOwnerBytes: 64 << 20, AnonymousBytes: 256 << 20, TotalBytes: 1 << 30}
 
 // ownerBounds are the count and byte bounds of one owner's finished tasks.
 func (l Limits) ownerBounds(owner string) (int, int64) {
 	if owner == "" {
-		return l.Anonymous, 0
+		return l.Anonymous, l.AnonymousBytes
 	}
 	return l.PerOwner, l.PerOwnerBytes
 }

@@ -47,7 +47,7 @@ func TestStoreBoundsFinishedTasks(t *testing.T) {
 	for name, open := range stores(t) {
 		t.Run(name, func(t *testing.T) {
 			s, peer := open(), open()
-			limits := Limits{PerOwner: 3, Anonymous: 2, Total: 6, PerOwnerBytes: 1000, TotalBytes: 2500}
+			limits := Limits{PerOwner: 3, Anonymous: 2, Total: 6, PerOwnerBytes: 1000, AnonymousBytes: 1000, TotalBytes: 2500}
 			s.SetLimits(limits)
 			peer.SetLimits(limits)
 			create := func(id, owner string) {
