@@ -17,11 +17,34 @@ type Memory struct {
 	watchers map[string][]*func()
 	now      func() time.Time
 	swept    time.Time // the last sweep of expired tasks
+	fin      *finished // the finished tasks, oldest first, within limits
+	limits   Limits
 }
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tasks: map[string]*Task{}, watchers: map[string][]*func(){}, now: time.Now}
+	return &Memory{tasks: map[string]*Task{}, watchers: map[string][]*func(){}, now: time.Now, fin: newFinished(), limits: DefaultLimits}
+}
+
+// SetLimits implements Store; they apply from the next task that ends.
+func (m *Memory) SetLimits(l Limits) {
+	m.mu.Lock()
+	m.limits = l
+	m.mu.Unlock()
+}
+
+// drop forgets a task; m.mu is held.
+func (m *Memory) drop(id string) {
+	delete(m.tasks, id)
+	m.fin.remove(id)
+}
+
+// ended records a task that is (now) finished and forgets the tasks the
+// limits no longer leave room for; m.mu is held.
+func (m *Memory) ended(t *Task) {
+	for _, id := range m.fin.add(t, m.limits) {
+		delete(m.tasks, id)
+	}
 }
 
 var _ Store = (*Memory)(nil)
@@ -38,6 +61,9 @@ func (m *Memory) Create(_ context.Context, t *Task) error {
 		return ErrIDInUse
 	}
 	m.tasks[t.ID] = t.Clone()
+	if t.Terminal() {
+		m.ended(t)
+	}
 	m.wrote()
 	return nil
 }
@@ -46,7 +72,7 @@ func (m *Memory) Create(_ context.Context, t *Task) error {
 func (m *Memory) live(id string) (*Task, bool) {
 	t, ok := m.tasks[id]
 	if ok && m.now().After(t.ExpiresAt()) {
-		delete(m.tasks, id)
+		m.drop(id)
 		return nil, false
 	}
 	return t, ok
@@ -60,7 +86,7 @@ func (m *Memory) wrote() {
 	m.swept = now
 	for id, t := range m.tasks {
 		if now.After(t.ExpiresAt()) {
-			delete(m.tasks, id)
+			m.drop(id)
 		}
 	}
 }
@@ -95,6 +121,11 @@ func (m *Memory) Update(_ context.Context, id string, fn func(*Task) error) (*Ta
 		return nil, err
 	}
 	m.tasks[id] = c
+	if c.Terminal() {
+		m.ended(c)
+	} else if t.Terminal() {
+		m.fin.remove(id)
+	}
 	m.wrote()
 	out := c.Clone()
 	m.signal(id)

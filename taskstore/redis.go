@@ -25,6 +25,7 @@ type Redis struct {
 	prefix string
 
 	mu       sync.Mutex
+	limits   Limits
 	ps       *redis.PubSub
 	watchers map[string]map[*func()]bool
 }
@@ -49,7 +50,7 @@ func OpenRedis(ctx context.Context, url string) (*Redis, error) {
 		_ = c.Close()
 		return nil, fmt.Errorf("task store %s: %w", opt.Addr, err)
 	}
-	return &Redis{c: c, prefix: "mcpdecl:", watchers: map[string]map[*func()]bool{}}, nil
+	return &Redis{c: c, prefix: "mcpdecl:", watchers: map[string]map[*func()]bool{}, limits: DefaultLimits}, nil
 }
 
 // WithPrefix returns the store with its keys under prefix (tests use one
@@ -174,6 +175,7 @@ func (r *Redis) Update(ctx context.Context, id string, fn func(*Task) error) (*T
 		if err := json.Unmarshal(old, &t); err != nil {
 			return nil, fmt.Errorf("taskstore: task %s is not readable: %w", id, err)
 		}
+		ending := !t.Terminal()
 		if err := fn(&t); errors.Is(err, ErrUnchanged) {
 			var same Task
 			_ = json.Unmarshal(old, &same)
@@ -185,7 +187,12 @@ func (r *Redis) Update(ctx context.Context, id string, fn func(*Task) error) (*T
 		if err != nil {
 			return nil, err
 		}
-		ok, err := casScript.Run(ctx, r.c, []string{key, r.channel(id)}, old, nb, t.ExpiresAt().UnixMilli()).Int()
+		var ok int
+		if ending && t.Terminal() {
+			ok, err = r.runFinish(ctx, &t, old, nb)
+		} else {
+			ok, err = casScript.Run(ctx, r.c, []string{key, r.channel(id)}, old, nb, t.ExpiresAt().UnixMilli()).Int()
+		}
 		if err != nil {
 			return nil, r.fail(ctx, err)
 		}

@@ -145,6 +145,9 @@ type Store interface {
 	// another replica, until stop is called. notify must not block; it
 	// may be called for several changes at once, and concurrently.
 	Watch(id string, notify func()) (stop func())
+	// SetLimits bounds the finished tasks kept (see Limits); a new store
+	// has DefaultLimits.
+	SetLimits(Limits)
 	// Close releases the store's connections.
 	Close() error
 }

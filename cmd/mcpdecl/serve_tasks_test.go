@@ -166,3 +166,18 @@ func waitProcesses(t *testing.T, secs string, want int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestServeTaskLimitFlags: the bounds on finished tasks reach the store
+// as counts and bytes; a negative bound is refused naming its flag.
+func TestServeTaskLimitFlags(t *testing.T) {
+	f := taskFlags{TaskResultsPerOwner: 7, TaskResultsAnonymous: 8, TaskResultsTotal: 9, TaskResultMibPerOwner: 1, TaskResultMibAnonymous: 2, TaskResultMibTotal: 3}
+	l, err := f.taskLimits()
+	want := taskstore.Limits{PerOwner: 7, Anonymous: 8, Total: 9, PerOwnerBytes: 1 << 20, AnonymousBytes: 2 << 20, TotalBytes: 3 << 20}
+	if err != nil || l != want {
+		t.Fatalf("taskLimits = %+v, %v; want %+v", l, err, want)
+	}
+	f.TaskResultMibTotal = -1
+	if _, err := f.taskLimits(); err == nil || !strings.Contains(err.Error(), "--task-result-mib-total is -1") {
+		t.Fatalf("a negative bound: %v", err)
+	}
+}
