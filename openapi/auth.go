@@ -103,10 +103,14 @@ func inexpressible(s *SecurityScheme, prefix string) string {
 	bearerHint := fmt.Sprintf("With an access token got elsewhere, write auth { bearer = env(%q) } in the backend and add %s to allow_env.", envName(prefix, "token"), envName(prefix, "token"))
 	switch s.Type {
 	case "apiKey":
-		switch s.In {
-		case "header", "query":
+		switch {
+		case s.In == "header" && !isHeaderName(s.ParamName):
+			return fmt.Sprintf("The security scheme %q sends a key in the header %q, which is not a valid HTTP header name; it is not configured.", s.Name, s.ParamName)
+		case s.In == "query" && s.ParamName == "":
+			return fmt.Sprintf("The security scheme %q sends a key in a query parameter without a name; it is not configured.", s.Name)
+		case s.In == "header", s.In == "query":
 			return ""
-		case "cookie":
+		case s.In == "cookie":
 			return fmt.Sprintf("The security scheme %q sends a key in the cookie %q: the http backend sets no cookies, so it is not configured.", s.Name, s.ParamName)
 		}
 		return fmt.Sprintf("The security scheme %q sends a key in %q, which is not a header or query parameter; it is not configured.", s.Name, s.In)

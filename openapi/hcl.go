@@ -70,16 +70,10 @@ func wrap(s string, width int) []string {
 	return out
 }
 
-// oneLine drops control characters, so that a comment cannot end early
-// and text from a document cannot start a line of configuration.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == 0x2028 || r == 0x2029 || r == 0x85 {
-			return ' '
-		}
-		return r
-	}, s)
-}
+// oneLine drops control characters (see cleanText) and makes line breaks
+// spaces, so that a comment cannot end early and text from a document
+// cannot start a line of configuration.
+func oneLine(s string) string { return cleanLine(s) }
 
 func (w *writer) bytes() []byte { return hclwrite.Format([]byte(w.b.String())) }
 
@@ -196,9 +190,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// text trims a description and caps its length at a word boundary.
+// text trims a description, drops its control characters (see
+// cleanText) and caps its length at a word boundary.
 func text(s string, max int) string {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+	s = strings.TrimSpace(cleanText(strings.ReplaceAll(s, "\r\n", "\n")))
 	for strings.Contains(s, "\n\n\n") {
 		s = strings.ReplaceAll(s, "\n\n\n", "\n\n")
 	}

@@ -9,34 +9,44 @@ import (
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 )
 
-// maxRefDepth bounds how many schemas deep conversion goes, whatever the
-// document: deeper than this no argument is readable anyway, and it keeps
-// a chain of references that never repeats exactly from running long.
-const maxRefDepth = 24
-
 // converter turns libopenapi schemas into Schemas, following references
 // and cutting a reference that refers back to a schema being converted.
+// It counts what it visits (see maxSchemas) and stops at the first
+// operation that exceeds the budget, naming it.
 type converter struct {
-	stack []string // references being converted, outermost first
+	stack   []string // references being converted, outermost first
+	depth   int      // schemas being converted, references or inline
+	visited int
+	where   string // the operation being converted, for the message
+	err     error
 }
 
 func (c *converter) proxy(p *base.SchemaProxy) *Schema {
-	if p == nil {
+	if p == nil || c.err != nil {
+		return &Schema{}
+	}
+	c.visited++
+	if c.visited > maxSchemas {
+		c.err = fmt.Errorf("%s: its schemas expand to more than %d (references used many times inside one another): import refuses a document this costly", c.where, maxSchemas)
 		return &Schema{}
 	}
 	ref := p.GetReference()
+	if ref != "" && slices.Contains(c.stack, ref) {
+		return &Schema{Notes: []string{fmt.Sprintf("%s refers back to itself here; the cycle is cut and any value is accepted.", ref)}}
+	}
+	if c.depth >= maxSchemaDepth {
+		what := "Schemas"
+		if ref != "" {
+			what = ref
+		}
+		return &Schema{Notes: []string{fmt.Sprintf("%s nested more than %d schemas deep; any value is accepted from here on.", what, maxSchemaDepth)}}
+	}
 	if ref != "" {
-		if slices.Contains(c.stack, ref) {
-			return &Schema{Notes: []string{fmt.Sprintf("%s refers back to itself here; the cycle is cut and any value is accepted.", ref)}}
-		}
-		if len(c.stack) >= maxRefDepth {
-			return &Schema{Notes: []string{fmt.Sprintf("%s is nested more than %d schemas deep; any value is accepted from here on.", ref, maxRefDepth)}}
-		}
 		c.stack = append(c.stack, ref)
 		defer func() { c.stack = c.stack[:len(c.stack)-1] }()
-	} else if len(c.stack) >= maxRefDepth {
-		return &Schema{}
 	}
+	c.depth++
+	defer func() { c.depth-- }()
 	s := p.Schema()
 	if s == nil {
 		why := "it could not be read"

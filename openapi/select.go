@@ -122,7 +122,9 @@ func List(w io.Writer, ops []*Operation) error {
 		if id == "" {
 			id = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", names.unique(toolBase(op)), id, op.Method, op.Path, strings.Join(op.Tags, ","))
+		// Every field is document text: none may reach the terminal
+		// with its escape sequences, nor break the table with a tab.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", names.unique(toolBase(op)), cleanLine(id), cleanLine(op.Method), cleanLine(op.Path), cleanLine(strings.Join(op.Tags, ",")))
 	}
 	return tw.Flush()
 }

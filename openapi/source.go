@@ -9,16 +9,18 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel"
 	"github.com/pb33f/libopenapi/index"
+
+	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 )
 
 // DefaultMaxBytes is the largest document read unless the caller says
@@ -32,36 +34,44 @@ type Source struct {
 	Location string // a file path or an http(s) URL
 	IsURL    bool
 
-	maxBytes int64        // for the files a document read over HTTP refers to
+	maxBytes int64        // for the files a document refers to
 	client   *http.Client // nil: a default client
 }
 
+// Name is how messages show the document: Location redacted.
+func (s *Source) Name() string { return Redacted(s.Location) }
+
 // Read reads the document at loc, a file path or an http(s) URL, refusing
-// one larger than maxBytes before reading all of it.
+// one larger than maxBytes before reading all of it, and a file that is
+// not a regular file (a named pipe would wait for a writer forever).
 func Read(ctx context.Context, loc string, maxBytes int64, client *http.Client) (*Source, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
 	if IsURL(loc) {
-		data, err := fetch(ctx, loc, maxBytes, client)
+		origin, err := url.Parse(loc)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not a URL that can be read", Redacted(loc))
+		}
+		data, err := fetch(ctx, loc, origin, maxBytes, client)
 		if err != nil {
 			return nil, err
 		}
 		return &Source{Data: data, Location: loc, IsURL: true, maxBytes: maxBytes, client: client}, nil
 	}
-	f, err := os.Open(loc)
+	f, err := regularfile.Open(loc)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > maxBytes {
+	if info, err := f.Stat(); err == nil && info.Size() > maxBytes {
 		return nil, tooLarge(loc, maxBytes)
 	}
 	data, err := readCapped(f, loc, maxBytes)
 	if err != nil {
 		return nil, err
 	}
-	return &Source{Data: data, Location: loc}, nil
+	return &Source{Data: data, Location: loc, maxBytes: maxBytes}, nil
 }
 
 // IsURL says whether a document location is read over HTTP.
@@ -69,120 +79,132 @@ func IsURL(s string) bool {
 	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
 
-func tooLarge(loc string, maxBytes int64) error {
-	return fmt.Errorf("%s is larger than %d bytes: raise --max-size if you mean to import it", loc, maxBytes)
+func tooLarge(name string, maxBytes int64) error {
+	return fmt.Errorf("%s is larger than %d bytes: raise --max-size if you mean to import it", name, maxBytes)
 }
 
-func readCapped(r io.Reader, loc string, maxBytes int64) ([]byte, error) {
+func readCapped(r io.Reader, name string, maxBytes int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", loc, err)
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if int64(len(data)) > maxBytes {
-		return nil, tooLarge(loc, maxBytes)
+		return nil, tooLarge(name, maxBytes)
 	}
 	return data, nil
 }
 
-// fetch gets a document over HTTP. Redirects are followed to http and
-// https URLs only (at most 5), and the whole fetch has one minute.
-func fetch(ctx context.Context, loc string, maxBytes int64, client *http.Client) ([]byte, error) {
-	if client == nil {
-		client = &http.Client{Timeout: time.Minute}
-	}
-	c := *client
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return fmt.Errorf("redirected to %s URL %q: only http and https documents are read", req.URL.Scheme, req.URL.Redacted())
-		}
-		if len(via) >= 5 {
-			return errors.New("more than 5 redirects")
-		}
-		return nil
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "application/json, application/yaml;q=0.9, */*;q=0.5")
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", loc, unwrapURLError(err))
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return nil, fmt.Errorf("fetching %s: the server answered %s", loc, resp.Status)
-	}
-	if resp.ContentLength > maxBytes {
-		return nil, tooLarge(loc, maxBytes)
-	}
-	return readCapped(resp.Body, loc, maxBytes)
-}
-
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}
-
-// Parse reads the document into an API. Relative file references are
-// followed next to a file; no reference is fetched over the network.
+// Parse reads the document into an API. References are followed to
+// files in the document's folder and below (a file document) or on the
+// document's own origin (a URL document); a reference anywhere else is
+// refused with an error. Nesting and work are bounded first (see
+// checkShape), so that a small hostile document cannot cost minutes and
+// gigabytes.
 func Parse(src *Source) (api *API, err error) {
+	name := src.Name()
+	secrets := secretsOf(src.Location)
 	// libopenapi is a large library fed with arbitrary input: should it
 	// panic on some document, the user gets an error naming the document
-	// rather than a crash.
+	// rather than a crash. Its messages may quote the document's URL and
+	// always quote document text: both are cleaned.
 	defer func() {
 		if r := recover(); r != nil {
-			api, err = nil, fmt.Errorf("%s could not be read: the OpenAPI parser failed (%v)", src.Location, r)
+			api, err = nil, fmt.Errorf("%s could not be read: the OpenAPI parser failed (%v)", name, r)
+		}
+		if err != nil {
+			err = errors.New(cleanLine(scrub(err.Error(), secrets)))
+		}
+		if api != nil {
+			for i, n := range api.Notes {
+				api.Notes[i] = scrub(n, secrets)
+			}
 		}
 	}()
+	if err := sniff(src); err != nil {
+		return nil, err
+	}
+	if err := checkShape(src.Data, name); err != nil {
+		return nil, err
+	}
 	cfg := datamodel.NewDocumentConfiguration()
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.IgnorePolymorphicCircularReferences = true
 	cfg.IgnoreArrayCircularReferences = true
+	var refused func() []string
 	if src.IsURL {
-		sameOriginRefs(cfg, src)
+		refused = sameOriginRefs(cfg, src)
 	} else {
 		abs, _ := filepath.Abs(src.Location)
+		folder, err := newFolderFS(filepath.Dir(abs), src.maxOr())
+		if err != nil {
+			return nil, fmt.Errorf("%s: its folder cannot be read: %w", name, err)
+		}
+		defer folder.Close()
 		cfg.BasePath = filepath.Dir(abs)
 		cfg.SpecFilePath = filepath.Base(abs)
-		cfg.AllowFileReferences = true
-	}
-	if err := sniff(src); err != nil {
-		return nil, err
+		cfg.LocalFS = folder
+		refused = folder.refusals
 	}
 	doc, err := libopenapi.NewDocumentWithConfiguration(src.Data, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a readable OpenAPI document: %s", src.Location, firstLine(err.Error()))
+		return nil, fmt.Errorf("%s is not a readable OpenAPI document: %s", name, firstLine(err.Error()))
 	}
 	info := doc.GetSpecInfo()
 	switch {
 	case info.SpecFormat == datamodel.OAS2 && strings.HasPrefix(info.Version, "2."):
 	case info.SpecFormat != datamodel.OAS2 && strings.HasPrefix(info.Version, "3."):
 	default:
-		return nil, fmt.Errorf("%s is version %q, which is not imported: import reads Swagger 2.0 and OpenAPI 3.0 and 3.1", src.Location, info.Version)
+		return nil, fmt.Errorf("%s is version %q, which is not imported: import reads Swagger 2.0 and OpenAPI 3.0 and 3.1", name, info.Version)
 	}
+	var buildErr error
 	if info.SpecFormat == datamodel.OAS2 {
 		m, err := doc.BuildV2Model()
-		if m == nil {
-			return nil, buildError(src.Location, err)
+		if r := refused(); len(r) > 0 {
+			return nil, refusedError(name, r)
 		}
-		api = fromV2(&m.Model)
+		if m == nil {
+			return nil, buildError(name, err)
+		}
+		api, buildErr = fromV2(&m.Model, name)
 		noteBuildErrors(api, err)
 	} else {
 		m, err := doc.BuildV3Model()
-		if m == nil {
-			return nil, buildError(src.Location, err)
+		if r := refused(); len(r) > 0 {
+			return nil, refusedError(name, r)
 		}
-		api = fromV3(&m.Model, info.Version)
+		if m == nil {
+			return nil, buildError(name, err)
+		}
+		api, buildErr = fromV3(&m.Model, info.Version, name)
 		noteBuildErrors(api, err)
+	}
+	if buildErr != nil {
+		return nil, buildErr
+	}
+	// Schemas are built lazily: a reference refused while converting
+	// them counts as much as one refused while indexing.
+	if r := refused(); len(r) > 0 {
+		return nil, refusedError(name, r)
 	}
 	if src.IsURL {
 		resolveServers(api, src.Location)
 	}
 	return api, nil
+}
+
+func (s *Source) maxOr() int64 {
+	if s.maxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return s.maxBytes
+}
+
+func refusedError(name string, refused []string) error {
+	msg := refused[0]
+	if len(refused) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(refused)-1)
+	}
+	return fmt.Errorf("%s: %s", name, msg)
 }
 
 // sniff refuses what is not an OpenAPI document before the parser sees
@@ -193,10 +215,10 @@ func sniff(src *Source) error {
 		head = head[:64<<10]
 	}
 	if len(strings.TrimSpace(string(head))) == 0 {
-		return fmt.Errorf("%s is empty: expected an OpenAPI (3.x) or Swagger (2.0) document", src.Location)
+		return fmt.Errorf("%s is empty: expected an OpenAPI (3.x) or Swagger (2.0) document", src.Name())
 	}
 	if !strings.Contains(string(src.Data), "openapi") && !strings.Contains(string(src.Data), "swagger") {
-		return fmt.Errorf("%s is not an OpenAPI document: it has no \"openapi\" or \"swagger\" field", src.Location)
+		return fmt.Errorf("%s is not an OpenAPI document: it has no \"openapi\" or \"swagger\" field", src.Name())
 	}
 	return nil
 }
@@ -219,6 +241,9 @@ func resolveServers(api *API, loc string) {
 	if err != nil {
 		return
 	}
+	// The document URL's credentials and query are the user's, not the
+	// API's address: they must not reach base_url or a comment.
+	base.User, base.RawQuery, base.ForceQuery, base.Fragment, base.RawFragment = nil, "", false, "", ""
 	for i, s := range api.Servers {
 		if u, err := url.Parse(s); err == nil && !u.IsAbs() {
 			api.Servers[i] = base.ResolveReference(u).String()
@@ -230,39 +255,61 @@ func resolveServers(api *API, loc string) {
 }
 
 // sameOriginRefs lets a document read over HTTP refer to files beside it:
-// references are fetched from the document's own scheme, host and port
-// only (with the same size cap and redirect rule), never from anywhere
-// else a document names.
-func sameOriginRefs(cfg *datamodel.DocumentConfiguration, src *Source) {
+// references are fetched from the document's own origin only (with the
+// same size cap, each redirect hop checked by fetch), never from anywhere
+// else a document names. The function returned lists the references
+// refused.
+func sameOriginRefs(cfg *datamodel.DocumentConfiguration, src *Source) func() []string {
+	var mu sync.Mutex
+	var refused []string
+	refuse := func(why string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !slices.Contains(refused, why) {
+			refused = append(refused, why)
+		}
+	}
+	list := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(refused)
+	}
 	base, err := url.Parse(src.Location)
 	if err != nil {
-		return
+		return list
 	}
 	dir := *base
 	dir.Path = path.Dir(base.Path)
-	dir.RawQuery, dir.Fragment = "", ""
+	dir.User, dir.RawQuery, dir.ForceQuery, dir.Fragment, dir.RawFragment = nil, "", false, "", ""
 	cfg.BaseURL = &dir
 	cfg.AllowRemoteReferences = true
-	maxBytes := src.maxBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
 	cfg.RemoteURLHandler = func(ref string) (*http.Response, error) {
 		u, err := url.Parse(ref)
 		if err != nil {
 			return nil, err
 		}
 		if u.Scheme != base.Scheme || u.Host != base.Host {
-			return nil, fmt.Errorf("%s is not on %s://%s, where the document is: only references beside the document are fetched", u.Redacted(), base.Scheme, base.Host)
+			why := fmt.Sprintf("the reference %s is not on %s, where the document is: only references on the document's own host are fetched", Redacted(ref), originName(base))
+			refuse(why)
+			return nil, errors.New(why)
+		}
+		// The user's credentials for the document are sent to the same
+		// host for the files beside it.
+		if u.User == nil {
+			u.User = base.User
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		data, err := fetch(ctx, ref, maxBytes, src.client)
+		data, err := fetch(ctx, u.String(), base, src.maxOr(), src.client)
 		if err != nil {
+			if strings.Contains(err.Error(), "redirected to") {
+				refuse(err.Error())
+			}
 			return nil, err
 		}
 		return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(data)), ContentLength: int64(len(data))}, nil
 	}
+	return list
 }
 
 // noteBuildErrors says, at the top of the file, what the parser could not

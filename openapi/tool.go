@@ -216,7 +216,7 @@ func (g *gen) pathTemplate(op *Operation, c *call, byName map[string]string, nam
 			break
 		}
 		j += i
-		b.WriteString(templateLiteral(path[:i]))
+		b.WriteString(literalBeforeInterp(path[:i]))
 		name := path[i+1 : j]
 		ref, ok := byName[name]
 		if !ok {
@@ -236,6 +236,19 @@ func (g *gen) pathTemplate(op *Operation, c *call, byName map[string]string, nam
 		}
 	}
 	return b.String()
+}
+
+// literalBeforeInterp escapes the literal text before an interpolation.
+// HCL reads "$${" as an escaped "${", so a literal ending in '$' (the
+// path /price/${amount}) would swallow the interpolation after it: the
+// trailing dollars are written as a string interpolation of their own.
+func literalBeforeInterp(s string) string {
+	lit := strings.TrimRight(s, "$")
+	out := templateLiteral(lit)
+	if dollars := s[len(lit):]; dollars != "" {
+		out += "${" + str(dollars) + "}"
+	}
+	return out
 }
 
 // addBody maps the request body. A JSON body is one argument, "body",

@@ -11,7 +11,7 @@ import (
 // fromV2 reads a Swagger 2.0 document. Its body parameter becomes the
 // request body, its formData parameters a form body, and host, basePath
 // and schemes the server URL.
-func fromV2(doc *v2.Swagger) *API {
+func fromV2(doc *v2.Swagger, name string) (*API, error) {
 	api := &API{Version: "2.0"}
 	readInfo(api, doc.Info)
 	if doc.Host != "" {
@@ -30,7 +30,7 @@ func fromV2(doc *v2.Swagger) *API {
 	}
 	api.Security = requirements(doc.Security)
 	if doc.Paths == nil || doc.Paths.PathItems == nil {
-		return api
+		return api, nil
 	}
 	c := &converter{}
 	for p := doc.Paths.PathItems.First(); p != nil; p = p.Next() {
@@ -43,11 +43,16 @@ func fromV2(doc *v2.Swagger) *API {
 			op     *v2.Operation
 		}{{"GET", item.Get}, {"PUT", item.Put}, {"POST", item.Post}, {"DELETE", item.Delete}, {"OPTIONS", item.Options}, {"HEAD", item.Head}, {"PATCH", item.Patch}} {
 			if m.op != nil {
-				api.Operations = append(api.Operations, c.operationV2(path, m.method, m.op, item.Parameters, doc.Consumes))
+				c.where = fmt.Sprintf("%s: %s %s", name, m.method, cleanLine(path))
+				op := c.operationV2(path, m.method, m.op, item.Parameters, doc.Consumes)
+				if c.err != nil {
+					return nil, c.err
+				}
+				api.Operations = append(api.Operations, op)
 			}
 		}
 	}
-	return api
+	return api, nil
 }
 
 func schemeV2(name string, s *v2.SecurityScheme) *SecurityScheme {

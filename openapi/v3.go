@@ -9,8 +9,9 @@ import (
 	"github.com/pb33f/libopenapi/orderedmap"
 )
 
-// fromV3 reads an OpenAPI 3.0 or 3.1 document.
-func fromV3(doc *v3.Document, version string) *API {
+// fromV3 reads an OpenAPI 3.0 or 3.1 document; its error is the
+// converter's (see maxSchemas).
+func fromV3(doc *v3.Document, version, name string) (*API, error) {
 	api := &API{Version: version}
 	readInfo(api, doc.Info)
 	for _, s := range doc.Servers {
@@ -26,7 +27,7 @@ func fromV3(doc *v3.Document, version string) *API {
 		api.Notes = append(api.Notes, fmt.Sprintf("The document's webhooks (%s) are calls the API makes, not operations: they are not imported.", strings.Join(keys(doc.Webhooks), ", ")))
 	}
 	if doc.Paths == nil || doc.Paths.PathItems == nil {
-		return api
+		return api, nil
 	}
 	c := &converter{}
 	for p := doc.Paths.PathItems.First(); p != nil; p = p.Next() {
@@ -35,14 +36,18 @@ func fromV3(doc *v3.Document, version string) *API {
 			continue
 		}
 		for _, mo := range opsV3(item) {
+			c.where = fmt.Sprintf("%s: %s %s", name, mo.method, cleanLine(path))
 			op := c.operationV3(path, mo.method, mo.op, item.Parameters)
+			if c.err != nil {
+				return nil, c.err
+			}
 			if len(mo.op.Servers) > 0 || len(item.Servers) > 0 {
 				op.Notes = append(op.Notes, "The document sends this operation to servers of its own; the backend's base URL is used instead.")
 			}
 			api.Operations = append(api.Operations, op)
 		}
 	}
-	return api
+	return api, nil
 }
 
 func readInfo(api *API, info *base.Info) {

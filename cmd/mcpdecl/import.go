@@ -67,7 +67,7 @@ func (c *importOpenAPICmd) Run(s streams) error {
 		return openapi.List(s.out, ops)
 	}
 	if len(ops) == 0 {
-		return fmt.Errorf("no operation of %s's %d is selected: run with --list and without filters to see them", c.Spec, len(api.Operations))
+		return fmt.Errorf("no operation of %s's %d is selected: run with --list and without filters to see them", openapi.Redacted(c.Spec), len(api.Operations))
 	}
 	out := openapi.Generate(api, ops, openapi.Options{
 		Source: sourceName(c.Spec), ServerName: c.Name, Backend: c.Backend, EnvPrefix: c.EnvPrefix,
@@ -91,12 +91,13 @@ func (c *importOpenAPICmd) filter() openapi.Filter {
 	}
 }
 
-// sourceName is how the generated file names its document: a URL as
-// given, a file by its base name, so that the output does not depend on
-// where the document was on the machine that imported it.
+// sourceName is how the generated file names its document: a URL
+// without its credentials, query or fragment (where tokens travel), a
+// file by its base name, so that the output does not depend on where the
+// document was on the machine that imported it.
 func sourceName(spec string) string {
 	if openapi.IsURL(spec) {
-		return spec
+		return openapi.Redacted(spec)
 	}
 	return filepath.Base(spec)
 }
