@@ -107,7 +107,7 @@ func (e *Error) HTTPStatus(modern bool) int {
 	switch {
 	case e.Code == CodeMethodNotFound && modern:
 		return http.StatusNotFound
-	case e.Code == CodeMissingRequiredClientCapability:
+	case e.Code == CodeMissingRequiredClientCapability && (modern || e.ladder):
 		return http.StatusBadRequest
 	case e.ladder:
 		if e.Code == CodeMethodNotFound {

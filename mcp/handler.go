@@ -177,5 +177,29 @@ func (n *notifier) Request(ctx context.Context, method string, params any) (json
 	if n.req.Era != EraLegacy || n.out.call == nil {
 		return nil, ErrNoBackChannel
 	}
+	if e := undeclaredCapability(method, n.req.ClientCapabilities); e != nil {
+		return nil, e
+	}
 	return n.out.call(ctx, method, params)
+}
+
+// undeclaredCapability is -32021 for a server→client request whose
+// capability the client did not declare in initialize. Such a client has
+// no handler for the request: many never answer it, and the call would
+// wait for them until its deadline.
+func undeclaredCapability(method string, caps ClientCapabilities) *Error {
+	var need ClientCapabilities
+	switch {
+	case method == "elicitation/create" && caps.Elicitation == nil:
+		need.Elicitation = json.RawMessage("{}")
+	case method == "sampling/createMessage" && caps.Sampling == nil:
+		need.Sampling = json.RawMessage("{}")
+	case method == "roots/list" && caps.Roots == nil:
+		need.Roots = json.RawMessage("{}")
+	default:
+		return nil
+	}
+	e := MissingClientCapability(need)
+	e.Message = "this needs " + method + ", and the client did not declare that capability in initialize"
+	return e
 }

@@ -136,14 +136,13 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 		h.opts.SessionKeys, _ = NewKeys(nil)
 	}
 	h.opts = h.opts.withDefaults()
-	h.hosts = parseAllowedHosts(h.opts.AllowedHosts)
+	h.hostRule = newHostRule(&h.opts, s.log)
 	return h
 }
 
 type httpHandler struct {
 	s        *Server
 	opts     HTTPOptions
-	hosts    []allowedHost
 	inFlight atomic.Int64
 	now      func() time.Time // the clock of session expiry; tests move it
 
@@ -153,6 +152,10 @@ type httpHandler struct {
 
 	// signedCalls are the server→client requests of every signed session.
 	signedCalls *pendingCalls
+	// running are the 2025 session requests a notifications/cancelled may stop.
+	running runningCalls
+
+	hostRule // the Host and Origin check of every request
 }
 
 // ServeHTTP implements http.Handler: ladder steps 1–2 (Origin/Host, HTTP
@@ -344,7 +347,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 		h.response(w, r, m, sess)
 	case m.IsNotification():
 		if sess != nil && m.Method == "notifications/cancelled" {
-			sess.cancel(m.Params)
+			h.running.cancel(r.Header.Get(HeaderSessionID), m.Params)
 		}
 		w.WriteHeader(http.StatusAccepted) // never answered
 	default:
@@ -393,10 +396,20 @@ func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connCo
 		}
 		sess.owner = h.principal(r)
 	}
+	var run *runningCall
+	if sess != nil && !minted {
+		var done func()
+		ctx, run, done = h.running.start(ctx, r.Header.Get(HeaderSessionID), m.ID)
+		defer done()
+	}
 	resp := newResponder(w, r, rc)
 	defer resp.close()
 	in := &inbound{msg: m, header: r.Header, sess: sess, sessionGone: gone, out: resp.sink(ctx, sess)}
 	out := h.s.serve(ctx, in)
+	if run != nil && run.cancelled.Load() {
+		resp.abandon() // cancelled by the client: MUST NOT answer
+		return
+	}
 	if minted && out.era == EraLegacy && !out.isErr {
 		if !h.opts.LegacySessions {
 			w.Header().Set(HeaderSessionID, h.sealSession(sess))

@@ -1,11 +1,49 @@
 package mcp
 
 import (
+	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 )
+
+// GuardHosts applies the MCP endpoint's Host and Origin rule (see
+// HTTPOptions.Loopback, AllowedHosts and AllowedOrigins) to every request
+// of next, answering 403 to the others. Wrap the whole listener with it:
+// a DNS-rebinding page reaches every path of a loopback server, not only
+// the MCP endpoint, and /metrics or a health check tells it as much about
+// the server as /mcp would. log (nil: none) gets a line per refusal.
+func GuardHosts(next http.Handler, opts *HTTPOptions, log *slog.Logger) http.Handler {
+	var o HTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	rule := newHostRule(&o, log)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !rule.hostOK(r) || !rule.originOK(r) {
+			refuse(w, r, http.StatusForbidden, Errorf(CodeInvalidRequest, "forbidden: Host or Origin not allowed"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostRule is the Host and Origin policy of a listener.
+type hostRule struct {
+	hosts    []allowedHost
+	loopback bool     // HTTPOptions.Loopback
+	origins  []string // HTTPOptions.AllowedOrigins
+	log      *slog.Logger
+}
+
+func newHostRule(o *HTTPOptions, log *slog.Logger) hostRule {
+	return hostRule{hosts: parseAllowedHosts(o.AllowedHosts), loopback: o.Loopback, origins: o.AllowedOrigins, log: log}
+}
 
 // allowedHost is one AllowedHosts entry: a name, with a port when the entry
 // names one.
@@ -38,11 +76,11 @@ func splitHost(hostport string) (name, port string) {
 // attacker's own DNS name, so only names the server knows are its own pass:
 // the loopback names on a loopback connection, the literal IP the
 // connection arrived on (an IP cannot be rebound), and AllowedHosts.
-func (h *httpHandler) hostOK(r *http.Request) bool {
+func (h *hostRule) hostOK(r *http.Request) bool {
 	if h.namesServer(r, r.Host) {
 		return true
 	}
-	h.s.log.Warn("HTTP request refused: its Host is not a name of this server; allow a DNS name with --allowed-host",
+	h.log.Warn("HTTP request refused: its Host is not a name of this server; allow a DNS name with --allowed-host",
 		"host", r.Host)
 	return false
 }
@@ -50,7 +88,7 @@ func (h *httpHandler) hostOK(r *http.Request) bool {
 // namesServer reports whether hostport (a Host header, or the host of an
 // Origin) is a name of this server for this connection. A connection that
 // is not TCP (a unix socket) passes: no browser can reach it.
-func (h *httpHandler) namesServer(r *http.Request, hostport string) bool {
+func (h *hostRule) namesServer(r *http.Request, hostport string) bool {
 	name, port := splitHost(hostport)
 	for _, a := range h.hosts {
 		if strings.EqualFold(a.name, name) && (a.port == "" || a.port == port) {
@@ -62,7 +100,7 @@ func (h *httpHandler) namesServer(r *http.Request, hostport string) bool {
 	switch {
 	case hasLocal && !isTCP:
 		return true
-	case h.opts.Loopback || !hasLocal || tcp.IP.IsLoopback():
+	case h.loopback || !hasLocal || tcp.IP.IsLoopback():
 		return isLoopbackName(name)
 	}
 	ip := net.ParseIP(name)
@@ -80,12 +118,12 @@ func isLoopbackName(host string) bool {
 // originOK accepts no Origin (non-browser clients), listed origins,
 // same-host origins (the Host itself passed hostOK) and origins whose host
 // is a name of this server, such as loopback origins on loopback.
-func (h *httpHandler) originOK(r *http.Request) bool {
+func (h *hostRule) originOK(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" {
 		return true
 	}
-	for _, a := range h.opts.AllowedOrigins {
+	for _, a := range h.origins {
 		if a == o {
 			return true
 		}

@@ -41,6 +41,10 @@ func (s *Server) askQuestions(ctx context.Context, req *mcp.Request, a *dispatch
 		if errors.Is(err, mcp.ErrNoBackChannel) {
 			return nil, &dispatch.AskFailure{Message: "This must ask the client first (" + method + "), and this connection cannot carry the request: over HTTP a 2025 client must send the session id it got from initialize and accept text/event-stream answers; or use stdio, or a client speaking MCP 2026-07-28."}
 		}
+		var undeclared *mcp.Error
+		if errors.As(err, &undeclared) && undeclared.Code == mcp.CodeMissingRequiredClientCapability {
+			return nil, undeclared // a protocol error, as for a 2026-07-28 client
+		}
 		if err != nil {
 			return nil, &dispatch.AskFailure{Message: "The client could not answer " + method + ": " + err.Error()}
 		}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -55,7 +54,8 @@ func (c *serveCmd) Run(s streams) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := c.startMetrics(ctx, s, c.HTTP); err != nil {
+	guard := func(h http.Handler, addr net.Addr) http.Handler { return c.guardHosts(h, addr, log) }
+	if err := c.startMetrics(ctx, s, c.HTTP, guard); err != nil {
 		return err
 	}
 	if err := c.startTraces(ctx, log); err != nil {
@@ -112,23 +112,8 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle(c.Path, proto.HTTPHandler(c.handlerOptions(&mcp.HTTPOptions{
-		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
-		Loopback: isLoopbackAddr(ln.Addr()), SessionKeys: keys,
-		Guard: srv.Guard, // tokens, with an auth block
-		// a 2025 session belongs to the token's subject that started it
-		Principal: server.Principal,
-	})))
-	for _, p := range auth.MetadataPaths(c.Path) {
-		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
-	}
-	c.mountMetrics(mux, srv.Guard)
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
-	ready := &readiness{store: store}
-	ready.srv.Store(srv)
-	mux.Handle("/readyz", ready)
-	hs := c.server(mux)
+	handler, _, ready := c.httpHandler(ln.Addr(), log, srv, proto, keys, store)
+	hs := c.server(handler)
 	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%s)\n", table.Server.Name, ln.Addr(), c.Path, counts(table))
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

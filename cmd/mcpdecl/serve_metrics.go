@@ -20,11 +20,14 @@ type metricsFlags struct {
 	MetricsAddr string `name:"metrics-addr" placeholder:"ADDR" help:"Serve Prometheus metrics at /metrics on a listener of their own (e.g. 127.0.0.1:9090); works with stdio too."`
 
 	reg *metrics.Registry // nil when metrics are off
+	// addrRoutes are the routes of the --metrics-addr listener.
+	addrRoutes *routeMux
 }
 
 // startMetrics makes the registry when metrics are on and serves it on
-// --metrics-addr until ctx ends.
-func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr string) error {
+// --metrics-addr until ctx ends, every request checked by guard (the
+// Host and Origin rule of a listener on that address).
+func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr string, guard func(http.Handler, net.Addr) http.Handler) error {
 	if m.Metrics && httpAddr == "" {
 		return errors.New("--metrics serves /metrics on the --http listener; over stdio use --metrics-addr ADDR")
 	}
@@ -39,9 +42,9 @@ func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr str
 	if err != nil {
 		return fmt.Errorf("listen on %s for --metrics-addr: %w", m.MetricsAddr, err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", m.reg.Handler())
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
+	m.addrRoutes = newRouteMux()
+	m.addrRoutes.Handle("/metrics", m.reg.Handler())
+	hs := &http.Server{Handler: guard(m.addrRoutes, ln.Addr()), ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
 	go func() { _ = hs.Serve(ln) }()
 	go func() { <-ctx.Done(); _ = hs.Close() }()
 	fmt.Fprintf(s.err, "mcpdecl: metrics on http://%s/metrics\n", ln.Addr())
@@ -52,7 +55,7 @@ func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr str
 // guard is the MCP endpoint's token check: with an auth block, the
 // listener serves nothing that names the configuration's tools without a
 // token (a scraper sends a static token); without one it lets all pass.
-func (m *metricsFlags) mountMetrics(mux *http.ServeMux, guard mcp.HTTPGuard) {
+func (m *metricsFlags) mountMetrics(mux *routeMux, guard mcp.HTTPGuard) {
 	if !m.Metrics {
 		return
 	}
