@@ -130,6 +130,7 @@ func (p *responder) sink(ctx context.Context, sess *session) sink {
 // resources/updated for that session until it ends.
 func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 	sess, gone := h.lookup(r, sid)
+	defer h.release(sess)
 	if gone {
 		writeJSON(w, http.StatusNotFound, encodeError(nil, Errorf(CodeInvalidRequest, "session not found")))
 		return
