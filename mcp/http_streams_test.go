@@ -311,3 +311,35 @@ func waitListenersTB(t testing.TB, s *Server, n int) {
 	}
 	t.Fatalf("listeners never reached %d", n)
 }
+
+// TestHTTPGetStreamEndsWithSession: DELETE ends the session's open GET
+// stream, and the stream's place under MaxStreams is free again.
+func TestHTTPGetStreamEndsWithSession(t *testing.T) {
+	s, _ := newTestServer(nil)
+	hh := s.HTTPHandler(&HTTPOptions{LegacySessions: true})
+	ts := httptest.NewServer(hh)
+	t.Cleanup(ts.Close) // after the streams close (cleanups run in reverse)
+	sid := legacyPoster(t, ts)("", initBody(l11)).Header.Get(HeaderSessionID)
+	conn := dialSend(t, ts.Listener.Addr().String(), getStreamHead(sid))
+	res := statusOf(t, conn)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET stream: status %d", res.StatusCode)
+	}
+	waitListeners(t, s, 1)
+	del, _ := http.NewRequest("DELETE", ts.URL, nil)
+	del.Header.Set(HeaderSessionID, sid)
+	if res, err := ts.Client().Do(del); err != nil || res.StatusCode != 204 {
+		t.Fatalf("DELETE: %v %v", err, res)
+	}
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
+		t.Fatalf("the GET stream did not end cleanly: %v", err)
+	}
+	waitListeners(t, s, 0)
+	h := hh.(*httpHandler)
+	for i := 0; h.streams.Load() > 0; i++ {
+		if i > 2000 {
+			t.Fatal("an ended stream still counts")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
