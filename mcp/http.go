@@ -21,6 +21,7 @@ const (
 	DefaultBodyTimeout        = 30 * time.Second
 	DefaultWriteTimeout       = 60 * time.Second
 	DefaultMaxInFlight        = 64
+	DefaultMaxStreams         = 4096
 	DefaultMaxSessions        = 1000
 	DefaultSessionIdleTimeout = 30 * time.Minute
 )
@@ -42,10 +43,19 @@ type HTTPOptions struct {
 	// too (serve does) to cover the other paths of the server.
 	WriteTimeout time.Duration
 
-	// MaxInFlight caps the requests being served at once, long-lived
-	// streams included; beyond it a request gets 503 with Retry-After
-	// before its body is read.
+	// MaxInFlight caps the requests being served at once; beyond it a
+	// request gets 503 with Retry-After before its body is read. A call
+	// whose answer streams while it works counts; an open stream that
+	// only waits (see MaxStreams) does not.
 	MaxInFlight int
+
+	// MaxStreams caps the open streams that only wait for something to
+	// push: 2026-07-28 subscriptions/listen, a 2025 session's GET stream
+	// and a 2025-11-25 tasks/result waiting for its task. Beyond it such a
+	// request gets 503 with Retry-After. They leave MaxInFlight once they
+	// are known to be one (a GET at once, a POST once its body is read),
+	// so idle listeners never starve calls. Default 4096.
+	MaxStreams int
 
 	// Loopback forces the loopback Host policy (localhost, 127.0.0.1, [::1])
 	// when the connection's local address is unknown. Otherwise the policy
@@ -87,8 +97,10 @@ type HTTPOptions struct {
 	// requires.
 	LegacySessions bool
 
-	// MaxSessions caps the live legacy sessions; an initialize beyond it
-	// gets 503. SessionIdleTimeout ends a session nobody used for that
+	// MaxSessions caps the live legacy sessions; at the cap an initialize
+	// ends the least recently used idle session (no request being served,
+	// no open GET stream), whose id then gets 404, and gets 503 only when
+	// every session is busy. SessionIdleTimeout ends a session nobody used for that
 	// long (an open GET stream counts as use); its id then gets 404, and
 	// the client initializes again.
 	MaxSessions        int
@@ -110,6 +122,7 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 	o.WriteTimeout = orDefault(o.WriteTimeout, DefaultWriteTimeout)
 	o.SessionIdleTimeout = orDefault(o.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	o.MaxInFlight = orDefault(o.MaxInFlight, DefaultMaxInFlight)
+	o.MaxStreams = orDefault(o.MaxStreams, DefaultMaxStreams)
 	o.MaxSessions = orDefault(o.MaxSessions, DefaultMaxSessions)
 	return o
 }
@@ -143,7 +156,8 @@ func (s *Server) HTTPHandler(opts *HTTPOptions) http.Handler {
 type httpHandler struct {
 	s        *Server
 	opts     HTTPOptions
-	inFlight atomic.Int64
+	inFlight atomic.Int64     // requests counted against MaxInFlight
+	streams  atomic.Int64     // requests counted against MaxStreams
 	now      func() time.Time // the clock of session expiry; tests move it
 
 	mu       sync.Mutex
@@ -183,7 +197,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, r, http.StatusServiceUnavailable, Errorf(CodeInternalError, "server busy: too many requests in flight; retry shortly"))
 		return
 	}
-	defer h.inFlight.Add(-1)
+	defer h.leave(rc)
 	if h.opts.Guard != nil && !(r.Method == http.MethodOptions && h.opts.CORS) {
 		// Within the cap on requests in flight: checking a token costs.
 		if r = h.opts.Guard(w, r); r == nil {
@@ -197,7 +211,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodOptions && h.opts.CORS:
 		w.WriteHeader(http.StatusNoContent)
 	case r.Method == http.MethodGet && h.opts.LegacySessions && sid != "":
-		h.get(w, r, sid)
+		if h.toStream(w, r, rc) {
+			h.get(w, r, sid)
+		}
 	case r.Method == http.MethodDelete && h.opts.LegacySessions && sid != "":
 		h.delete(w, r, sid)
 	default:
@@ -276,6 +292,7 @@ type connControl struct {
 	http.ResponseController
 	writeTime   time.Duration // each write's deadline; 0: none
 	noDeadlines bool
+	stream      bool // the request counts against MaxStreams (http_streams.go)
 }
 
 func newConnControl(w http.ResponseWriter, writeTime time.Duration) *connControl {
@@ -333,6 +350,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 		return
 	}
 	sess, gone := h.lookup(r, r.Header.Get(HeaderSessionID))
+	defer h.release(sess)
 	if IsBatch(body) {
 		h.batch(w, r, rc, body, sess)
 		return
@@ -386,6 +404,9 @@ func (h *httpHandler) batch(w http.ResponseWriter, r *http.Request, rc *connCont
 // request serves one JSON-RPC request; the response is JSON unless the
 // handler emitted notifications first, which switches it to SSE.
 func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connControl, m *Message, sess *session, gone bool) {
+	if waitsToPush(m.Method) && !h.toStream(w, r, rc) {
+		return
+	}
 	h.s.inflight.Add(1)
 	defer h.s.inflight.Done()
 	ctx := r.Context()
@@ -447,7 +468,8 @@ func (h *httpHandler) mint(w http.ResponseWriter) *session {
 	return sess
 }
 
-// lookup finds a legacy session and marks it used. gone reports an id that
+// lookup finds a legacy session and marks it used and busy until
+// release. gone reports an id that
 // was sent but is unknown, ended, expired or (signed) forged, which legacy
 // clients must see as 404 so that they initialize again.
 func (h *httpHandler) lookup(r *http.Request, sid string) (*session, bool) {
@@ -472,15 +494,24 @@ func (h *httpHandler) lookup(r *http.Request, sid string) (*session, bool) {
 	}
 	if sess != nil {
 		sess.touch(now)
+		sess.active.Add(1)
 	}
 	return sess, sess == nil
 }
 
+// release ends a request's use of the session lookup found.
+func (h *httpHandler) release(sess *session) {
+	if sess != nil && h.opts.LegacySessions {
+		sess.touch(h.now())
+		sess.active.Add(-1)
+	}
+}
+
 // expired reports a session idle for longer than SessionIdleTimeout; one
-// with an open GET stream is in use.
+// serving a request or with an open GET stream is in use.
 func (h *httpHandler) expired(sess *session, now time.Time) bool {
 	idle := h.opts.SessionIdleTimeout
-	return idle > 0 && sess.streams.Load() == 0 && now.Sub(sess.lastUsed()) > idle
+	return idle > 0 && !sess.busy() && now.Sub(sess.lastUsed()) > idle
 }
 
 // end removes a session and ends its GET streams; h.mu is held.
@@ -490,35 +521,53 @@ func (h *httpHandler) end(sess *session) {
 	h.s.opened(OpenSession, -1)
 }
 
-// roomForSession reports whether a new session fits under MaxSessions,
-// ending expired sessions first when the table is full. Expired sessions
-// are otherwise ended by the sweep (http_sweep.go) or when their id comes
-// back, so the table never holds more than MaxSessions.
+// roomForSession reports whether a new session can fit under
+// MaxSessions, before its initialize is served: see makeRoom.
 func (h *httpHandler) roomForSession() bool {
-	max := h.opts.MaxSessions
-	if max <= 0 {
-		return true
-	}
-	now := h.now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.sessions) < max {
-		return true
-	}
-	for _, sess := range h.sessions {
-		if h.expired(sess, now) {
-			h.end(sess)
-		}
-	}
-	return len(h.sessions) < max
+	return h.makeRoom(h.now(), false)
 }
 
-// register adds a minted session, unless concurrent initializes filled
-// the table meanwhile.
+// makeRoom reports whether a new session fits under MaxSessions. When the
+// table is full it ends the expired sessions and, if that is not enough
+// and evict is set, the least recently used idle one: abandoned sessions
+// must not lock new clients out until they expire. Only when every
+// session is busy is there no room. Expired sessions are otherwise ended
+// by the sweep (http_sweep.go) or when their id comes back, so the table
+// never holds more than MaxSessions. h.mu is held.
+func (h *httpHandler) makeRoom(now time.Time, evict bool) bool {
+	max := h.opts.MaxSessions
+	if max <= 0 || len(h.sessions) < max {
+		return true
+	}
+	var lru *session
+	for _, sess := range h.sessions {
+		switch {
+		case h.expired(sess, now):
+			h.end(sess)
+		case sess.busy():
+		case lru == nil || sess.used.Load() < lru.used.Load():
+			lru = sess
+		}
+	}
+	switch {
+	case len(h.sessions) < max:
+		return true
+	case lru == nil:
+		return false
+	case evict:
+		h.end(lru)
+	}
+	return true
+}
+
+// register adds a minted session, making room as makeRoom does: concurrent
+// initializes may have filled the table meanwhile.
 func (h *httpHandler) register(sess *session) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if max := h.opts.MaxSessions; max > 0 && len(h.sessions) >= max {
+	if !h.makeRoom(h.now(), true) {
 		return false
 	}
 	sess.touch(h.now())
@@ -530,5 +579,5 @@ func (h *httpHandler) register(sess *session) bool {
 
 func tooManySessions(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "60")
-	writeJSON(w, http.StatusServiceUnavailable, encodeError(nil, Errorf(CodeInternalError, "too many sessions: the server holds as many as it may; retry later")))
+	writeJSON(w, http.StatusServiceUnavailable, encodeError(nil, Errorf(CodeInternalError, "too many sessions: every session the server may hold is busy; retry later")))
 }

@@ -129,63 +129,51 @@ func TestHTTPBodyDecodedOnce(t *testing.T) {
 	}
 }
 
-// TestHTTPSessionCapAndExpiry: legacy sessions beyond MaxSessions get 503;
-// an idle session expires and its id gets 404; an open GET stream keeps a
-// session alive.
+// TestHTTPSessionCapAndExpiry: when every session is busy (here, each
+// holds a GET stream) an initialize beyond MaxSessions gets 503; an idle
+// session expires and its id gets 404; an open GET stream keeps a session
+// alive.
 func TestHTTPSessionCapAndExpiry(t *testing.T) {
 	s, _ := newTestServer(nil)
 	hh := s.HTTPHandler(&HTTPOptions{LegacySessions: true, MaxSessions: 2, SessionIdleTimeout: time.Minute})
 	h := hh.(*httpHandler)
-	var mu sync.Mutex
-	now := time.Unix(1_000_000, 0)
-	h.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	advance := fakeClock(h)
 	ts := httptest.NewServer(hh)
 	defer ts.Close()
-	post := func(sid, body string) *http.Response {
-		t.Helper()
-		req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set(HeaderProtocolVersion, l11)
-		if sid != "" {
-			req.Header.Set(HeaderSessionID, sid)
-		}
-		res, err := ts.Client().Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res
-	}
+	post := legacyPoster(t, ts)
 	a := post("", initBody(l11)).Header.Get(HeaderSessionID)
 	b := post("", initBody(l11)).Header.Get(HeaderSessionID)
 	if a == "" || b == "" {
 		t.Fatal("sessions not minted")
 	}
+	openGet := func(sid string) *http.Response {
+		get, _ := http.NewRequest("GET", ts.URL, nil)
+		get.Header.Set(HeaderSessionID, sid)
+		get.Header.Set("Accept", "text/event-stream")
+		stream, err := ts.Client().Do(get)
+		if err != nil || stream.StatusCode != 200 {
+			t.Fatalf("GET stream: %v %v", err, stream)
+		}
+		return stream
+	}
+	streamA, streamB := openGet(a), openGet(b)
+	defer streamA.Body.Close()
+	waitListeners(t, s, 2)
 	if res := post("", initBody(l11)); res.StatusCode != http.StatusServiceUnavailable || res.Header.Get(HeaderSessionID) != "" {
-		t.Fatalf("a third session: status %d id %q, want 503 and no id", res.StatusCode, res.Header.Get(HeaderSessionID))
+		t.Fatalf("a third session while both are busy: status %d id %q, want 503 and no id", res.StatusCode, res.Header.Get(HeaderSessionID))
 	}
-	// a keeps a GET stream open; b is idle.
-	get, _ := http.NewRequest("GET", ts.URL, nil)
-	get.Header.Set(HeaderSessionID, a)
-	get.Header.Set("Accept", "text/event-stream")
-	stream, err := ts.Client().Do(get)
-	if err != nil || stream.StatusCode != 200 {
-		t.Fatalf("GET stream: %v %v", err, stream)
-	}
-	defer stream.Body.Close()
-	waitListeners(t, s, 1)
+	// a keeps its GET stream open; b's ends and b stays idle.
+	streamB.Body.Close()
+	waitSession(t, h, b, false)
 	advance(2 * time.Minute)
-	if res := post("", initBody(l11)); res.StatusCode != 200 || res.Header.Get(HeaderSessionID) == "" {
-		t.Fatalf("after b expired: status %d, want a new session", res.StatusCode)
-	}
-	if res := post(b, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); res.StatusCode != http.StatusNotFound {
+	if res := post(b, pingBody); res.StatusCode != http.StatusNotFound {
 		t.Errorf("expired session: status %d, want 404", res.StatusCode)
 	}
-	if res := post(a, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); res.StatusCode != 200 {
+	if res := post(a, pingBody); res.StatusCode != 200 {
 		t.Errorf("session with an open stream: status %d, want 200", res.StatusCode)
+	}
+	if res := post("", initBody(l11)); res.StatusCode != 200 || res.Header.Get(HeaderSessionID) == "" {
+		t.Fatalf("after b expired: status %d, want a new session", res.StatusCode)
 	}
 }
 

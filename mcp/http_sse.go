@@ -130,6 +130,7 @@ func (p *responder) sink(ctx context.Context, sess *session) sink {
 // resources/updated for that session until it ends.
 func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 	sess, gone := h.lookup(r, sid)
+	defer h.release(sess)
 	if gone {
 		writeJSON(w, http.StatusNotFound, encodeError(nil, Errorf(CodeInvalidRequest, "session not found")))
 		return
@@ -154,16 +155,9 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request, sid string) {
 	defer h.s.listeners.remove(l)
 	h.s.opened(OpenGetStream, 1)
 	defer h.s.opened(OpenGetStream, -1)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	go func() {
-		select {
-		case <-sess.gone:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	h.s.pushLoop(ctx, l, sink{send: resp.send, comment: resp.comment})
+	// The session's end ends the stream through the loop's own select,
+	// not a goroutine of its own per stream.
+	h.s.pushLoop(r.Context(), l, sink{send: resp.send, comment: resp.comment, ending: sess.gone})
 }
 
 // delete ends a legacy session.

@@ -35,12 +35,18 @@ type session struct {
 
 	lis *listener // list_changed / resources/updated for this session
 
-	// HTTP sessions expire when idle: last use (unix ns) and open GET streams.
+	// HTTP sessions expire when idle: last use (unix ns), open GET streams
+	// and requests being served.
 	used    atomic.Int64
 	streams atomic.Int32
+	active  atomic.Int32
 }
 
 func (ss *session) touch(now time.Time) { ss.used.Store(now.UnixNano()) }
+
+// busy reports a request being served or a GET stream open: such a
+// session is neither expired nor ended to make room.
+func (ss *session) busy() bool { return ss.active.Load() > 0 || ss.streams.Load() > 0 }
 
 func (ss *session) lastUsed() time.Time { return time.Unix(0, ss.used.Load()) }
 

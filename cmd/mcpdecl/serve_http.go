@@ -15,8 +15,9 @@ type httpLimits struct {
 	BodyTimeout        time.Duration `default:"30s" help:"Time a client has to send a request body; a slower one gets 408 (0: no limit)."`
 	WriteTimeout       time.Duration `default:"60s" help:"Time each write of an answer may take; renewed per event on streams, so only a client that stops reading is cut off (0: no limit)."`
 	IdleTimeout        time.Duration `default:"30s" help:"How long an idle keep-alive connection stays open."`
-	MaxInFlight        int           `default:"64" help:"Requests served at once, open streams included; beyond it a request gets 503 with Retry-After (0: no limit)."`
-	MaxSessions        int           `default:"1000" help:"With --legacy-sessions: live sessions at most; beyond it initialize gets 503 (0: no limit)."`
+	MaxInFlight        int           `default:"64" help:"Requests doing work at once (a call streaming its progress included, open listen and GET streams not); beyond it a request gets 503 with Retry-After (0: no limit)."`
+	MaxStreams         int           `default:"4096" help:"Open streams that wait to push (subscriptions/listen, a session's GET stream, tasks/result waiting for its task); beyond it a new one gets 503 with Retry-After (0: no limit)."`
+	MaxSessions        int           `default:"1000" help:"With --legacy-sessions: live sessions at most; at the cap initialize ends the least recently used idle session, and gets 503 only when every session is busy (0: no limit)."`
 	SessionIdleTimeout time.Duration `default:"30m" help:"With --legacy-sessions: a session unused this long ends; its id then gets 404 and the client initializes again (0: never)."`
 }
 
@@ -27,6 +28,7 @@ func (l *httpLimits) handlerOptions(o *mcp.HTTPOptions) *mcp.HTTPOptions {
 	o.BodyTimeout = offIfZero(l.BodyTimeout)
 	o.WriteTimeout = offIfZero(l.WriteTimeout)
 	o.MaxInFlight = offIfZero(l.MaxInFlight)
+	o.MaxStreams = offIfZero(l.MaxStreams)
 	o.MaxSessions = offIfZero(l.MaxSessions)
 	o.SessionIdleTimeout = offIfZero(l.SessionIdleTimeout)
 	return o

@@ -21,6 +21,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -181,14 +182,17 @@ func TestHostileIdleKeepAlive(t *testing.T) {
 	}
 }
 
-// hostileListen opens a modern subscriptions/listen stream, which holds its
-// request slot while open.
+// hostileListen opens a modern subscriptions/listen stream, which counts
+// against --max-streams, not --max-in-flight.
 const hostileListen = `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 
 func TestHostileInFlightCap(t *testing.T) {
-	p := startServe(t, hostileConfig(t, t.TempDir(), 1), "--max-in-flight", "2")
-	for range 2 { // two open streams take both slots
-		res := post(t, p.addr, hostileListen, mcp.HeaderProtocolVersion, mcp.Version20260728, mcp.HeaderMethod, "subscriptions/listen")
+	p := startServe(t, hostileConfig(t, t.TempDir(), 1), "--max-in-flight", "2", "--max-streams", "2")
+	listen := func() *http.Response {
+		return post(t, p.addr, hostileListen, mcp.HeaderProtocolVersion, mcp.Version20260728, mcp.HeaderMethod, "subscriptions/listen")
+	}
+	for range 2 { // two open streams fill --max-streams
+		res := listen()
 		if res.StatusCode != 200 {
 			t.Fatalf("listen: status %d", res.StatusCode)
 		}
@@ -196,49 +200,69 @@ func TestHostileInFlightCap(t *testing.T) {
 			t.Fatalf("listen stream: %v", err)
 		}
 	}
-	// The third request is refused before its body is read: it never sends one.
-	conn := dialRaw(t, p.addr)
-	io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000000\r\n\r\n")
-	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatalf("no answer beyond the in-flight cap: %v", err)
+	if res := listen(); res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Errorf("a stream beyond --max-streams: status %d Retry-After %q, want 503 with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
 	}
-	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
-		t.Errorf("beyond the cap: status %d Retry-After %q, want 503 with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	if res := post(t, p.addr, ping); res.StatusCode != 200 {
+		t.Fatalf("a request beside the open streams: status %d, want 200", res.StatusCode)
+	}
+	// Two requests whose bodies never come take both in-flight slots; a
+	// request beyond them is refused before its body is read.
+	for range 2 {
+		conn := dialRaw(t, p.addr)
+		io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000000\r\n\r\n{")
+	}
+	deadline := time.Now().Add(guard)
+	for {
+		conn := dialRaw(t, p.addr)
+		io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "+strconv.Itoa(len(ping))+"\r\n\r\n"+ping)
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("no answer beyond the in-flight cap: %v", err)
+		}
+		conn.Close()
+		if res.StatusCode == http.StatusServiceUnavailable {
+			if res.Header.Get("Retry-After") == "" {
+				t.Errorf("beyond the cap: 503 without Retry-After")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stalled requests never filled the in-flight cap (status %d)", res.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
 func TestHostileLegacySessions(t *testing.T) {
 	p := startServe(t, hostileConfig(t, t.TempDir(), 1), "--legacy-sessions", "--max-sessions", "2", "--session-idle-timeout", "500ms")
 	initialize := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
-	var ids []string
-	for range 2 {
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	newSession := func() string {
 		res := post(t, p.addr, initialize)
 		if res.StatusCode != 200 || res.Header.Get(mcp.HeaderSessionID) == "" {
 			t.Fatalf("initialize: status %d, no session", res.StatusCode)
 		}
-		ids = append(ids, res.Header.Get(mcp.HeaderSessionID))
+		return res.Header.Get(mcp.HeaderSessionID)
 	}
-	if res := post(t, p.addr, initialize); res.StatusCode != http.StatusServiceUnavailable || res.Header.Get(mcp.HeaderSessionID) != "" {
-		t.Fatalf("a session beyond the cap: status %d, want 503 and no session", res.StatusCode)
+	a, b := newSession(), newSession()
+	if res := post(t, p.addr, ping, mcp.HeaderSessionID, a); res.StatusCode != 200 {
+		t.Fatalf("a session in use: status %d", res.StatusCode)
 	}
-	// Keep the second session in use; the first one expires.
-	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
-	deadline := time.Now().Add(guard)
-	for {
-		if res := post(t, p.addr, ping, mcp.HeaderSessionID, ids[1]); res.StatusCode != 200 {
+	// At the cap a newcomer ends the least recently used idle session, b.
+	c := newSession()
+	if res := post(t, p.addr, ping, mcp.HeaderSessionID, b); res.StatusCode != http.StatusNotFound {
+		t.Errorf("the least recently used session: status %d, want 404", res.StatusCode)
+	}
+	// Keep c in use; a expires.
+	for range 8 {
+		if res := post(t, p.addr, ping, mcp.HeaderSessionID, c); res.StatusCode != 200 {
 			t.Fatalf("a session in use: status %d", res.StatusCode)
 		}
-		res := post(t, p.addr, initialize)
-		if res.StatusCode == 200 {
-			break // the idle session was ended to make room
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the idle session never expired")
-		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
-	if res := post(t, p.addr, ping, mcp.HeaderSessionID, ids[0]); res.StatusCode != http.StatusNotFound {
+	if res := post(t, p.addr, ping, mcp.HeaderSessionID, a); res.StatusCode != http.StatusNotFound {
 		t.Errorf("an expired session: status %d, want 404", res.StatusCode)
 	}
 }
