@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/go-logr/logr"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/redis/go-redis/v9"
+	"go.opentelemetry.io/otel"
 )
 
 // newLogger writes records at level and above to w, as text or JSON.
@@ -31,11 +33,14 @@ func logLevel(s string) slog.Level {
 // logger, so that with --log-format json every line of stderr is one JSON
 // object: slog's default logger (the MySQL driver's messages), the log
 // package's (net/http's server errors) and go-redis's (its pool's dial
-// failures). It returns a function that restores the previous defaults.
+// failures), OpenTelemetry's. It returns a function that restores the previous defaults.
 func routeLibraryLogs(logger *slog.Logger) (restore func()) {
 	prevSlog, prevOut, prevFlags := slog.Default(), log.Writer(), log.Flags()
 	slog.SetDefault(logger)
 	redis.SetLogger(redisLog{logger})
+	// OpenTelemetry's own diagnostics (its errors go to the error handler
+	// that serve_traces.go sets).
+	otel.SetLogger(logr.FromSlogHandler(logger.Handler()))
 	return func() {
 		slog.SetDefault(prevSlog)
 		log.SetOutput(prevOut)
