@@ -137,7 +137,7 @@ func invoke(ctx context.Context, log *slog.Logger, what, step string, action ada
 		res, err = action.Invoke(ctx, req)
 	}
 	if log.Enabled(ctx, slog.LevelDebug) {
-		log.DebugContext(ctx, "call", "target", what, "took", time.Since(start), "outcome", outcomeOf(res, err))
+		logBackendCall(ctx, log, what, step, time.Since(start), res, err)
 	}
 	if err == nil {
 		return res, ""
@@ -172,15 +172,24 @@ func withTimeout(ctx context.Context, timeout time.Duration) (context.Context, c
 	return context.WithTimeout(ctx, timeout)
 }
 
-// outcomeOf names how a call ended, for the debug log.
-func outcomeOf(res *adapter.Result, err error) string {
+// logBackendCall writes the debug line of one backend call, with the
+// outcome the backend-call metrics and spans give it (ok, failure, error,
+// timeout, cancelled) and what failed.
+func logBackendCall(ctx context.Context, log *slog.Logger, what, step string, took time.Duration, res *adapter.Result, err error) {
+	attrs := []slog.Attr{
+		slog.String("target", what), slog.String("outcome", backendOutcome(ctx, res, err)),
+		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
+	}
+	if step != "" {
+		attrs = append(attrs, slog.String("step", step))
+	}
 	switch {
 	case err != nil:
-		return "error: " + err.Error()
+		attrs = append(attrs, slog.String("error", err.Error()))
 	case res != nil && res.Failure != "":
-		return "failure: " + res.Failure
+		attrs = append(attrs, slog.String("error", res.Failure))
 	}
-	return "ok"
+	log.LogAttrs(ctx, slog.LevelDebug, "backend call", attrs...)
 }
 
 // adapterRequest is what an adapter gets for one call. What it sends the

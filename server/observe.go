@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -48,30 +49,31 @@ const (
 // unknownName labels a call of a name the configuration does not have.
 const unknownName = "unknown"
 
-// observed is one call being watched; its obs and tracer are nil when
-// the server has neither, so that an unwatched call costs two
+// observed is one call being watched; its obs, tracer and log are nil
+// when the server has none of them, so that an unwatched call costs three
 // comparisons. It is a value, so that watching a call allocates nothing.
 type observed struct {
 	obs    Observer
 	tracer Tracer
+	log    *slog.Logger // writes the call's debug line
 	kind   string
 	name   string // the configured name, set by the caller when watched
 	start  time.Time
 }
 
 func (s *Server) observe(kind string) observed {
-	if s.obs == nil && s.tracer == nil {
+	if s.obs == nil && s.tracer == nil && s.callLog == nil {
 		return observed{}
 	}
 	if s.obs != nil {
 		s.obs.CallStarted(kind)
 	}
-	return observed{obs: s.obs, tracer: s.tracer, kind: kind, start: time.Now()}
+	return observed{obs: s.obs, tracer: s.tracer, log: s.callLog, kind: kind, start: time.Now()}
 }
 
-// watched reports an observer or a tracer: the caller then names the
-// call (o.name) and starts its span (o.trace).
-func (o *observed) watched() bool { return o.obs != nil || o.tracer != nil }
+// watched reports an observer, a tracer or a debug log: the caller then
+// names the call (o.name) and starts its span (o.trace).
+func (o *observed) watched() bool { return o.obs != nil || o.tracer != nil || o.log != nil }
 
 // end reports the call with the outcome its context and err say; toolErr
 // marks a result with isError, and timedOut one the table gave because
@@ -85,6 +87,23 @@ func (o *observed) end(ctx context.Context, st *state, err error, toolErr, timed
 	if o.tracer != nil {
 		o.tracer.EndCall(ctx, outcome, st.errorType(err, outcome))
 	}
+	if o.log != nil {
+		o.logCall(ctx, err, outcome, took)
+	}
+}
+
+// logCall writes the debug line of every call, whatever it reached (a
+// backend, a static text, nothing for a refused argument or an unknown
+// name), with the outcome metrics and spans give it.
+func (o *observed) logCall(ctx context.Context, err error, outcome string, took time.Duration) {
+	attrs := []slog.Attr{
+		slog.String("kind", o.kind), slog.String("name", o.name), slog.String("outcome", outcome),
+		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	o.log.LogAttrs(ctx, slog.LevelDebug, "call", attrs...)
 }
 
 func outcomeOf(ctx context.Context, err error, toolErr, timedOut bool) string {

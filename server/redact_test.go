@@ -209,7 +209,8 @@ tool "ping" {
 }`, all.Registry(), dispatch.Options{})
 	s := New(table, &Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	callTool(t, s, "ping", `{}`)
-	if got := log.String(); !strings.Contains(got, `level=DEBUG msg=call target="tool ping"`) || !strings.Contains(got, "outcome=\"error: The API refused") || !strings.Contains(got, "cause=\"127.0.0.1:") {
+	if got := log.String(); !strings.Contains(got, `level=DEBUG msg="backend call" target="tool ping" outcome=error`) || !strings.Contains(got, "error=\"The API refused") ||
+		!strings.Contains(got, "cause=\"127.0.0.1:") || !strings.Contains(got, `level=DEBUG msg=call kind=tool name=ping outcome=tool_error duration_ms=`) {
 		t.Errorf("debug log: %s", got)
 	}
 }

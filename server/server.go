@@ -67,6 +67,7 @@ type Server struct {
 	tasks     *taskRunner
 	obs       Observer
 	tracer    Tracer
+	callLog   *slog.Logger             // the logger when it writes a debug line per call, else nil
 	backends  dispatch.BackendObserver // nil when backend calls are not watched
 	gen       uint64                   // the generation served, 1 at start; guarded by swapMu
 }
@@ -100,6 +101,11 @@ func New(t *dispatch.Table, opts *Options) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	} else {
 		s.log = slog.New(redactingHandler{inner: s.log.Handler(), secrets: func() []string { return s.state.Load().secrets }})
+		// The level is fixed for the process: decide once whether calls
+		// are logged, so an unlogged call does not ask the handler.
+		if s.log.Enabled(context.Background(), slog.LevelDebug) {
+			s.callLog = s.log
+		}
 	}
 	s.tasks.health.log = s.log
 	st := newState(t)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -64,7 +65,11 @@ func (c *callCmd) Run(s streams) error {
 }
 
 func (c *callCmd) run(s streams) error {
-	table, err := (&serveCmd{Paths: []string{c.Config}, loadFlags: c.loadFlags}).load(s)
+	table, err := (&serveCmd{Paths: []string{c.Config}, loadFlags: c.loadFlags}).load(s, nil)
+	var ce *configError
+	if errors.As(err, &ce) {
+		return exitCode(1) // the diagnostics said it
+	}
 	if err != nil {
 		return err
 	}

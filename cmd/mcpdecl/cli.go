@@ -70,6 +70,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		args = []string{"--help"}
 	}
 	ctx, err := parser.Parse(args)
+	if err != nil && wantsJSONLog(args) {
+		startFailedJSON(stderr, err, "usage", "mcpdecl serve --help")
+		return 2
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpdecl: %s\nRun \"mcpdecl --help\" for usage.\n", err)
 		return 2

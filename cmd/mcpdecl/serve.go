@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
@@ -38,6 +36,25 @@ type serveCmd struct {
 
 func (c *serveCmd) Run(s streams) error {
 	log := newLogger(s.err, c.LogLevel, c.LogFormat)
+	defer routeLibraryLogs(log)()
+	err := c.serve(s, log)
+	var code exitCode
+	if err == nil || errors.As(err, &code) {
+		return err
+	}
+	if c.LogFormat == "json" {
+		// Every line stays one JSON object, the last one included.
+		log.Error("serve failed", "error", err.Error())
+		return exitCode(1)
+	}
+	var ce *configError
+	if errors.As(err, &ce) {
+		return exitCode(1) // the diagnostics said it
+	}
+	return err
+}
+
+func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 	// Catch SIGHUP before the (possibly slow) first load and backend open:
 	// its default action would kill the server instead of reloading it.
 	hup := make(chan os.Signal, 1)
@@ -48,14 +65,14 @@ func (c *serveCmd) Run(s streams) error {
 	if err != nil {
 		return err
 	}
-	table, err := c.load(s)
+	table, err := c.load(s, log)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	guard := func(h http.Handler, addr net.Addr) http.Handler { return c.guardHosts(h, addr, log) }
-	if err := c.startMetrics(ctx, s, c.HTTP, guard); err != nil {
+	if err := c.startMetrics(ctx, log, c.HTTP, guard); err != nil {
 		return err
 	}
 	if err := c.startTraces(ctx, log); err != nil {
@@ -80,7 +97,7 @@ func (c *serveCmd) Run(s streams) error {
 		if table.Auth != nil {
 			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
 		}
-		fmt.Fprintf(s.err, "mcpdecl: serving %s over stdio (%s)\n", table.Server.Name, counts(table))
+		log.Info(fmt.Sprintf("serving %s over stdio (%s)", table.Server.Name, counts(table)), "server", table.Server.Name, "transport", "stdio")
 		err := proto.ServeStdio(ctx, os.Stdin, os.Stdout)
 		if c.sharedTasks() { // tasks in memory end with the process anyway
 			drainCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
@@ -93,16 +110,22 @@ func (c *serveCmd) Run(s streams) error {
 }
 
 // load compiles the configuration for serving: env() reads the environment
-// and every variable needs a value.
-func (c *serveCmd) load(s streams) (*dispatch.Table, error) {
+// and every variable needs a value. Diagnostics are written as a
+// compiler's text, or with JSON logs as one log line each; the error then
+// is a *configError.
+func (c *serveCmd) load(s streams, log *slog.Logger) (*dispatch.Table, error) {
 	cfg, table, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
 	if err != nil {
 		return nil, err
 	}
 	if diags.HasErrors() {
 		sortDiagnostics(diags)
-		_ = writeTextDiagnostics(s.err, diags, cfg.Files)
-		return nil, exitCode(1)
+		if c.LogFormat == "json" {
+			logDiagnostics(log, diags)
+		} else {
+			_ = writeTextDiagnostics(s.err, diags, cfg.Files)
+		}
+		return nil, &configError{diags}
 	}
 	return table, nil
 }
@@ -114,7 +137,8 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	}
 	handler, _, ready := c.httpHandler(ln.Addr(), log, srv, proto, keys, store)
 	hs := c.server(handler)
-	fmt.Fprintf(s.err, "mcpdecl: serving %s on http://%s%s (%s)\n", table.Server.Name, ln.Addr(), c.Path, counts(table))
+	url := fmt.Sprintf("http://%s%s", ln.Addr(), c.Path)
+	log.Info(fmt.Sprintf("serving %s on %s (%s)", table.Server.Name, url, counts(table)), "server", table.Server.Name, "url", url)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -122,7 +146,7 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutting down; finishing calls and tasks in flight", "within", c.DrainTimeout)
+	log.Info("shutting down; finishing calls and tasks in flight", "drain_timeout", c.DrainTimeout.String())
 	ready.draining.Store(true)
 	shutCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
 	defer cancel()
@@ -154,15 +178,15 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 		case <-hup:
 		}
 		c.reloadKeys(keys, log)
-		table, err := c.load(s)
+		table, err := c.load(s, log)
 		if err != nil {
 			c.reloadFailed(err)
-			log.Error("reload failed; still serving the previous configuration")
+			log.Error("reload failed; still serving the previous configuration", "error", err.Error())
 			continue
 		}
 		kinds, updated, err := srv.Reload(ctx, table)
 		if err != nil {
-			log.Error("reload failed; still serving the previous configuration", "error", err)
+			log.Error("reload failed; still serving the previous configuration", "error", err.Error())
 			continue
 		}
 		proto.NotifyListChanged(kinds)
@@ -172,21 +196,6 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 		// The previous table's backends close when its last call ends.
 		log.Info("configuration reloaded", "tools", len(table.Tools))
 	}
-}
-
-// newLogger writes records at level and above to w, as text or JSON.
-func newLogger(w io.Writer, level, format string) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: logLevel(level)}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
-func logLevel(s string) slog.Level {
-	var l slog.Level
-	_ = l.UnmarshalText([]byte(strings.ToUpper(s)))
-	return l
 }
 
 func counts(t *dispatch.Table) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -27,7 +28,7 @@ type metricsFlags struct {
 // startMetrics makes the registry when metrics are on and serves it on
 // --metrics-addr until ctx ends, every request checked by guard (the
 // Host and Origin rule of a listener on that address).
-func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr string, guard func(http.Handler, net.Addr) http.Handler) error {
+func (m *metricsFlags) startMetrics(ctx context.Context, log *slog.Logger, httpAddr string, guard func(http.Handler, net.Addr) http.Handler) error {
 	if m.Metrics && httpAddr == "" {
 		return errors.New("--metrics serves /metrics on the --http listener; over stdio use --metrics-addr ADDR")
 	}
@@ -47,7 +48,8 @@ func (m *metricsFlags) startMetrics(ctx context.Context, s streams, httpAddr str
 	hs := &http.Server{Handler: guard(m.addrRoutes, ln.Addr()), ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: time.Minute}
 	go func() { _ = hs.Serve(ln) }()
 	go func() { <-ctx.Done(); _ = hs.Close() }()
-	fmt.Fprintf(s.err, "mcpdecl: metrics on http://%s/metrics\n", ln.Addr())
+	url := fmt.Sprintf("http://%s/metrics", ln.Addr())
+	log.Info("metrics on "+url, "url", url)
 	return nil
 }
 

@@ -30,15 +30,16 @@ func TestServeHostileRebindEveryRoute(t *testing.T) {
 	defer cancel()
 
 	var banner bytes.Buffer
+	bannerLog := slog.New(slog.NewTextHandler(&banner, nil))
 	guard := func(h http.Handler, addr net.Addr) http.Handler { return c.guardHosts(h, addr, log) }
-	if err := c.startMetrics(ctx, streams{out: io.Discard, err: &banner}, "127.0.0.1:0", guard); err != nil {
+	if err := c.startMetrics(ctx, bannerLog, "127.0.0.1:0", guard); err != nil {
 		t.Fatal(err)
 	}
 	metricsAddr := regexp.MustCompile(`metrics on http://([^/]+)/`).FindStringSubmatch(banner.String())
 	if metricsAddr == nil {
 		t.Fatalf("no metrics address in %q", banner.String())
 	}
-	table, err := c.load(streams{out: io.Discard, err: io.Discard})
+	table, err := c.load(streams{out: io.Discard, err: io.Discard}, log)
 	if err != nil {
 		t.Fatal(err)
 	}

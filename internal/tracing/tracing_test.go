@@ -433,7 +433,7 @@ func TestIncomingContext(t *testing.T) {
 			lines := f.logLines(t)
 			found := false
 			for _, l := range lines {
-				if l["msg"] == "call" && strings.HasPrefix(fmt.Sprint(l["target"]), "tool book") {
+				if l["msg"] == "backend call" && strings.HasPrefix(fmt.Sprint(l["target"]), "tool book") {
 					found = true
 					if l["trace_id"] != headerTrace || l["span_id"] != book.SpanContext.SpanID().String() {
 						t.Errorf("log line %v: want trace %s span %s", l, headerTrace, book.SpanContext.SpanID())
