@@ -64,6 +64,8 @@ func TestHostileRunnerOptions(t *testing.T) {
 		{cmd: `"xargs", "-I{}", "sh", "-c", "echo {}"`, stdin: "args.query"},
 		{cmd: `"xargs", "-0", "sh", "-c"`, stdin: "args.query"},
 		{cmd: `"xargs", "watch"`, stdin: "args.query"},
+		{cmd: `"xargs", "watch", "--"`, stdin: "args.query"},
+		{cmd: `"xargs", "-0", "ssh", "host", "--"`, stdin: "args.query"},
 		{cmd: `"capsh", "--caps=cap_net_raw+ep", "--", "-c", args.query`},
 		{cmd: `"zip", "-qT", "--unzip-command=${args.query}", "/tmp/a.zip", "f"`},
 		{cmd: `"make", "--eval=${args.query}", "all"`},
@@ -109,6 +111,8 @@ func TestHostileRunnerOptions(t *testing.T) {
 		{cmd: `"timeout", "5", "nice", "-n", "5", "grep", "-c", "--", args.query, "/srv/a"`},
 		{cmd: `"python3", "-c", "import sys; print(sys.argv[1])", args.query`},
 		{cmd: `"make", "-C", "/srv", "build"`},
+		{cmd: `"bash", "/srv/scripts/ssh", args.query`},
+		{cmd: `"python3", "/srv/watch.py", "--", args.query`},
 		{cmd: `"docker", "run", "--rm", "alpine", "ls", "--", args.query`},
 	}
 	for _, c := range accepted {

@@ -88,6 +88,7 @@ func (c *runCheck) command(p, end int) {
 	}
 	if base == "xargs" && c.stdin != nil && end == len(c.elems) {
 		c.taintXargs(p, r)
+		end = len(c.elems) // with the element added for what xargs reads
 	}
 	c.read(r, base, p+1, end)
 }
@@ -172,6 +173,13 @@ func (c *runCheck) read(r *runner, base string, i, end int) {
 					}
 					i++
 					continue
+				}
+				if r.script {
+					// a script or a name, whose command line is its own
+					if lit == nil && c.runtime[i] {
+						c.refuse(i, "Program taken from the arguments", fmt.Sprintf("%s runs the script, program or package this element names", base))
+					}
+					return
 				}
 				c.command(i, end)
 				return
