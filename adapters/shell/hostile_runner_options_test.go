@@ -3,6 +3,8 @@ package shelladapter
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/adapters/internal/checktest"
 )
 
 // TestHostileRunnerOptions: the options that run code are found however
@@ -119,5 +121,38 @@ func TestHostileRunnerOptions(t *testing.T) {
 		if errs := compileRunner(t, c.cmd, c.stdin, ""); len(errs) > 0 {
 			t.Errorf("[%s] was refused: %s", c.cmd, strings.Join(errs, "\n"))
 		}
+	}
+}
+
+// TestHostileRunnerStepAnswers: a step's answer is a value of the call
+// too, refused where a runner runs code as an argument is.
+func TestHostileRunnerStepAnswers(t *testing.T) {
+	bin := binDir(t)
+	fakeBin(t, bin, "flock", "ssh")
+	got := checktest.CompileScoped(t, New(), strings.ReplaceAll(`
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["flock", "/tmp/l", "-c", steps.prev.text]
+}
+shell {
+  backend = "b"
+  command = ["ssh", "host", "uptime", "--", "${steps.prev.status}"]
+}
+shell {
+  backend = "b"
+  command = ["ssh", steps.prev.text, "uptime"]
+}`, "BIN", bin), checktest.WithSteps)
+	var errs []string
+	for _, d := range checktest.Format(got.Diags) {
+		if !strings.HasPrefix(d, "warning") {
+			errs = append(errs, d)
+		}
+	}
+	want := []string{"7:39 Arguments run as code", "11:45 Arguments run as code"}
+	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors = %q, want %q", errs, want)
 	}
 }
