@@ -108,9 +108,10 @@ func init() {
 	add(&runner{opts: opts(optCode, "-e", optProgram, "--file"), stdin: true}, "R")
 	add(&runner{opts: opts(optCode, "-e", optProgram, "--file"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-e")}, "Rscript")
-	add(&runner{opts: opts(optCode, "-c", optProgram, "-f"), mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true}, "expect")
+	add(&runner{opts: opts(optCode, "-c", optProgram, "-f"), mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true,
+		modes: modesOf(mode{roleData, 0}, "-c -f")}, "expect")
 	add(&runner{mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true}, "tclsh", "wish", "jjs")
-	add(&runner{opts: opts(optProgram, "-r -I"), mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true}, "irb")
+	add(&runner{opts: opts(optProgram, "-r", optValue, "-I"), mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true}, "irb")
 	add(&runner{opts: opts(optCode, "-e", optProgram, "-f"), mode: mode{roleProgram, 0}, stop: true, script: true}, "jrunscript")
 	add(&runner{opts: opts(optCode, "-e --expression", optProgram, "-f --file"), stdin: true}, "dc")
 }
