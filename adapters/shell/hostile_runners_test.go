@@ -107,7 +107,7 @@ var runnerRows = []runnerRow{
 	{bad: `"less", args.query`, good: `"less", "--", args.query`},
 	{bad: `"man", "-P", args.query, "ls"`, good: `"man", "-P", "cat", args.query`},
 	{bad: `"nano", "--speller=${args.query}"`, good: `"nano", "--speller=aspell", args.query`},
-	{bad: `"ed", args.query`, good: `"ed", "-s", "/srv/notes"`},
+	{bad: `"ed", args.query`, good: `"ed", "-s", "/srv/notes/${args.query}"`},
 	{bad: `"gdb", "-batch", "-ex", args.query`, good: `"gdb", "-batch", "-ex", "bt", "/srv/app"`},
 	{bad: `"emacs", "--batch", "--eval", args.query`, good: `"emacs", "--batch", "--eval", "(message \"hi\")"`},
 	{bad: `"mutt", "-e", args.query`, good: `"mutt", "-s", args.query, "a@b"`},

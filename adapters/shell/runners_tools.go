@@ -103,7 +103,7 @@ func init() {
 	add(&runner{opts: opts(optValue, "-b -h -j -k -o -O -p -P -t -T -x -y -z --log-file --tag --pattern --prompt"), cmdLead: "+"}, "less", "more", "most")
 	add(&runner{opts: opts(optProgram, "-P --pager -H --html", optValue, "-M -S -s -e -m -p -L -C -R -E -r --manpath --sections --extension --systems --preprocessor --locale --config-file --recode --encoding")}, "man")
 	add(&runner{opts: opts(optProgram, "-s --speller", optValue, "-Y --syntax -o --operatingdir -T --tabsize -r --fill -Q --quotestr -X --wordchars")}, "nano", "pico", "rnano")
-	add(&runner{mode: mode{roleCode, 0}, stdin: true, opts: opts(optValue, "-p --prompt")}, "ed", "red")
+	add(&runner{cmdLead: "!", stdin: true, opts: opts(optValue, "-p --prompt")}, "ed", "red")
 	add(&runner{opts: opts(optCode, "-ex --ex -eval-command --eval-command -iex --iex -init-eval-command --init-eval-command",
 		optProgram, "-x --x -command --command -ix -init-command --init-command",
 		optValue, "-cd --cd -d --directory -s --symbols -e --exec -se -c --core -p -pid --pid -b -data-directory --data-directory"), stdin: true, longOnly: true},
