@@ -3,6 +3,8 @@ package shelladapter
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/adapters/internal/checktest"
 )
 
 // TestHostileRunnerOptions: the options that run code are found however
@@ -53,6 +55,8 @@ func TestHostileRunnerOptions(t *testing.T) {
 		{cmd: `"vi", "--cmd", args.query`},
 		{cmd: `"nvim", "--headless", "-c", args.query, "-c", "q"`},
 		{cmd: `"vim", "-es", "/srv/a"`, stdin: "args.query"},
+		{cmd: `"timeout", "5", "tclsh"`, stdin: "args.query"},
+		{cmd: `"expect", "-d"`, stdin: "args.query"},
 		{cmd: `"gdb", "-batch", "--eval-command=${args.query}"`},
 		{cmd: `"gdb", "-nx", "-iex", args.query`},
 		{cmd: `"find", "/srv", "-execdir", "sh", "-c", args.query, ";"`},
@@ -64,6 +68,8 @@ func TestHostileRunnerOptions(t *testing.T) {
 		{cmd: `"xargs", "-I{}", "sh", "-c", "echo {}"`, stdin: "args.query"},
 		{cmd: `"xargs", "-0", "sh", "-c"`, stdin: "args.query"},
 		{cmd: `"xargs", "watch"`, stdin: "args.query"},
+		{cmd: `"xargs", "watch", "--"`, stdin: "args.query"},
+		{cmd: `"xargs", "-0", "ssh", "host", "--"`, stdin: "args.query"},
 		{cmd: `"capsh", "--caps=cap_net_raw+ep", "--", "-c", args.query`},
 		{cmd: `"zip", "-qT", "--unzip-command=${args.query}", "/tmp/a.zip", "f"`},
 		{cmd: `"make", "--eval=${args.query}", "all"`},
@@ -109,11 +115,48 @@ func TestHostileRunnerOptions(t *testing.T) {
 		{cmd: `"timeout", "5", "nice", "-n", "5", "grep", "-c", "--", args.query, "/srv/a"`},
 		{cmd: `"python3", "-c", "import sys; print(sys.argv[1])", args.query`},
 		{cmd: `"make", "-C", "/srv", "build"`},
+		{cmd: `"tclsh", "/srv/a.tcl"`, stdin: "args.query"},
+		{cmd: `"expect", "-c", "expect eof"`, stdin: "args.query"},
+		{cmd: `"bash", "/srv/scripts/ssh", args.query`},
+		{cmd: `"python3", "/srv/watch.py", "--", args.query`},
 		{cmd: `"docker", "run", "--rm", "alpine", "ls", "--", args.query`},
 	}
 	for _, c := range accepted {
 		if errs := compileRunner(t, c.cmd, c.stdin, ""); len(errs) > 0 {
 			t.Errorf("[%s] was refused: %s", c.cmd, strings.Join(errs, "\n"))
 		}
+	}
+}
+
+// TestHostileRunnerStepAnswers: a step's answer is a value of the call
+// too, refused where a runner runs code as an argument is.
+func TestHostileRunnerStepAnswers(t *testing.T) {
+	bin := binDir(t)
+	fakeBin(t, bin, "flock", "ssh")
+	got := checktest.CompileScoped(t, New(), strings.ReplaceAll(`
+backend "shell" "b" {
+  path = "BIN"
+}
+shell {
+  backend = "b"
+  command = ["flock", "/tmp/l", "-c", steps.prev.text]
+}
+shell {
+  backend = "b"
+  command = ["ssh", "host", "uptime", "--", "${steps.prev.status}"]
+}
+shell {
+  backend = "b"
+  command = ["ssh", steps.prev.text, "uptime"]
+}`, "BIN", bin), checktest.WithSteps)
+	var errs []string
+	for _, d := range checktest.Format(got.Diags) {
+		if !strings.HasPrefix(d, "warning") {
+			errs = append(errs, d)
+		}
+	}
+	want := []string{"7:39 Arguments run as code", "11:45 Arguments run as code"}
+	if strings.Join(errs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors = %q, want %q", errs, want)
 	}
 }

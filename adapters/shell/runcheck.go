@@ -81,20 +81,36 @@ func (c *runCheck) command(p, end int) {
 	if r == nil {
 		return
 	}
-	if r.stdin && c.stdin != nil {
-		c.diags = append(c.diags, check.Error("Arguments run as code",
-			fmt.Sprintf("%s reads commands from standard input, some of which run programs, and stdin is computed from the arguments, so a value of the call could run any command on the server. Give it its commands in the config (a script file written there) and keep values out of them. If the value is trusted, set allow_shell = true.", base),
-			c.stdin.Range()))
+	if r.stdin && c.stdin != nil && !r.script {
+		c.stdinCommands(base)
 	}
 	if base == "xargs" && c.stdin != nil && end == len(c.elems) {
 		c.taintXargs(p, r)
+		end = len(c.elems) // with the element added for what xargs reads
 	}
 	c.read(r, base, p+1, end)
 }
 
+// stdinCommands refuses a stdin of the call given to a program that reads
+// commands from it.
+func (c *runCheck) stdinCommands(base string) {
+	c.diags = append(c.diags, check.Error("Arguments run as code",
+		fmt.Sprintf("%s reads commands from standard input, some of which run programs, and stdin is computed from the arguments, so a value of the call could run any command on the server. Give it its commands in the config (a script file written there) and keep values out of them. If the value is trusted, set allow_shell = true.", base),
+		c.stdin.Range()))
+}
+
 // read walks the elements [i, end) after the program base.
 func (c *runCheck) read(r *runner, base string, i, end int) {
+	// An interpreter given no script and no code reads its script from
+	// stdin.
 	m := r.mode
+	if r.script && r.stdin && c.stdin != nil {
+		defer func() {
+			if m.role == roleProgram && i >= end {
+				c.stdinCommands(base)
+			}
+		}()
+	}
 	operand := 0
 	optsOn := true
 	var key *string // git config's key, once read
@@ -172,6 +188,13 @@ func (c *runCheck) read(r *runner, base string, i, end int) {
 					}
 					i++
 					continue
+				}
+				if r.script {
+					// a script or a name, whose command line is its own
+					if lit == nil && c.runtime[i] {
+						c.refuse(i, "Program taken from the arguments", fmt.Sprintf("%s runs the script, program or package this element names", base))
+					}
+					return
 				}
 				c.command(i, end)
 				return

@@ -35,6 +35,9 @@ type runner struct {
 	// keyOperands: the first operand is a key and the second its value,
 	// code for the keys codeKey reports (git config).
 	keyOperands bool
+	// script: the operand of roleProgram names a script file, a package
+	// or a service to run, not a program whose command line is read here.
+	script bool
 	// longOnly: single-dash options are whole names (gdb -nx, emacs -eval),
 	// never clusters of letters.
 	longOnly bool

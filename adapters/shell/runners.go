@@ -82,35 +82,36 @@ func init() {
 	add(&runner{opts: opts(optCode, "-p --prepare -c --cleanup -s --setup --conclude", optValue, "-w --warmup -r --runs -m --min-runs -M --max-runs -S --shell --export-json --export-csv --export-markdown -n --command-name -L --parameter-list -P --parameter-scan"),
 		mode: mode{roleCode, 0}}, "hyperfine")
 	add(&runner{mode: mode{roleCode, 0}, stop: true, opts: opts(optValue, "-w --watch -e --exts -d --debounce -i --ignore")}, "watchexec")
-	add(&runner{mode: mode{roleProgram, 0}, stop: true}, "service", "run-parts")
+	add(&runner{mode: mode{roleProgram, 0}, stop: true, script: true}, "service", "run-parts")
 
 	// Shells and interpreters: the code after their flag, or the script
 	// file that is their first operand (what follows it is data).
-	shell := &runner{opts: opts(optCode, "-c", optValue, "-o -O"), mode: mode{roleProgram, 0}, stop: true,
+	shell := &runner{opts: opts(optCode, "-c", optValue, "-o -O"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-c -s")}
 	for _, s := range Shells {
 		if s != "busybox" {
 			add(shell, s)
 		}
 	}
-	add(&runner{opts: opts(optCode, "-c", optProgram, "-m", optValue, "-W -X"), mode: mode{roleProgram, 0}, stop: true,
+	add(&runner{opts: opts(optCode, "-c", optProgram, "-m", optValue, "-W -X"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-c -m")}, "python", "pypy", "pypy3")
-	add(&runner{opts: opts(optCode, "-e -E", optProgram, "-M -m", optValue, "-I"), mode: mode{roleProgram, 0}, stop: true,
+	add(&runner{opts: opts(optCode, "-e -E", optProgram, "-M -m", optValue, "-I"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-e -E")}, "perl")
-	add(&runner{opts: opts(optCode, "-e", optProgram, "-r --require", optValue, "-I -C -E -F --encoding --external-encoding --internal-encoding"), mode: mode{roleProgram, 0}, stop: true,
+	add(&runner{opts: opts(optCode, "-e", optProgram, "-r --require", optValue, "-I -C -E -F --encoding --external-encoding --internal-encoding"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-e")}, "ruby")
-	add(&runner{opts: opts(optCode, "-e --eval -p --print", optProgram, "-r --require --import --loader --experimental-loader"), mode: mode{roleProgram, 0}, stop: true,
+	add(&runner{opts: opts(optCode, "-e --eval -p --print", optProgram, "-r --require --import --loader --experimental-loader"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-e --eval -p --print")}, "node", "nodejs", "bun", "deno")
-	add(&runner{opts: opts(optCode, "-r -B -R -E", optProgram, "-f -F", optKeyed, "-d", optValue, "-c -z"), mode: mode{roleProgram, 0}, stop: true, codeKey: anyKey,
+	add(&runner{opts: opts(optCode, "-r -B -R -E", optProgram, "-f -F", optKeyed, "-d", optValue, "-c -z"), mode: mode{roleProgram, 0}, stop: true, script: true, codeKey: anyKey,
 		modes: modesOf(mode{roleData, 0}, "-r -f")}, "php")
-	add(&runner{opts: opts(optCode, "-e", optProgram, "-l"), mode: mode{roleProgram, 0}, stop: true,
+	add(&runner{opts: opts(optCode, "-e", optProgram, "-l"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-e")}, "lua", "luajit")
 	add(&runner{opts: opts(optCode, "-e", optProgram, "--file"), stdin: true}, "R")
-	add(&runner{opts: opts(optCode, "-e", optProgram, "--file"), mode: mode{roleProgram, 0}, stop: true,
+	add(&runner{opts: opts(optCode, "-e", optProgram, "--file"), mode: mode{roleProgram, 0}, stop: true, script: true,
 		modes: modesOf(mode{roleData, 0}, "-e")}, "Rscript")
-	add(&runner{opts: opts(optCode, "-c", optProgram, "-f"), mode: mode{roleProgram, 0}, stop: true, stdin: true}, "expect")
-	add(&runner{mode: mode{roleProgram, 0}, stop: true, stdin: true}, "tclsh", "wish", "jjs")
-	add(&runner{opts: opts(optProgram, "-r -I"), mode: mode{roleProgram, 0}, stop: true, stdin: true}, "irb")
-	add(&runner{opts: opts(optCode, "-e", optProgram, "-f"), mode: mode{roleProgram, 0}, stop: true}, "jrunscript")
+	add(&runner{opts: opts(optCode, "-c", optProgram, "-f"), mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true,
+		modes: modesOf(mode{roleData, 0}, "-c -f")}, "expect")
+	add(&runner{mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true}, "tclsh", "wish", "jjs")
+	add(&runner{opts: opts(optProgram, "-r", optValue, "-I"), mode: mode{roleProgram, 0}, stop: true, script: true, stdin: true}, "irb")
+	add(&runner{opts: opts(optCode, "-e", optProgram, "-f"), mode: mode{roleProgram, 0}, stop: true, script: true}, "jrunscript")
 	add(&runner{opts: opts(optCode, "-e --expression", optProgram, "-f --file"), stdin: true}, "dc")
 }

@@ -74,12 +74,12 @@ func init() {
 	add(&runner{opts: opts(optValue, "--python --log --proxy --timeout --cache-dir"), subs: sub(pipInstall, "install", "download", "wheel")}, "pip", "pip3")
 	npmExec := wrapper(0, opts(optCode, "-c --call", optProgram, "-p --package"))
 	npmInstall := &runner{mode: mode{roleCode, 0}}
-	npmRun := &runner{mode: mode{roleProgram, 0}, stop: true}
+	npmRun := &runner{mode: mode{roleProgram, 0}, stop: true, script: true}
 	add(&runner{subs: merge(sub(npmRun, "run", "run-script", "rum", "urn"), sub(npmExec, "exec", "x", "dlx"), sub(npmInstall, "install", "i", "add", "isntall", "in", "ins", "inst", "insta", "instal"))}, "npm", "pnpm", "yarn")
 	add(npmExec, "npx")
 	add(&runner{subs: sub(&runner{mode: mode{roleCode, 0}, opts: opts(optCode, "-s --source", optValue, "-v --version -i --install-dir -n --bindir")}, "install", "i")}, "gem")
 	goBuild := &runner{opts: opts(optProgram, "-toolexec -exec -overlay -modfile", optCode, "-ldflags -gcflags -asmflags", optValue, "-o -C -p -tags -mod -pkgdir -coverpkg -run -bench -count -timeout")}
-	goRun := &runner{opts: goBuild.opts, mode: mode{roleProgram, 0}, stop: true}
+	goRun := &runner{opts: goBuild.opts, mode: mode{roleProgram, 0}, stop: true, script: true}
 	add(&runner{subs: merge(sub(goRun, "run"), sub(goBuild, "build", "test", "install", "vet", "generate"))}, "go")
 	add(&runner{opts: opts(optKeyed, "--config", optValue, "-C -Z"), codeKey: anyKey}, "cargo")
 	add(&runner{opts: opts(optCode, "--eval -E", optValue, "-f --file --makefile -C --directory -I --include-dir -j --jobs -l --load-average -o --old-file --assume-old -W --what-if --new-file --assume-new -O --output-sync"),
@@ -103,7 +103,7 @@ func init() {
 	add(&runner{opts: opts(optValue, "-b -h -j -k -o -O -p -P -t -T -x -y -z --log-file --tag --pattern --prompt"), cmdLead: "+"}, "less", "more", "most")
 	add(&runner{opts: opts(optProgram, "-P --pager -H --html", optValue, "-M -S -s -e -m -p -L -C -R -E -r --manpath --sections --extension --systems --preprocessor --locale --config-file --recode --encoding")}, "man")
 	add(&runner{opts: opts(optProgram, "-s --speller", optValue, "-Y --syntax -o --operatingdir -T --tabsize -r --fill -Q --quotestr -X --wordchars")}, "nano", "pico", "rnano")
-	add(&runner{mode: mode{roleCode, 0}, stdin: true, opts: opts(optValue, "-p --prompt")}, "ed", "red")
+	add(&runner{cmdLead: "!", stdin: true, opts: opts(optValue, "-p --prompt")}, "ed", "red")
 	add(&runner{opts: opts(optCode, "-ex --ex -eval-command --eval-command -iex --iex -init-eval-command --init-eval-command",
 		optProgram, "-x --x -command --command -ix -init-command --init-command",
 		optValue, "-cd --cd -d --directory -s --symbols -e --exec -se -c --core -p -pid --pid -b -data-directory --data-directory"), stdin: true, longOnly: true},
