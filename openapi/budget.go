@@ -202,4 +202,3 @@ func pointer(path []string) string {
 	}
 	return "/" + strings.Join(esc, "/")
 }
-
