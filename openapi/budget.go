@@ -14,7 +14,8 @@ import (
 // nests 4,000 objects costs it about 20 s and 900 MB. These bounds are
 // checked before the parser sees the document, and are far above what
 // real documents use: GitHub's REST description (13 MB) nests 22 levels
-// and weighs about 3.6 million (see TestHostileShapeLimitsKeepRealDocuments).
+// (its dereferenced form, 73 MB, 30 levels and a weight of 16 million;
+// see TestHostileShapeLimitsKeepRealDocuments).
 const (
 	// maxNesting is how many objects and lists deep a document may nest.
 	maxNesting = 128
@@ -24,9 +25,9 @@ const (
 	// maxSchemas bounds how many schemas conversion visits in a whole
 	// document: references used many times inside each other multiply
 	// (ten properties referring to a schema with ten properties ...),
-	// and nothing else does. GitHub's description needs about 0.7
-	// million.
-	maxSchemas = 8 << 20
+	// and nothing else does. GitHub's whole description needs about
+	// 7,000.
+	maxSchemas = 1 << 17
 	// maxSchemaDepth is how many schemas deep conversion goes, through
 	// references or written inline; deeper than this no argument is
 	// readable anyway.
@@ -37,17 +38,23 @@ const (
 // than maxWeight, naming where: a JSON document is scanned as bytes (no
 // allocation per node), anything else is read as YAML nodes.
 func checkShape(data []byte, name string) error {
+	_, err := measureShape(data, name)
+	return err
+}
+
+// measureShape is checkShape, returning the weight too.
+func measureShape(data []byte, name string) (int64, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		return checkJSONShape(data, name)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil // the parser says what is wrong, in its own words
+		return 0, nil // the parser says what is wrong, in its own words
 	}
 	w := &shapeWalk{name: name}
 	w.walk(&root, 0, nil)
-	return w.err
+	return w.weight, w.err
 }
 
 type shapeWalk struct {
@@ -92,7 +99,7 @@ func (w *shapeWalk) walk(n *yaml.Node, depth int, path []string) {
 // checkJSONShape is the same check on JSON text, as bytes: it tracks the
 // nesting, the key or index at each level (for the message) and the
 // line and column.
-func checkJSONShape(data []byte, name string) error {
+func checkJSONShape(data []byte, name string) (int64, error) {
 	type level struct {
 		object bool
 		key    string
@@ -139,7 +146,7 @@ func checkJSONShape(data []byte, name string) error {
 		case '{', '[':
 			value()
 			if len(stack)+1 > maxNesting {
-				return tooDeep(name, line, i-lineStart+1, path())
+				return weight, tooDeep(name, line, i-lineStart+1, path())
 			}
 			stack = append(stack, level{object: c == '{'})
 			expectKey = c == '{'
@@ -165,10 +172,10 @@ func checkJSONShape(data []byte, name string) error {
 			}
 		}
 		if weight > maxWeight {
-			return tooHeavy(name, line, i-lineStart+1, path())
+			return weight, tooHeavy(name, line, i-lineStart+1, path())
 		}
 	}
-	return nil
+	return weight, nil
 }
 
 func isScalarByte(c byte) bool {

@@ -44,7 +44,7 @@ type gen struct {
 
 func newGen(api *API, ops []*Operation, opts Options) *gen {
 	if opts.ServerName == "" {
-		opts.ServerName = titleName(api.Title)
+		opts.ServerName = titleName(cleanLine(api.Title))
 		if opts.ServerName == "" {
 			opts.ServerName = "api"
 		}

@@ -43,7 +43,7 @@ func snake(s string) string {
 // toolBase is the name a tool would have before uniqueness: the
 // operationId in snake_case, else the method and the path.
 func toolBase(op *Operation) string {
-	name := snake(op.ID)
+	name := snake(cleanLine(op.ID))
 	if name == "" {
 		name = snake(strings.ToLower(op.Method) + " " + op.Path)
 	}
