@@ -85,6 +85,7 @@ func TestHTTPSessionCapEndsLeastRecentlyUsedIdle(t *testing.T) {
 	a, b, c := ids[0], ids[1], ids[2]
 	// a, the oldest, runs a call until cancelled.
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // before the server closes, even on failure
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -231,6 +232,11 @@ func TestHTTPStreamCap(t *testing.T) {
 		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
 			t.Errorf("a %s stream beyond the cap: status %d Retry-After %q, want 503 with Retry-After", name, res.StatusCode, res.Header.Get("Retry-After"))
 		}
+	}
+	// tasks/result waits for its task as a stream waits: same cap.
+	taskResult := `{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"t1"}}`
+	if res := legacyPoster(t, ts)(sid, taskResult); res.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("tasks/result beyond the stream cap: status %d, want 503", res.StatusCode)
 	}
 	callEcho(t, ts) // MaxInFlight is 1: the streams hold none of it
 	first.Close()
