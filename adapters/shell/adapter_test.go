@@ -362,11 +362,32 @@ shell {
 }`,
 			want: []string{
 				"4:13 Computed environment names",
-				"warning: 8:13 Environment variable that runs code set from a call",
-				"warning: 12:15 Environment variable that runs code set from a call",
+				"8:13 Environment variable that runs code set from a call",
+				"12:15 Environment variable that runs code set from a call",
 				"16:15 Invalid map key",
 				"20:13 Computed environment names",
 				"24:13 Computed environment names",
+			},
+		},
+		{
+			name: "a variable that runs code may come from a call only with allow_shell",
+			src: `
+shell {
+  command = ["env"]
+  env     = { PERL5OPT = args.query, PAGER = "cat" }
+}
+shell {
+  command     = ["env"]
+  allow_shell = true
+  env         = { GIT_SSH_COMMAND = args.query }
+}
+shell {
+  command = ["env", "LD_PRELOAD=${args.query}", "true"]
+}`,
+			want: []string{
+				"4:15 Environment variable that runs code set from a call",
+				"warning: 9:19 Environment variable that runs code set from a call",
+				"12:21 Environment variable that runs code set from a call",
 			},
 		},
 		{

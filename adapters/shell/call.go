@@ -68,7 +68,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 		act.Stdin = attr.Expr
 		diags = append(diags, check.DynamicString(s, attr.Expr, attr, "stdin")...)
 	}
-	act.Env, act.EnvExpr, act.EnvNames, d = compileEnv(s, a["env"])
+	act.Env, act.EnvExpr, act.EnvNames, d = compileEnv(s, a["env"], act.AllowShell)
 	diags = append(diags, d...)
 
 	if out, known, d := check.String(s, a["output"], "text"); known {

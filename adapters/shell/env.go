@@ -25,7 +25,7 @@ import (
 // merge({ A = ... }, { B = args.b }) has) or from its value at load time
 // (a map of the config's variables); the names are returned with the
 // expression, evaluated whole per call.
-func compileEnv(s *adapter.Scope, attr *hcl.Attribute) (items []Param, whole hcl.Expression, names []string, diags hcl.Diagnostics) {
+func compileEnv(s *adapter.Scope, attr *hcl.Attribute, allowShell bool) (items []Param, whole hcl.Expression, names []string, diags hcl.Diagnostics) {
 	if attr == nil {
 		return nil, nil, nil, nil
 	}
@@ -40,7 +40,7 @@ func compileEnv(s *adapter.Scope, attr *hcl.Attribute) (items []Param, whole hcl
 					fmt.Sprintf("The environment variable %s must be a string, number or bool; this value is %s.", it.Name, v.Type().FriendlyName()),
 					it.Expr.Range()))
 			}
-			if d := riskyFromRuntime(s, it.Name, it.Expr, it.NameRange); d != nil {
+			if d := riskyFromRuntime(s, it.Name, it.Expr, it.NameRange, allowShell); d != nil {
 				diags = append(diags, d)
 			}
 			return diags
@@ -62,7 +62,7 @@ func compileEnv(s *adapter.Scope, attr *hcl.Attribute) (items []Param, whole hcl
 		if d := checkEnvName(name, attr.Expr.Range()); d != nil {
 			diags = append(diags, d)
 		}
-		if d := riskyFromRuntime(s, name, attr.Expr, attr.Expr.Range()); d != nil {
+		if d := riskyFromRuntime(s, name, attr.Expr, attr.Expr.Range(), allowShell); d != nil {
 			diags = append(diags, d)
 		}
 	}
@@ -90,14 +90,22 @@ func riskyEnvName(name string) bool {
 	return slices.Contains(riskyEnv, u) || slices.ContainsFunc(riskyPrefixes, func(p string) bool { return strings.HasPrefix(u, p) })
 }
 
-// riskyFromRuntime warns when a variable that decides what code runs takes
+// riskyFromRuntime refuses a variable that decides what code runs taking
 // its value from a call: the name is the config's, but the value would
 // still let a caller choose a library to preload or a command to run.
-func riskyFromRuntime(s *adapter.Scope, name string, e hcl.Expression, r hcl.Range) *hcl.Diagnostic {
+// With allow_shell = true the author has accepted that a caller runs
+// code, and it stays a warning.
+func riskyFromRuntime(s *adapter.Scope, name string, e hcl.Expression, r hcl.Range, allowShell bool) *hcl.Diagnostic {
 	if !riskyEnvName(name) || !refersToRuntime(s, e) {
 		return nil
 	}
-	return check.Warning("Environment variable that runs code set from a call",
-		fmt.Sprintf("%s changes which code the command loads or runs, and its value here comes from the arguments, so a caller could make the command run other code. Give it a fixed value, or give the argument an enum or a pattern that allows only safe values.", name),
+	const summary = "Environment variable that runs code set from a call"
+	if allowShell {
+		return check.Warning(summary,
+			fmt.Sprintf("%s changes which code the command loads or runs, and its value here comes from the arguments; with allow_shell = true a caller may make the command run other code.", name),
+			r)
+	}
+	return check.Error(summary,
+		fmt.Sprintf("%s changes which code the command loads or runs, and its value here comes from the arguments, so a caller could make the command run other code. Give it a fixed value in the config; if callers are trusted to run code, set allow_shell = true.", name),
 		r)
 }

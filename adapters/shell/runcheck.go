@@ -182,7 +182,7 @@ func (c *runCheck) read(r *runner, base string, i, end int) {
 			case roleProgram:
 				if r.assigns && strings.Contains(text, "=") {
 					if name, _, _ := strings.Cut(text, "="); c.runtime[i] {
-						if d := riskyFromRuntime(c.s, name, c.elems[i], c.elems[i].Range()); d != nil {
+						if d := riskyFromRuntime(c.s, name, c.elems[i], c.elems[i].Range(), false); d != nil {
 							c.diags = append(c.diags, d)
 						}
 					}
