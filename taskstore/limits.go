@@ -29,7 +29,7 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits of a new store.
-var DefaultLimits = Limits{PerOwner: 100, Anonymous: 1000, Total: 10000, PerOwnerBytes: 64 << 20, AnonymousBytes: 256 << 20, TotalBytes: 1 << 30}
+var DefaultLimits = Limits{PerOwner: 100, Anonymous: 1000, Total: 10000, PerOwnerBytes: 64 << 20, AnonymousBytes: 128 << 20, TotalBytes: 1 << 30}
 
 // ownerBounds are the count and byte bounds of one owner's finished tasks.
 func (l Limits) ownerBounds(owner string) (int, int64) {

@@ -23,7 +23,7 @@ type taskFlags struct {
 	TaskResultsAnonymous   int   `default:"1000" help:"Finished tasks kept of callers with neither a token nor a session, all together (0: no limit)."`
 	TaskResultsTotal       int   `default:"10000" help:"Finished tasks kept in all, every caller together (0: no limit)."`
 	TaskResultMibPerOwner  int64 `name:"task-result-mib-per-owner" default:"64" help:"MiB of finished tasks' results kept per caller (0: no limit)."`
-	TaskResultMibAnonymous int64 `name:"task-result-mib-anonymous" default:"256" help:"MiB of finished tasks' results kept of callers with neither a token nor a session, all together (0: no limit)."`
+	TaskResultMibAnonymous int64 `name:"task-result-mib-anonymous" default:"128" help:"MiB of finished tasks' results kept of callers with neither a token nor a session, all together (0: no limit)."`
 	TaskResultMibTotal     int64 `name:"task-result-mib-total" default:"1024" help:"MiB of finished tasks' results kept in all (0: no limit)."`
 }
 
