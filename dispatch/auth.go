@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/guessable"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
@@ -173,6 +174,12 @@ func (c *compiler) compileStaticToken(d *lang.StaticToken) auth.StaticToken {
 		} else {
 			c.add(hcl.Diagnostics{errorf(d.Value.Expr.Range(), "Token too short",
 				"The token %q is shorter than 16 characters, which is easy to guess. Use a long random value, for example from `openssl rand -hex 32`.", d.Name)})
+		}
+		if why := guessable.Why(out.Token, []byte(out.Token)); why != "" && len(out.Token) >= 16 && !strings.ContainsAny(out.Token, " \t\r\n") {
+			// A token no Bearer header can carry is the verifier's to
+			// refuse; the token itself is never quoted.
+			c.add(hcl.Diagnostics{errorf(d.Value.Expr.Range(), "Guessable token",
+				"The token %q is not random enough to grant access: %s. Use a long random value, for example from `openssl rand -hex 32`.", d.Name, why)})
 		}
 	}
 	out.Scopes = c.scopeList(d.Scopes, fmt.Sprintf("The token %q", d.Name), false)

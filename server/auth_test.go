@@ -16,8 +16,8 @@ import (
 )
 
 const (
-	readerToken = "reader-token-0123456789abcdef"
-	adminToken  = "admin-token-0123456789abcdef"
+	readerToken = "reader-7f3c91e2b84d05a6c1e9"
+	adminToken  = "admin-e05b7a3d92c4f1688b2d"
 )
 
 // authSource is a configuration with two static tokens: one may read,

@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	aliceToken = "alice-token-0123456789abcdef"
-	bobToken   = "bob-token-0123456789abcdef00"
+	aliceToken = "alice-c4e91b07f3a2685d9e1b"
+	bobToken   = "bob-9a2f6c1e84b3d07e5f4a1c"
 )
 
 // authServeConfig has one static token (alice) that may read; reloaded,

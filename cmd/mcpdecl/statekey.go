@@ -6,9 +6,14 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/internal/guessable"
 	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
+
+// makeKeyHint is the one command that makes a good key, named by every
+// refusal.
+const makeKeyHint = "make one with: head -c 32 /dev/urandom | base64"
 
 // stateKeyFlags say where the signing keys come from: they sign a
 // 2026-07-28 requestState and a 2025 session id. Replicas behind one load
@@ -79,7 +84,7 @@ func parseStateKeys(text, source string) ([][]byte, error) {
 		if len(key) < mcp.MinKeyLen {
 			return nil, fmt.Errorf("%s:%d: the key has %d bytes; use at least %d (%s)", source, i+1, len(key), mcp.MinKeyLen, makeKeyHint)
 		}
-		if why := weakKey(line, key); why != "" {
+		if why := guessable.Why(line, key); why != "" {
 			return nil, fmt.Errorf("%s:%d: the key is not random enough to sign with: %s; %s", source, i+1, why, makeKeyHint)
 		}
 		keys = append(keys, key)

@@ -54,6 +54,9 @@ var forbidden = map[string][]string{
 	"internal/regularfile": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// memo is a leaf: tracing and metrics keep their hot-path values in it.
 	"internal/memo": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	// guessable is a leaf: cmd checks the serving keys and dispatch the
+	// config's static tokens with it.
+	"internal/guessable": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
 }
@@ -148,6 +151,7 @@ var stdlibOnly = map[string][]string{
 	"internal/english":     nil,
 	"internal/regularfile": nil,
 	"internal/memo":        nil,
+	"internal/guessable":   nil,
 	"internal/jsondec":     {"internal/rule"},
 }
 

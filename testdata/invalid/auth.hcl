@@ -39,6 +39,14 @@ auth {
     value  = "short" # ERROR: Token too short
     scopes = ["orders:reed"] # ERROR: Undeclared scope
   }
+
+  token "placeholder" {
+    value = "replace-me-with-a-real-token" # ERROR: Guessable token
+  }
+
+  token "counting" {
+    value = "abcdefghijklmnopqrstuvwxyz" # ERROR: Guessable token
+  }
 }
 
 backend "http" "shop" { # ERROR: Client token forwarded

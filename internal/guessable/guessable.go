@@ -1,4 +1,8 @@
-package main
+// Package guessable tells secrets a person or a template wrote from random
+// ones: placeholder words, a key once shipped as an example, few distinct
+// bytes, repeated patterns, sequences and small alphabets. The serving
+// keys and the config's static tokens are both checked with it.
+package guessable
 
 import (
 	"bytes"
@@ -6,10 +10,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// makeKeyHint is the one command that makes a good key, named by every
-// refusal.
-const makeKeyHint = "make one with: head -c 32 /dev/urandom | base64"
 
 // placeholderWords are the words of keys written by hand or copied from an
 // example. Checked in the decoded bytes (a random 32-byte key spells one of
@@ -21,19 +21,20 @@ var placeholderWords = []string{
 	"dummy", "sample", "default", "insecure", "testkey", "test-key",
 }
 
-// The base64 of the key deploy/kubernetes once shipped; anyone can read it.
+// oldShippedKey is the base64 of the key deploy/kubernetes once shipped; anyone can read it.
 const oldShippedKey = "cmVwbGFjZS1tZS13aXRoLW9wZW5zc2wtcmFuZC1iYXNlNjQtMzI="
 
-// minKeyBits is the least entropy a key may appear to have: the bits per
+// MinBits is the least entropy a key may appear to have: the bits per
 // byte of the smallest alphabet its bytes fit (hex digits, letters, …)
 // times its length.
-const minKeyBits = 128
+const MinBits = 128
 
-// weakKey says why a key (decoded from the base64 text) is not random
-// enough to sign with, or "" when nothing shows it is guessable. Each test
+// Why says why a secret is not random enough, or "" when nothing shows it
+// is guessable. text is the secret as written (a key's base64) and key its
+// bytes (decoded); for a secret used as written, both are the same. Each test
 // refuses keys a person or a template wrote, and none refuses a key of
 // random bytes but with a probability far below 2^-64.
-func weakKey(text string, key []byte) string {
+func Why(text string, key []byte) string {
 	lower := bytes.ToLower(key)
 	lowerText := strings.ToLower(text)
 	if text == oldShippedKey {
@@ -53,8 +54,8 @@ func weakKey(text string, key []byte) string {
 	if sequential(key) {
 		return "its bytes follow a sequence"
 	}
-	if bits := apparentBits(key); bits < minKeyBits {
-		return "its bytes come from a small alphabet or read as words (about " + strconv.Itoa(int(bits)) + " bits of entropy; at least " + strconv.Itoa(minKeyBits) + " are needed)"
+	if bits := apparentBits(key); bits < MinBits {
+		return "its bytes come from a small alphabet or read as words (about " + strconv.Itoa(int(bits)) + " bits of entropy; at least " + strconv.Itoa(MinBits) + " are needed)"
 	}
 	return ""
 }
