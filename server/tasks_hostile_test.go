@@ -116,53 +116,58 @@ func mustBeUnknown(t *testing.T, who, method string, e map[string]any) {
 // another session (listed, read, cancelled, awaited), with signed session
 // ids and with --legacy-sessions alike.
 func TestHostileTasksAcrossCallers(t *testing.T) {
-	for _, legacySessions := range []bool{false, true} {
-		t.Run(fmt.Sprintf("legacy-sessions=%v", legacySessions), func(t *testing.T) {
-			a := newReplicaHTTP(t, taskConfig, taskstore.NewMemory(), nil, &mcp.HTTPOptions{LegacySessions: legacySessions})
-			secs := uniqueSeconds()
-			anon := a.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)["taskId"].(string)
-
-			stateless := &legacyClient{t: t, url: a.url}
-			if l := stateless.listed(); strings.Contains(l, anon) || l != "[]" {
-				t.Fatalf("a 2025 tasks/list without a session lists anonymous tasks: %s", l)
-			}
-			// The id is the key: whoever holds it may read the task.
-			if got := stateless.call("tasks/get", `"taskId":"`+anon+`"`); got["status"] != "working" {
-				t.Fatalf("tasks/get of an anonymous task by its id: %v", got)
-			}
-
-			alice, bob := startSession(t, a.url, "alice", ""), startSession(t, a.url, "bob", "")
-			if alice.sid == bob.sid {
-				t.Fatalf("two sessions share the id %q", alice.sid)
-			}
-			mine := alice.createTask(secs)
-			if l := alice.listed(); !strings.Contains(l, mine) || strings.Contains(l, anon) {
-				t.Fatalf("alice's tasks/list: %s (want %s, not the anonymous %s)", l, mine, anon)
-			}
-			if l := bob.listed(); strings.Contains(l, mine) || strings.Contains(l, anon) {
-				t.Fatalf("bob's tasks/list shows others' tasks: %s", l)
-			}
-			if l := stateless.listed(); strings.Contains(l, mine) {
-				t.Fatalf("a tasks/list without a session shows alice's task: %s", l)
-			}
-			for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
-				_, e := bob.try(m, `"taskId":"`+mine+`"`)
-				mustBeUnknown(t, "bob", m, e)
-				_, e = stateless.try(m, `"taskId":"`+mine+`"`)
-				mustBeUnknown(t, "a client without a session", m, e)
-				_, e = a.try(t, tasksCaps, m, `"taskId":"`+mine+`"`)
-				if m != "tasks/result" { // not a 2026-07-28 method
-					mustBeUnknown(t, "an anonymous 2026-07-28 client", m, e)
-				}
-			}
-			if got := alice.call("tasks/get", `"taskId":"`+mine+`"`); got["status"] != "working" {
-				t.Fatalf("alice's own tasks/get: %v", got)
-			}
-			alice.call("tasks/cancel", `"taskId":"`+mine+`"`)
-			a.rpc(t, "tasks/cancel", `"taskId":"`+anon+`"`)
-			waitSleepers(t, secs, 0)
-		})
+	for store, open := range taskStores(t) {
+		for _, legacySessions := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/legacy-sessions=%v", store, legacySessions), func(t *testing.T) {
+				testTasksAcrossCallers(t, newReplicaHTTP(t, taskConfig, open(), nil, &mcp.HTTPOptions{LegacySessions: legacySessions}))
+			})
+		}
 	}
+}
+
+func testTasksAcrossCallers(t *testing.T, a *replica) {
+	secs := uniqueSeconds()
+	anon := a.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)["taskId"].(string)
+
+	stateless := &legacyClient{t: t, url: a.url}
+	if l := stateless.listed(); strings.Contains(l, anon) || l != "[]" {
+		t.Fatalf("a 2025 tasks/list without a session lists anonymous tasks: %s", l)
+	}
+	// The id is the key: whoever holds it may read the task.
+	if got := stateless.call("tasks/get", `"taskId":"`+anon+`"`); got["status"] != "working" {
+		t.Fatalf("tasks/get of an anonymous task by its id: %v", got)
+	}
+
+	alice, bob := startSession(t, a.url, "alice", ""), startSession(t, a.url, "bob", "")
+	if alice.sid == bob.sid {
+		t.Fatalf("two sessions share the id %q", alice.sid)
+	}
+	mine := alice.createTask(secs)
+	if l := alice.listed(); !strings.Contains(l, mine) || strings.Contains(l, anon) {
+		t.Fatalf("alice's tasks/list: %s (want %s, not the anonymous %s)", l, mine, anon)
+	}
+	if l := bob.listed(); strings.Contains(l, mine) || strings.Contains(l, anon) {
+		t.Fatalf("bob's tasks/list shows others' tasks: %s", l)
+	}
+	if l := stateless.listed(); strings.Contains(l, mine) {
+		t.Fatalf("a tasks/list without a session shows alice's task: %s", l)
+	}
+	for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
+		_, e := bob.try(m, `"taskId":"`+mine+`"`)
+		mustBeUnknown(t, "bob", m, e)
+		_, e = stateless.try(m, `"taskId":"`+mine+`"`)
+		mustBeUnknown(t, "a client without a session", m, e)
+		_, e = a.try(t, tasksCaps, m, `"taskId":"`+mine+`"`)
+		if m != "tasks/result" { // not a 2026-07-28 method
+			mustBeUnknown(t, "an anonymous 2026-07-28 client", m, e)
+		}
+	}
+	if got := alice.call("tasks/get", `"taskId":"`+mine+`"`); got["status"] != "working" {
+		t.Fatalf("alice's own tasks/get: %v", got)
+	}
+	alice.call("tasks/cancel", `"taskId":"`+mine+`"`)
+	a.rpc(t, "tasks/cancel", `"taskId":"`+anon+`"`)
+	waitSleepers(t, secs, 0)
 }
 
 // authTaskSource is authSource with a tool that runs as a task.
