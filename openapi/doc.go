@@ -25,8 +25,11 @@
 //     why only this package and the command import it.
 //
 // References are resolved by libopenapi, local ones and those to files
-// beside the document (never over the network). A schema that refers back
-// to itself is cut where it would repeat, with a comment.
+// in the document's folder and below, read through folderFS (or, for a
+// document read over HTTP, on its own origin); a reference anywhere else
+// is refused. A schema that refers back to itself is cut where it would
+// repeat, with a comment. The document's nesting and weight, and how far
+// its schemas expand, are bounded (budget.go).
 //
 // # The mapping
 //

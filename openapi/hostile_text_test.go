@@ -140,6 +140,11 @@ paths:
         - {name: pct, in: path, required: true, schema: {type: string}}
         - {name: 'cur${x}', in: query, schema: {type: string, default: '${USD}', enum: ['${USD}', '%{EUR}']}}
         - {name: 'X-Tmpl', in: header, schema: {type: string, default: '%{ if 1 }${x}'}}
+    post:
+      operationId: postPrice
+      requestBody:
+        content:
+          "text/plain\r\nX-Injected: 1": {schema: {type: string}}
 `
 	api, err := parseBytes(t, "tmpl.yaml", []byte(doc))
 	if err != nil {

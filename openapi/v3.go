@@ -268,6 +268,9 @@ func (c *converter) bodyV3(rb *v3.RequestBody) *Body {
 // pickMediaType prefers the media type a call block sends best.
 func pickMediaType(types []string) string {
 	rank := func(t string) int {
+		if strings.ContainsFunc(t, isControl) {
+			return -1 // it would be sent as the Content-Type header
+		}
 		t = strings.ToLower(strings.TrimSpace(strings.Split(t, ";")[0]))
 		switch {
 		case t == "application/json":

@@ -97,3 +97,33 @@ func TestImportURL(t *testing.T) {
 		t.Errorf("a missing document: exit %d, %q", code, stderr)
 	}
 }
+
+// TestHostileImportURLSecrets: the credentials and query of a document
+// URL are neither written in the generated file nor printed when the
+// fetch fails.
+func TestHostileImportURLSecrets(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/doc.json" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write([]byte(`{"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {"get": {"operationId": "getX"}}}}`))
+	}))
+	defer ts.Close()
+	secretURL := func(path string) string {
+		return strings.Replace(ts.URL, "http://", "http://alice:pa55word@", 1) + path + "?access_token=t0ken-x"
+	}
+	code, out, stderr := runImport(t, secretURL("/doc.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, _, failed := runImport(t, secretURL("/gone.json"))
+	if code == 0 {
+		t.Fatal("a 404 document was imported")
+	}
+	for _, s := range []string{"alice", "pa55word", "t0ken-x"} {
+		if strings.Contains(out, s) || strings.Contains(failed, s) {
+			t.Errorf("%q printed:\n%s\n%s", s, out, failed)
+		}
+	}
+}
