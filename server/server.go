@@ -40,6 +40,10 @@ type Options struct {
 	// (DefaultMaxTasks when zero, no bound when negative): a call beyond
 	// it is refused, so that clients cannot start commands without end.
 	MaxTasks int
+	// MaxTasksPerOwner bounds the tasks one caller runs at once
+	// (DefaultMaxTasksPerOwner when zero, no bound when negative); callers
+	// with neither a token nor a session share only MaxTasks.
+	MaxTasksPerOwner int
 	// Identity names the authenticated caller, to whom tasks are bound;
 	// nil means the issuer and subject of the request's verified token
 	// (auth block, over HTTP), else a 2025 client's session id, else

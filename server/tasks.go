@@ -30,6 +30,11 @@ const DefaultTaskLease = 15 * time.Second
 // DefaultMaxTasks is how many tasks may run at once on one server.
 const DefaultMaxTasks = 256
 
+// DefaultMaxTasksPerOwner is how many of them one caller (a token's
+// subject, a 2025 session, the stdio client) may run at once, so that no
+// caller takes every slot from the others.
+const DefaultMaxTasksPerOwner = 32
+
 // Identity returns who is calling, for binding tasks to their creator: an
 // authenticated subject ("" when the request carries none).
 type Identity func(ctx context.Context, req *mcp.Request) string
@@ -42,6 +47,11 @@ type taskRunner struct {
 	identity Identity
 	max      int64
 	active   atomic.Int64 // tasks started and not ended
+	// perOwner bounds an owner's running tasks (0: none); owned counts
+	// them, under mu. Callers known to nobody share only max: they cannot
+	// be told apart.
+	perOwner int
+	owned    map[string]int
 	obs      TaskObserver // nil when nobody counts tasks
 	health   *storeHealth // whether the store answers; logs its outages
 
@@ -99,7 +109,46 @@ func newTaskRunner(opts *Options) *taskRunner {
 	case opts.MaxTasks == 0:
 		r.max = DefaultMaxTasks
 	}
+	switch {
+	case opts.MaxTasksPerOwner > 0:
+		r.perOwner = opts.MaxTasksPerOwner
+	case opts.MaxTasksPerOwner == 0:
+		r.perOwner = DefaultMaxTasksPerOwner
+	}
+	r.owned = map[string]int{}
 	return r
+}
+
+// admit counts a new task of owner in, within the server's bound and the
+// owner's; leave counts it out when it ends.
+func (r *taskRunner) admit(owner string) error {
+	if n := r.active.Add(1); r.max > 0 && n > r.max {
+		r.active.Add(-1)
+		return mcp.Errorf(mcp.CodeInternalError, "%d tasks are running on this server, the most it runs at once; wait for one to end (or cancel one) and call again", r.max)
+	}
+	if owner == anonymous || r.perOwner <= 0 {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.owned[owner] >= r.perOwner {
+		r.active.Add(-1)
+		return mcp.Errorf(mcp.CodeInternalError, "you have %d tasks running, the most one caller may run at once on this server; wait for one to end (or cancel one) and call again", r.perOwner)
+	}
+	r.owned[owner]++
+	return nil
+}
+
+func (r *taskRunner) leave(owner string) {
+	r.active.Add(-1)
+	if owner == anonymous || r.perOwner <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.owned[owner]--; r.owned[owner] <= 0 {
+		delete(r.owned, owner)
+	}
 }
 
 // randomID returns n random bytes, base64url: unguessable.
@@ -197,24 +246,24 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 	if r.draining.Load() {
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the server is shutting down; call the tool again")
 	}
-	if n := r.active.Add(1); r.max > 0 && n > r.max {
-		r.active.Add(-1)
-		return nil, mcp.Errorf(mcp.CodeInternalError, "%d tasks are running on this server, the most it runs at once; wait for one to end (or cancel one) and call again", r.max)
+	owner := r.owner(ctx, req)
+	if err := r.admit(owner); err != nil {
+		return nil, err
 	}
 	started := false
 	defer func() {
 		if !started {
-			r.active.Add(-1)
+			r.leave(owner)
 		}
 	}()
 	now := time.Now()
 	spec := tool.Task
-	rec := &taskstore.Task{ID: randomID(taskIDBytes), Owner: r.owner(ctx, req), Tool: tool.Name, Status: taskstore.Working,
+	rec := &taskstore.Task{ID: randomID(taskIDBytes), Owner: owner, Tool: tool.Name, Status: taskstore.Working,
 		CreatedAt: now, UpdatedAt: now, TTL: spec.TTL, PollInterval: spec.PollInterval, Runner: r.replica, LeaseUntil: now.Add(r.lease)}
 	if p.Task != nil && p.Task.TTL > 0 && p.Task.TTL < spec.TTL {
 		rec.TTL = max(p.Task.TTL, time.Second)
 	}
-	run := &taskRun{r: r, s: s, st: s.acquire(), id: rec.ID, tool: tool, req: taskRequest(req)}
+	run := &taskRun{r: r, s: s, st: s.acquire(), id: rec.ID, owner: owner, tool: tool, req: taskRequest(req)}
 	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	run.cancel = cancel
 	askFirst := len(tool.Questions) > 0 && (spec.AskFirst || req.Era != mcp.EraModern)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -233,4 +234,39 @@ func TestHostileTaskIDs(t *testing.T) {
 			t.Fatalf("tasks/get %q: %v", id, e)
 		}
 	}
+}
+
+// TestHostileTaskSlotsPerCaller: one user cannot take every task slot of
+// the server: at MaxTasksPerOwner his next call is refused while another
+// user still gets a task, and once one of his ends he may start again.
+func TestHostileTaskSlotsPerCaller(t *testing.T) {
+	a := newReplicaHTTP(t, authTaskSource, taskstore.NewMemory(), &server.Options{HTTPAuth: true, MaxTasks: 10, MaxTasksPerOwner: 2}, &mcp.HTTPOptions{})
+	secs := uniqueSeconds()
+	sleep := `"name":"sleeper","arguments":{"seconds":` + secs + `}`
+	var mine []string
+	for range 2 {
+		mine = append(mine, a.rpc(t, "tools/call", sleep, "Authorization", "Bearer "+readerToken)["taskId"].(string))
+	}
+	if _, e := a.try(t, tasksCaps, "tools/call", sleep, "Authorization", "Bearer "+readerToken); e == nil || !strings.Contains(fmt.Sprint(e["message"]), "the most one caller may run at once") {
+		t.Fatalf("a third task of the same user: %v", e)
+	}
+	theirs := a.rpc(t, "tools/call", sleep, "Authorization", "Bearer "+adminToken)["taskId"].(string)
+	a.rpc(t, "tasks/cancel", `"taskId":"`+mine[0]+`"`, "Authorization", "Bearer "+readerToken)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, e := a.try(t, tasksCaps, "tools/call", sleep, "Authorization", "Bearer "+readerToken)
+		if e == nil && res["taskId"] != nil {
+			mine[0] = res["taskId"].(string)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no task accepted after one of the user's ended: %v", e)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, id := range mine {
+		a.rpc(t, "tasks/cancel", `"taskId":"`+id+`"`, "Authorization", "Bearer "+readerToken)
+	}
+	a.rpc(t, "tasks/cancel", `"taskId":"`+theirs+`"`, "Authorization", "Bearer "+adminToken)
+	waitSleepers(t, secs, 0)
 }

@@ -22,6 +22,7 @@ type taskRun struct {
 	s      *Server
 	st     *state // holds a reference until the task ends
 	id     string
+	owner  string // counted in the runner's per-owner bound until the task ends
 	tool   *dispatch.Tool
 	req    *mcp.Request
 	cancel context.CancelCauseFunc
@@ -55,7 +56,7 @@ func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallTo
 	created := ask == nil
 	r.spawn(func() {
 		defer r.wg.Done()
-		defer r.active.Add(-1)
+		defer r.leave(run.owner)
 		defer run.st.release()
 		defer run.cancel(nil)
 		in := run.s.callInput(ctx, run.st, run.req, p.Arguments, p.MRTR)

@@ -84,7 +84,7 @@ func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 		return err
 	}
 	defer store.Close()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks),
+	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks), MaxTasksPerOwner: offIfZero(c.MaxTasksPerCaller),
 		HTTPAuth: c.HTTP != "", Observer: c.observer(), Tracer: c.tracer(), OnBackendCall: c.onBackendCall()})
 	if err != nil {
 		return err
