@@ -63,6 +63,7 @@ func (b *twoStepBackends) config() string {
 	return fmt.Sprintf(`
 backend "http" "api" {
   base_url = %q
+  timeout  = "10m" # only a cancel ends the slow request
 }
 
 tool "slow_then_write" {
