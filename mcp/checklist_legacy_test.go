@@ -2,10 +2,17 @@ package mcp
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
 func lh(version string) http.Header { return hdr(HeaderProtocolVersion, version) }
+
+// initBodyEliciting is initBody of a client that declares elicitation,
+// so that the server may ask it.
+func initBodyEliciting(version string) string {
+	return strings.Replace(initBody(version), `"capabilities":{}`, `"capabilities":{"elicitation":{}}`, 1)
+}
 
 func initBody(version string) string {
 	return `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + version +

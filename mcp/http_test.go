@@ -110,7 +110,7 @@ func TestHTTPLegacySessions(t *testing.T) {
 		}
 		return res
 	}
-	res := post("", initBody(l11))
+	res := post("", initBodyEliciting(l11))
 	sid := res.Header.Get(HeaderSessionID)
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()

@@ -191,7 +191,7 @@ func TestStdioLegacyElicitation(t *testing.T) {
 	s, _ := newTestServer(nil)
 	c := startStdio(t, s)
 	c.rev = l06
-	c.send(initBody(l06))
+	c.send(initBodyEliciting(l06))
 	c.recv("initialize")
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"elicit"}}`)
 	r := c.recv("")
