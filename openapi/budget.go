@@ -101,9 +101,9 @@ func (w *shapeWalk) walk(n *yaml.Node, depth int, path []string) {
 // line and column.
 func checkJSONShape(data []byte, name string) (int64, error) {
 	type level struct {
-		object bool
-		key    string
-		index  int
+		object     bool
+		key0, key1 int // the key's text in data, unquoted only for the message
+		index      int
 	}
 	var stack []level
 	var weight int64
@@ -113,7 +113,11 @@ func checkJSONShape(data []byte, name string) (int64, error) {
 		var p []string
 		for _, l := range stack {
 			if l.object {
-				p = append(p, l.key)
+				key := string(data[l.key0:l.key1])
+				if uq, err := strconv.Unquote(`"` + key + `"`); err == nil {
+					key = uq
+				}
+				p = append(p, key)
 			} else {
 				p = append(p, strconv.Itoa(l.index))
 			}
@@ -134,11 +138,7 @@ func checkJSONShape(data []byte, name string) (int64, error) {
 				}
 			}
 			if expectKey && len(stack) > 0 {
-				key := string(data[start:min(i, len(data))])
-				if uq, err := strconv.Unquote(`"` + key + `"`); err == nil {
-					key = uq
-				}
-				stack[len(stack)-1].key = key
+				stack[len(stack)-1].key0, stack[len(stack)-1].key1 = start, min(i, len(data))
 				expectKey = false
 			} else {
 				value()
