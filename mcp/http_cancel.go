@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -65,6 +66,25 @@ func (rc *runningCalls) cancel(sid string, params json.RawMessage) {
 	run := rc.calls[runningKey(sid, p.RequestID)]
 	rc.mu.Unlock()
 	if run != nil {
+		run.cancelled.Store(true)
+		run.cancel()
+	}
+}
+
+// endSession cancels every running call of session sid, which its client
+// ended (DELETE): nobody is left to read their results, and what they
+// would still do (later steps, writes) was not asked for by anyone.
+func (rc *runningCalls) endSession(sid string) {
+	prefix := sid + "\x00"
+	rc.mu.Lock()
+	var runs []*runningCall
+	for key, run := range rc.calls {
+		if strings.HasPrefix(key, prefix) {
+			runs = append(runs, run)
+		}
+	}
+	rc.mu.Unlock()
+	for _, run := range runs {
 		run.cancelled.Store(true)
 		run.cancel()
 	}

@@ -176,6 +176,7 @@ func (h *httpHandler) delete(w http.ResponseWriter, r *http.Request, sid string)
 		writeJSON(w, http.StatusNotFound, encodeError(nil, Errorf(CodeInvalidRequest, "session not found")))
 		return
 	}
+	h.running.endSession(sid)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -244,6 +244,41 @@ func TestServeCancelOverHTTP(t *testing.T) {
 	}
 }
 
+// TestServeDeleteSessionCancelsItsCalls: a legacy session ended by its
+// client (DELETE) takes its running calls with it: the backend request is
+// cancelled and the write after it never runs.
+func TestServeDeleteSessionCancelsItsCalls(t *testing.T) {
+	b := startTwoStepBackends(t)
+	url, proto := startTableHTTP(t, b.config(), &mcp.HTTPOptions{LegacySessions: true})
+	c := &rawClient{t: t, url: url, caps: "{}"}
+	c.initialize("leaver")
+	answer := c.callAsync("slow_then_write")
+	if !wait(t, b.started, "the slow request") {
+		return
+	}
+	req, _ := http.NewRequest(http.MethodDelete, url, nil)
+	req.Header.Set(mcp.HeaderSessionID, c.sid)
+	req.Header.Set(mcp.HeaderProtocolVersion, mcp.Version20251125)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: %d", resp.StatusCode)
+	}
+	if !wait(t, b.cancelled, "the cancellation of the backend request") {
+		close(b.release)
+	}
+	<-answer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_ = proto.Shutdown(ctx)
+	if n := b.writes.Load(); n != 0 {
+		t.Errorf("the write after the ended session's step ran %d times", n)
+	}
+}
+
 // TestServeHostileCancelOtherSession: a notifications/cancelled naming
 // another session's request id (the ids are small numbers every client
 // uses) cancels nothing, nor does one sent without a session.
