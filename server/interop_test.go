@@ -109,6 +109,8 @@ func startStdio(t *testing.T, log *wireLog, args ...string) *stdioProcess {
 		case err := <-p.done:
 			if err != nil {
 				t.Errorf("mcpdecl serve exited with %v; stderr:\n%s", err, p.stderr)
+			} else if t.Failed() {
+				t.Logf("stderr of mcpdecl serve:\n%s", p.stderr)
 			}
 		case <-time.After(10 * time.Second):
 			cmd.Process.Kill()
@@ -391,7 +393,9 @@ func (c *mcpgoClient) code(err error) int {
 // runScenario drives one connected client through every static feature of
 // testdata/interop.hcl.
 func runScenario(t *testing.T, c interopClient, era mcp.Era) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// A guard against a hang, not a measure: a loaded machine running the
+	// race detector may take seconds per message.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	wantVersion := mcp.Version20251125
 	if era == mcp.EraModern {
