@@ -25,12 +25,12 @@ import (
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
-// specDir finds the official schemas, located from this file, so that
-// every test package that imports wiretest finds them wherever it runs;
-// tests that need them skip when they are absent.
+// specDir finds the official schemas vendored in the repository's
+// testdata, located from this file, so that every test package that
+// imports wiretest finds them wherever it runs.
 func specDir() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "mcp-spec")
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "mcp-spec")
 }
 
 var schemas struct {
@@ -79,11 +79,12 @@ func loadSchemas() error {
 	return schemas.err
 }
 
-// RequireSchemas skips a test when the shared schema folder is missing.
+// RequireSchemas loads the schemas, failing the test when the vendored
+// folder is missing (it is part of the repository).
 func RequireSchemas(t testing.TB) {
 	t.Helper()
 	if _, err := os.Stat(specDir()); err != nil {
-		t.Skipf("official MCP schemas not found at %s (%v)", specDir(), err)
+		t.Fatalf("official MCP schemas not found at %s (%v)", specDir(), err)
 	}
 	if err := loadSchemas(); err != nil {
 		t.Fatalf("loading schemas: %v", err)
