@@ -15,9 +15,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/go-logr/logr"
 	"github.com/redis/go-redis/v9"
-	"go.opentelemetry.io/otel"
 )
 
 // New writes records at level and above to w, as text or, when format is
@@ -41,16 +39,13 @@ func Level(s string) slog.Level {
 // RouteLibraryLogs sends what libraries log by their own means through
 // logger, so that with JSON logs every line of stderr is one JSON object:
 // slog's default logger (the MySQL driver's messages), the log package's
-// (net/http's server errors), go-redis's (its pool's dial failures) and
-// OpenTelemetry's. It returns a function that restores the previous
-// defaults.
+// (net/http's server errors) and go-redis's (its pool's dial failures);
+// OpenTelemetry's go there through tracing.LogTo. It returns a
+// function that restores the previous defaults.
 func RouteLibraryLogs(logger *slog.Logger) (restore func()) {
 	prevSlog, prevOut, prevFlags := slog.Default(), log.Writer(), log.Flags()
 	slog.SetDefault(logger)
 	redis.SetLogger(redisLog{logger})
-	// OpenTelemetry's own diagnostics (its errors go to the error handler
-	// that tracing sets).
-	otel.SetLogger(logr.FromSlogHandler(logger.Handler()))
 	return func() {
 		slog.SetDefault(prevSlog)
 		log.SetOutput(prevOut)
