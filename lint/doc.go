@@ -8,4 +8,12 @@
 // The checks read the configuration ([lang.Config]) for positions and the
 // compiled table ([dispatch.Table]) for values, so they judge what the
 // server would list and run, not the source text.
+//
+// CheckOnline is `mcpdecl check`'s step after them: it opens the backends
+// and asks each call that can be checked ([adapter.Checker]) to check
+// itself against its backend, without running it.
+//
+// It imports lang, dispatch, adapter, eval and the leaves under internal/;
+// never an adapter implementation (adapters/*), the protocol or the
+// server.
 package lint

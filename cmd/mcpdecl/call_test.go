@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,28 +70,5 @@ resource_template "item" {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"call", broken, "x"}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "broken.hcl:") {
 		t.Errorf("broken configuration: exit %d, stderr %s", code, errOut.String())
-	}
-}
-
-// TestCallReadsArgumentsFromStdin checks that a call taking arguments
-// reads them from a piped stdin, and one without arguments never reads it.
-func TestCallReadsArgumentsFromStdin(t *testing.T) {
-	c := &callCmd{}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if _, err := w.WriteString(`{"n": 8}`); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	got, err := c.jsonArgs(r, false)
-	if err != nil || len(got) != 0 {
-		t.Fatalf("a call without arguments read stdin: %v %v", got, err)
-	}
-	got, err = c.jsonArgs(r, true)
-	if err != nil || got["n"] == nil {
-		t.Fatalf("stdin not read: %v %v", got, err)
 	}
 }

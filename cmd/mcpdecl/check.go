@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-
-	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/diagtext"
+	"github.com/mcpdecl/mcpdecl/lint"
 )
 
 type checkCmd struct {
@@ -24,7 +22,7 @@ type checkCmd struct {
 // each backend and checks every call against it without running it (SQL
 // statements are prepared).
 func (c *checkCmd) Run(s streams) error {
-	cfg, table, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
+	cfg, table, diags, err := c.compile(c.Paths, os.LookupEnv)
 	if err != nil {
 		return err
 	}
@@ -35,14 +33,14 @@ func (c *checkCmd) Run(s streams) error {
 		ctx, cancel := context.WithTimeout(context.Background(), c.Timeout)
 		defer cancel()
 		var online hcl.Diagnostics
-		notes, online = checkOnline(ctx, table)
+		notes, online = lint.CheckOnline(ctx, table)
 		diags = append(diags, online...)
 	}
-	sortDiagnostics(diags)
+	diagtext.Sort(diags)
 	v := &validateCmd{Format: c.Format}
 	summaries := notes
 	if !diags.HasErrors() && table != nil {
-		summaries = append(summaries, fmt.Sprintf("%s: every call was checked against its backend (%s).", table.Server.Name, plural(checkable(table), "call")))
+		summaries = append(summaries, fmt.Sprintf("%s: every call was checked against its backend (%s).", table.Server.Name, plural(lint.Checkable(table), "call")))
 	}
 	if err := v.write(s, diags, cfg.Files, summaries); err != nil {
 		return err
@@ -51,47 +49,4 @@ func (c *checkCmd) Run(s streams) error {
 		return exitCode(1)
 	}
 	return nil
-}
-
-// checkOnline opens every backend the way the server's lifecycle does for
-// a check and checks every call that can be checked, then closes the
-// backends. It returns the backends' notes.
-func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnostics) {
-	notes, diags, failed := t.OpenForCheck(ctx)
-	defer t.CloseBackends(nil)
-	for _, f := range failed {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Backend unreachable",
-			Detail: fmt.Sprintf("The backend %q could not be opened: %s.", f.Name, f.Err)})
-	}
-	for _, a := range actions(t) {
-		if c, ok := a.(adapter.Checker); ok {
-			diags = append(diags, c.Check(ctx)...)
-		}
-	}
-	slices.Sort(notes)
-	return notes, dispatch.RedactDiagnostics(diags, t.Secrets)
-}
-
-func actions(t *dispatch.Table) []adapter.Action {
-	var out []adapter.Action
-	for _, tool := range t.Tools {
-		out = append(out, tool.Action)
-	}
-	for _, r := range t.Resources {
-		out = append(out, r.Action)
-	}
-	for _, tm := range t.Templates {
-		out = append(out, tm.Action)
-	}
-	return out
-}
-
-func checkable(t *dispatch.Table) int {
-	n := 0
-	for _, a := range actions(t) {
-		if _, ok := a.(adapter.Checker); ok {
-			n++
-		}
-	}
-	return n
 }

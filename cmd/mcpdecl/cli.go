@@ -4,8 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
+	"github.com/mcpdecl/mcpdecl/serving"
 )
 
 // cli is the command line: one struct per subcommand, each with a Run.
@@ -90,4 +97,51 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return 1
 	}
 	return 0
+}
+
+// wantsJSONLog reports a serve command line asking for JSON logs, so that
+// even an error in the command line itself is written as a JSON line.
+func wantsJSONLog(args []string) bool {
+	if len(args) == 0 || args[0] != "serve" {
+		return false
+	}
+	for i, a := range args {
+		if a == "--log-format=json" || a == "--log-format" && i+1 < len(args) && args[i+1] == "json" {
+			return true
+		}
+	}
+	return false
+}
+
+// startFailedJSON writes an error that ended serve before it served as
+// one JSON log line.
+func startFailedJSON(w io.Writer, err error, attrs ...any) {
+	logs.New(w, "info", "json").Error("serve failed", append([]any{"error", err.Error()}, attrs...)...)
+}
+
+// loadFlags are the flags shared by commands that compile a configuration.
+type loadFlags struct {
+	Vars []string `name:"var" sep:"none" placeholder:"NAME=VALUE" help:"Set a variable (repeatable). Strings as written; other types as HCL values, e.g. --var limit=5."`
+}
+
+func (f loadFlags) varMap() (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range f.Vars {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--var %q: write it as NAME=VALUE", kv)
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// compile is serving.Compile of paths with the --var flags.
+func (f loadFlags) compile(paths []string, lookupEnv func(string) (string, bool)) (*lang.Config, *dispatch.Table, hcl.Diagnostics, error) {
+	vars, err := f.varMap()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cfg, table, diags := serving.Compile(paths, vars, lookupEnv)
+	return cfg, table, diags, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/mcpdecl/mcpdecl/diagtext"
 )
 
 type fmtCmd struct {
@@ -64,7 +65,7 @@ func (c *fmtCmd) formatFile(s streams, name string) (bool, error) {
 	}
 	if _, diags := hclwrite.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
 		files := map[string]*hcl.File{name: {Bytes: src}}
-		_ = writeTextDiagnostics(s.err, diags, files)
+		_ = diagtext.WriteText(s.err, diags, files)
 		fmt.Fprintf(s.err, "mcpdecl fmt: %s has syntax errors and was not formatted.\n", name)
 		return false, diags
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/mcpdecl/mcpdecl/diagtext"
+	"github.com/mcpdecl/mcpdecl/dispatch"
 )
 
 type inspectCmd struct {
@@ -21,17 +23,17 @@ func (*inspectCmd) Help() string {
 }
 
 func (c *inspectCmd) Run(s streams) error {
-	cfg, table, diags, err := compile(c.Paths, c.loadFlags, nil)
+	cfg, table, diags, err := c.compile(c.Paths, nil)
 	if err != nil {
 		return err
 	}
 	if diags.HasErrors() {
-		sortDiagnostics(diags)
+		diagtext.Sort(diags)
 		files := map[string]*hcl.File{}
 		if cfg != nil {
 			files = cfg.Files
 		}
-		if err := writeTextDiagnostics(s.err, diags, files); err != nil {
+		if err := diagtext.WriteText(s.err, diags, files); err != nil {
 			return err
 		}
 		fmt.Fprintln(s.err, "Fix the errors above; mcpdecl validate checks the configuration on its own.")
@@ -40,5 +42,5 @@ func (c *inspectCmd) Run(s streams) error {
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(inspect(table))
+	return enc.Encode(dispatch.Inspect(table))
 }

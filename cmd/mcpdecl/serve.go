@@ -5,16 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
-	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/serving"
 	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
@@ -48,162 +48,140 @@ func (c *serveCmd) Run(s streams) error {
 		log.Error("serve failed", "error", err.Error())
 		return exitCode(1)
 	}
-	var ce *configError
+	var ce *serving.ConfigError
 	if errors.As(err, &ce) {
 		return exitCode(1) // the diagnostics said it
 	}
 	return err
 }
 
+// serve runs the serving lifecycle: SIGHUP reloads, SIGINT and SIGTERM
+// drain and stop.
 func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 	// Catch SIGHUP before the (possibly slow) first load and backend open:
 	// its default action would kill the server instead of reloading it.
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
-	log.Debug("loading the configuration; SIGHUP from now on reloads it", "paths", c.Paths)
-	keys, err := c.openKeys()
-	if err != nil {
-		return err
-	}
-	table, err := c.load(s, log)
+	opts, err := c.options(s, log)
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	guard := func(h http.Handler, addr net.Addr) http.Handler { return c.guardHosts(h, addr, log) }
-	if err := c.startMetrics(ctx, log, c.HTTP, guard); err != nil {
-		return err
-	}
-	if err := c.startTraces(ctx, log); err != nil {
-		return err
-	}
-	defer c.stopTraces(log) // after the server's close: every span has ended
-	store, err := c.openTaskStore(ctx)
+	inst, err := serving.Start(ctx, opts)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks), MaxTasksPerOwner: offIfZero(c.MaxTasksPerCaller),
-		HTTPAuth: c.HTTP != "", Observer: c.observer(), Tracer: c.tracer(), OnBackendCall: c.onBackendCall()})
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	c.watchPools(srv)
-	proto := mcp.NewServer(srv, &mcp.Options{Logger: log, OnRequest: c.onRequest(), OnOpen: c.onOpen()})
-	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
-	if c.HTTP == "" {
-		if table.Auth != nil {
-			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				_ = inst.Reload()
+			}
 		}
-		log.Info(fmt.Sprintf("serving %s over stdio (%s)", table.Server.Name, counts(table)), "server", table.Server.Name, "transport", "stdio")
-		err := proto.ServeStdio(ctx, os.Stdin, os.Stdout)
-		if c.sharedTasks() { // tasks in memory end with the process anyway
-			drainCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
-			defer cancel()
-			drain(drainCtx, srv, log)
-		}
-		return err
-	}
-	return c.serveHTTP(ctx, s, log, table, srv, proto, keys, store)
-}
-
-// load compiles the configuration for serving: env() reads the environment
-// and every variable needs a value. Diagnostics are written as a
-// compiler's text, or with JSON logs as one log line each; the error then
-// is a *configError.
-func (c *serveCmd) load(s streams, log *slog.Logger) (*dispatch.Table, error) {
-	cfg, table, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
-	if err != nil {
-		return nil, err
-	}
-	if diags.HasErrors() {
-		sortDiagnostics(diags)
-		if c.LogFormat == "json" {
-			logDiagnostics(log, diags)
-		} else {
-			_ = writeTextDiagnostics(s.err, diags, cfg.Files)
-		}
-		return nil, &configError{diags}
-	}
-	return table, nil
-}
-
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store taskstore.Store) error {
-	ln, err := net.Listen("tcp", c.HTTP)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
-	}
-	handler, _, ready := c.httpHandler(ln.Addr(), log, srv, proto, keys, store)
-	hs := c.server(handler)
-	url := fmt.Sprintf("http://%s%s", ln.Addr(), c.Path)
-	log.Info(fmt.Sprintf("serving %s on %s (%s)", table.Server.Name, url, counts(table)), "server", table.Server.Name, "url", url)
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	}()
 	select {
-	case err := <-errc:
-		return err
+	case <-inst.Done():
 	case <-ctx.Done():
 	}
-	log.Info("shutting down; finishing calls and tasks in flight", "drain_timeout", c.DrainTimeout.String())
-	ready.draining.Store(true)
-	shutCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
-	defer cancel()
-	// Running tasks get the whole bound too, and as they end, the 2025
-	// tasks/result requests waiting for them are answered.
-	drained := make(chan struct{})
-	go func() { drain(shutCtx, srv, log); close(drained) }()
-	_ = proto.Shutdown(shutCtx)
-	<-drained
-	if err := hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	return inst.Stop()
 }
 
-func isLoopbackAddr(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	return ok && tcp.IP.IsLoopback()
+// options are the flags as serving takes them.
+func (c *serveCmd) options(s streams, log *slog.Logger) (serving.Options, error) {
+	vars, err := c.varMap()
+	if err != nil {
+		return serving.Options{}, err
+	}
+	limits, err := c.taskLimits()
+	if err != nil {
+		return serving.Options{}, err
+	}
+	opts := serving.Options{
+		Paths: c.Paths, Vars: vars, Logger: log,
+		HTTP: c.HTTP, Path: c.Path, LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
+		HTTPLimits:   serving.HTTPLimits(c.httpLimits),
+		StateKeyFile: c.StateKeyFile, StateKeys: c.StateKeys,
+		TaskStore: c.TaskStore, TaskLease: c.TaskLease, MaxTasks: c.MaxTasks, MaxTasksPerCaller: c.MaxTasksPerCaller,
+		DrainTimeout: c.DrainTimeout, TaskLimits: limits,
+		Metrics: c.Metrics, MetricsAddr: c.MetricsAddr, Traces: c.Traces, Version: buildVersion(),
+	}
+	if c.LogFormat != "json" {
+		opts.Diagnostics = func(diags hcl.Diagnostics, files map[string]*hcl.File) { _ = diagtext.WriteText(s.err, diags, files) }
+	}
+	return opts, nil
 }
 
-// reloadOnHangup recompiles the configuration on SIGHUP. A valid one
-// replaces the served table atomically and every listener is told the
-// lists changed; an invalid one is logged and the old table keeps serving.
-func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s streams, log *slog.Logger, srv *server.Server, proto *mcp.Server, keys *mcp.Keys) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-hup:
-		}
-		c.reloadKeys(keys, log)
-		table, err := c.load(s, log)
-		if err != nil {
-			c.reloadFailed(err)
-			log.Error("reload failed; still serving the previous configuration", "error", err.Error())
-			continue
-		}
-		kinds, updated, err := srv.Reload(ctx, table)
-		if err != nil {
-			log.Error("reload failed; still serving the previous configuration", "error", err.Error())
-			continue
-		}
-		proto.NotifyListChanged(kinds)
-		for _, uri := range updated {
-			proto.NotifyResourceUpdated(uri)
-		}
-		// The previous table's backends close when its last call ends.
-		log.Info("configuration reloaded", "tools", len(table.Tools))
-	}
+// httpLimits are the serve flags that bound what one HTTP client can hold:
+// time, connections, requests, sessions, and the Host names accepted.
+type httpLimits struct {
+	AllowedHosts       []string      `name:"allowed-host" sep:"none" placeholder:"HOST" help:"A Host name the server answers to besides its own address (mcp.example.com, or mcp.example.com:8443 for that port only; repeatable). By default a loopback bind answers to localhost, 127.0.0.1 and [::1], any other bind only to the literal IP a client connected to; every other Host gets 403 (DNS rebinding protection)."`
+	HeaderTimeout      time.Duration `default:"10s" help:"Time a client has to send the request headers."`
+	BodyTimeout        time.Duration `default:"30s" help:"Time a client has to send a request body; a slower one gets 408 (0: no limit)."`
+	WriteTimeout       time.Duration `default:"60s" help:"Time each write of an answer may take; renewed per event on streams, so only a client that stops reading is cut off (0: no limit)."`
+	IdleTimeout        time.Duration `default:"30s" help:"How long an idle keep-alive connection stays open."`
+	MaxInFlight        int           `default:"64" help:"Requests doing work at once (a call streaming its progress included, open listen and GET streams not); beyond it a request gets 503 with Retry-After (0: no limit)."`
+	MaxStreams         int           `default:"4096" help:"Open streams that wait to push (subscriptions/listen, a session's GET stream, tasks/result waiting for its task); beyond it a new one gets 503 with Retry-After (0: no limit)."`
+	MaxSessions        int           `default:"1000" help:"With --legacy-sessions: live sessions at most; at the cap initialize ends the least recently used idle session, and gets 503 only when every session is busy (0: no limit)."`
+	SessionIdleTimeout time.Duration `default:"30m" help:"With --legacy-sessions: a session unused this long ends; its id then gets 404 and the client initializes again (0: never)."`
 }
 
-func counts(t *dispatch.Table) string {
-	out := fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources)-appCount(t), "resource"),
-		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
-	if apps := appCount(t); apps > 0 {
-		out += ", " + plural(apps, "app")
+// stateKeyFlags say where the signing keys come from: they sign a
+// 2026-07-28 requestState and a 2025 session id. Replicas behind one load
+// balancer must share them, or a multi-round call whose next round lands
+// on another replica is refused, and so is a 2025 session id minted by
+// another replica.
+type stateKeyFlags struct {
+	StateKeyFile string `name:"state-key-file" env:"MCPDECL_STATE_KEY_FILE" placeholder:"PATH" help:"File of signing keys shared by replicas (for 2026-07-28 requestState and 2025 session ids): one base64 key (32 bytes or more, e.g. from 'head -c 32 /dev/urandom | base64') per line; the first signs, every one is accepted, so a rotation puts the new key first and drops the old one once its states expired (15 minutes). Re-read on SIGHUP. Without it or MCPDECL_STATE_KEYS, each process has a random key."`
+	// Only from the environment in practice (a flag's value shows in ps).
+	StateKeys string `name:"state-keys" hidden:"" env:"MCPDECL_STATE_KEYS" help:"Request-state keys, comma-separated base64; prefer the environment variable."`
+}
+
+// taskFlags choose where tasks are kept and how a shutdown ends them.
+type taskFlags struct {
+	TaskStore         string        `name:"task-store" env:"MCPDECL_TASK_STORE" default:"memory" placeholder:"URL" help:"Where tasks (long calls of tools with a task block) are kept: 'memory' (this process only) or a Redis URL such as redis://127.0.0.1:6379/0, which replicas behind one load balancer must share."`
+	TaskLease         time.Duration `default:"15s" help:"How long a running task counts as alive without its replica renewing it; a task whose replica died is reported failed after this."`
+	MaxTasks          int           `default:"256" help:"Tasks running at once on this server at most; a call beyond it is refused until one ends (0: no limit)."`
+	MaxTasksPerCaller int           `default:"32" help:"Tasks one caller (token subject, 2025 session, the stdio client) runs at once at most, so that no caller takes every slot; callers with neither share only --max-tasks (0: no limit)."`
+	DrainTimeout      time.Duration `default:"30s" help:"On SIGTERM: how long calls and tasks in flight may take to finish; tasks still running then are stopped and recorded as failed."`
+
+	// Finished tasks are kept until their TTL ends, within these bounds:
+	// past one, the oldest finished tasks are forgotten.
+	TaskResultsPerOwner    int   `default:"100" help:"Finished tasks kept per caller (token subject, 2025 session); past it the caller's oldest are forgotten (0: no limit)."`
+	TaskResultsAnonymous   int   `default:"1000" help:"Finished tasks kept of callers with neither a token nor a session, all together (0: no limit)."`
+	TaskResultsTotal       int   `default:"10000" help:"Finished tasks kept in all, every caller together (0: no limit)."`
+	TaskResultMibPerOwner  int64 `name:"task-result-mib-per-owner" default:"64" help:"MiB of finished tasks' results kept per caller (0: no limit)."`
+	TaskResultMibAnonymous int64 `name:"task-result-mib-anonymous" default:"128" help:"MiB of finished tasks' results kept of callers with neither a token nor a session, all together (0: no limit)."`
+	TaskResultMibTotal     int64 `name:"task-result-mib-total" default:"1024" help:"MiB of finished tasks' results kept in all (0: no limit)."`
+}
+
+// taskLimits are the bounds the flags set, checked.
+func (f *taskFlags) taskLimits() (taskstore.Limits, error) {
+	for name, v := range map[string]int64{"--task-results-per-owner": int64(f.TaskResultsPerOwner), "--task-results-anonymous": int64(f.TaskResultsAnonymous),
+		"--task-results-total": int64(f.TaskResultsTotal), "--task-result-mib-per-owner": f.TaskResultMibPerOwner, "--task-result-mib-anonymous": f.TaskResultMibAnonymous, "--task-result-mib-total": f.TaskResultMibTotal} {
+		if v < 0 {
+			return taskstore.Limits{}, fmt.Errorf("%s is %d: use 0 for no limit, or a positive number", name, v)
+		}
+		if v > 1<<40 {
+			return taskstore.Limits{}, fmt.Errorf("%s is %d: too large", name, v)
+		}
 	}
-	return out
+	return taskstore.Limits{PerOwner: f.TaskResultsPerOwner, Anonymous: f.TaskResultsAnonymous, Total: f.TaskResultsTotal,
+		PerOwnerBytes: f.TaskResultMibPerOwner << 20, AnonymousBytes: f.TaskResultMibAnonymous << 20, TotalBytes: f.TaskResultMibTotal << 20}, nil
+}
+
+// metricsFlags turn on Prometheus metrics. Off, nothing is counted and
+// there is no /metrics.
+type metricsFlags struct {
+	Metrics     bool   `help:"Serve Prometheus metrics at /metrics on the --http listener (with an auth block, only to a valid token, e.g. a static token of the scraper)."`
+	MetricsAddr string `name:"metrics-addr" placeholder:"ADDR" help:"Serve Prometheus metrics at /metrics on a listener of their own (e.g. 127.0.0.1:9090); works with stdio too."`
+}
+
+// traceFlags turn on OpenTelemetry traces. Off (no flag, no OTLP endpoint
+// variable), no span is made and a call costs nothing more.
+type traceFlags struct {
+	Traces bool `help:"Export OpenTelemetry traces over OTLP/HTTP even without OTEL_EXPORTER_OTLP_ENDPOINT (then to http://localhost:4318). Setting OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT turns traces on too; OTEL_SDK_DISABLED=true turns them off."`
 }

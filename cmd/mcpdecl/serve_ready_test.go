@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -9,16 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/lang"
-	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/serving"
 )
 
 // readyBackends are an SQLite database, an HTTP API and commands: only
@@ -60,11 +53,11 @@ func TestReadyzBreakdown(t *testing.T) {
 		t.Errorf("/readyz: %d\n%s\nwant 200\n%s", status, body, want)
 	}
 	status, body = get(t, base+"/readyz?format=json")
-	var rep readyReport
+	var rep serving.ReadyReport
 	if err := json.Unmarshal([]byte(body), &rep); err != nil || status != http.StatusOK {
 		t.Fatalf("/readyz?format=json: %d %q: %v", status, body, err)
 	}
-	if rep.Status != "ready" || len(rep.Backends) != 3 || rep.Backends[2] != (readyCheck{Name: "orders", Kind: "sql", Status: "ok"}) ||
+	if rep.Status != "ready" || len(rep.Backends) != 3 || rep.Backends[2] != (serving.ReadyCheck{Name: "orders", Kind: "sql", Status: "ok"}) ||
 		rep.TaskStore == nil || rep.TaskStore.Kind != "memory" {
 		t.Errorf("/readyz as JSON: %s", body)
 	}
@@ -113,7 +106,7 @@ backend "sql" "db" {
 		t.Errorf("/readyz shows the DSN's password:\n%s", body)
 	}
 	status, body = get(t, base+"/readyz?format=json")
-	var rep readyReport
+	var rep serving.ReadyReport
 	if err := json.Unmarshal([]byte(body), &rep); err != nil || status != http.StatusServiceUnavailable || rep.Status != "not ready" {
 		t.Errorf("/readyz?format=json: %d %s (%v)", status, body, err)
 	}
@@ -158,57 +151,4 @@ func hostOf(t *testing.T, raw string) string {
 		t.Fatal(err)
 	}
 	return u.Host
-}
-
-// countingPinger counts the pings of a real backend.
-type countingPinger struct {
-	adapter.Backend
-	real  adapter.Pinger
-	pings atomic.Int32
-}
-
-func (c *countingPinger) Ping(ctx context.Context) error {
-	c.pings.Add(1)
-	return c.real.Ping(ctx)
-}
-
-// TestReadinessKeepsItsAnswer: a burst of probes pings the database once;
-// a probe after the answer is a second old pings it again.
-func TestReadinessKeepsItsAnswer(t *testing.T) {
-	cfg, diags := lang.Load(writeReadyConfig(t, ""))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	srv, err := server.Open(context.Background(), table, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	counted := &countingPinger{Backend: table.Backends["orders"], real: table.Backends["orders"].(adapter.Pinger)}
-	table.Backends["orders"] = counted
-	r := &readiness{}
-	r.srv.Store(srv)
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Go(func() {
-			if rep := r.report(context.Background()); rep.Status != "ready" {
-				t.Errorf("report: %+v", rep)
-			}
-		})
-	}
-	wg.Wait()
-	if n := counted.pings.Load(); n != 1 {
-		t.Errorf("20 probes at once pinged %d times, want 1", n)
-	}
-	r.mu.Lock()
-	r.lastAt = r.lastAt.Add(-readyCacheFor)
-	r.mu.Unlock()
-	r.report(context.Background())
-	if n := counted.pings.Load(); n != 2 {
-		t.Errorf("a probe after the answer expired: %d pings in all, want 2", n)
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/testrun"
@@ -93,11 +94,11 @@ func (c *testCmd) prepare(s streams, suites []*testrun.Suite, opts dispatch.Opti
 			continue
 		}
 		broken++
-		sortDiagnostics(diags)
+		diagtext.Sort(diags)
 		if c.Format == "github" {
-			writeGitHubDiagnostics(s.out, diags)
+			diagtext.WriteGitHub(s.out, diags)
 		} else {
-			_ = writeTextDiagnostics(s.err, diags, p.Config.Files)
+			_ = diagtext.WriteText(s.err, diags, p.Config.Files)
 		}
 		fmt.Fprintf(s.err, "mcpdecl test: %s has errors; its tests did not run.\n", suite.Name)
 	}

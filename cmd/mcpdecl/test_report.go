@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
@@ -184,8 +185,8 @@ func writeTestGitHub(w io.Writer, results []*testrun.Result) {
 			continue
 		}
 		rng := r.Case.Range
-		props := strings.Join([]string{"file=" + ghEscapeProp(rng.Filename), fmt.Sprintf("line=%d", rng.Start.Line),
-			fmt.Sprintf("col=%d", rng.Start.Column), "title=" + ghEscapeProp("test "+r.Case.Name)}, ",")
-		fmt.Fprintf(w, "::error %s::%s\n", props, ghEscapeData(strings.Join(r.Problems, "\n")))
+		props := strings.Join([]string{"file=" + diagtext.EscapeGitHubProp(rng.Filename), fmt.Sprintf("line=%d", rng.Start.Line),
+			fmt.Sprintf("col=%d", rng.Start.Column), "title=" + diagtext.EscapeGitHubProp("test "+r.Case.Name)}, ",")
+		fmt.Fprintf(w, "::error %s::%s\n", props, diagtext.EscapeGitHubData(strings.Join(r.Problems, "\n")))
 	}
 }

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -37,7 +34,7 @@ func (v *validateCmd) Run(s streams) error {
 	files := map[string]*hcl.File{}
 	var summaries []string
 	for _, p := range paths {
-		cfg, table, diags, err := compile([]string{p}, v.loadFlags, nil)
+		cfg, table, diags, err := v.compile([]string{p}, nil)
 		if err != nil {
 			return err
 		}
@@ -48,7 +45,7 @@ func (v *validateCmd) Run(s streams) error {
 		if !diags.HasErrors() {
 			var d hcl.Diagnostics
 			tests, d = v.checkTests(p, files)
-			diags = dedupe(append(diags, d...))
+			diags = diagtext.Dedupe(append(diags, d...))
 		}
 		if !diags.HasErrors() && !v.NoLint {
 			diags = append(diags, lint.Check(cfg, table)...)
@@ -64,11 +61,11 @@ func (v *validateCmd) Run(s streams) error {
 			summaries = append(summaries, p+": "+successLine(table)+testsLine(tests))
 		}
 	}
-	sortDiagnostics(all)
+	diagtext.Sort(all)
 	if err := v.write(s, all, files, summaries); err != nil {
 		return err
 	}
-	if errs, warns := count(all); errs > 0 || v.Strict && warns > 0 {
+	if errs, warns := diagtext.Count(all); errs > 0 || v.Strict && warns > 0 {
 		return exitCode(1)
 	}
 	return nil
@@ -82,25 +79,11 @@ func (v *validateCmd) Run(s streams) error {
 // checked and their problems; the files it read join files, for the
 // snippets of the report.
 func (v *validateCmd) checkTests(p string, files map[string]*hcl.File) (int, hcl.Diagnostics) {
-	suites, err := testrun.Discover([]string{p})
-	if err != nil {
-		return 0, nil // p compiled, so it exists; Discover has nothing to add
-	}
 	vars, err := v.varMap()
 	if err != nil {
 		return 0, nil // compile reported it
 	}
-	n := 0
-	var diags hcl.Diagnostics
-	for _, suite := range suites {
-		prep, d := testrun.Prepare(suite, dispatch.Options{Vars: vars})
-		if prep.Config != nil {
-			maps.Copy(files, prep.Config.Files)
-		}
-		n += len(prep.Cases)
-		diags = append(diags, d...)
-	}
-	return n, diags
+	return testrun.CheckPath(p, vars, files)
 }
 
 // testsLine completes the success line with the tests checked, if any.
@@ -114,14 +97,14 @@ func testsLine(n int) string {
 func (v *validateCmd) write(s streams, diags hcl.Diagnostics, files map[string]*hcl.File, summaries []string) error {
 	switch v.Format {
 	case "json":
-		return writeJSONDiagnostics(s.out, diags, files)
+		return diagtext.WriteJSON(s.out, diags, files)
 	case "github":
-		writeGitHubDiagnostics(s.out, diags)
+		diagtext.WriteGitHub(s.out, diags)
 		return nil
 	case "sarif":
-		return writeSARIF(s.out, diags)
+		return diagtext.WriteSARIF(s.out, diags, buildVersion())
 	}
-	if err := writeTextDiagnostics(s.err, diags, files); err != nil {
+	if err := diagtext.WriteText(s.err, diags, files); err != nil {
 		return err
 	}
 	for _, line := range summaries {
@@ -134,7 +117,7 @@ func successLine(t *dispatch.Table) string {
 	if t == nil {
 		return "valid."
 	}
-	apps := appCount(t)
+	apps := dispatch.AppCount(t)
 	if apps > 0 {
 		return fmt.Sprintf("valid: %s, %s, %s, %s and %s.",
 			plural(len(t.Tools), "tool"), plural(len(t.Resources)-apps, "resource"),
@@ -145,147 +128,6 @@ func successLine(t *dispatch.Table) string {
 		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
 }
 
-// appCount is how many of the table's resources are apps.
-func appCount(t *dispatch.Table) int {
-	n := 0
-	for _, r := range t.Resources {
-		if r.App != nil {
-			n++
-		}
-	}
-	return n
-}
-
 func plural(n int, word string) string {
 	return english.Count(n, word)
-}
-
-// sortDiagnostics orders diagnostics by file and position, so output is
-// stable and reads top to bottom.
-func sortDiagnostics(diags hcl.Diagnostics) {
-	sort.SliceStable(diags, func(i, j int) bool {
-		a, b := diags[i].Subject, diags[j].Subject
-		switch {
-		case a == nil || b == nil:
-			return a == nil && b != nil
-		case a.Filename != b.Filename:
-			return a.Filename < b.Filename
-		}
-		return a.Start.Byte < b.Start.Byte
-	})
-}
-
-func count(diags hcl.Diagnostics) (errs, warns int) {
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			errs++
-		} else {
-			warns++
-		}
-	}
-	return errs, warns
-}
-
-// jsonDiagnostic is the JSON form of a diagnostic (Terraform's shape).
-type jsonDiagnostic struct {
-	Severity string     `json:"severity"`
-	Code     string     `json:"code"`
-	Summary  string     `json:"summary"`
-	Detail   string     `json:"detail,omitempty"`
-	Range    *jsonRange `json:"range,omitempty"`
-	Snippet  string     `json:"snippet,omitempty"`
-}
-
-type jsonRange struct {
-	Filename string  `json:"filename"`
-	Start    jsonPos `json:"start"`
-	End      jsonPos `json:"end"`
-}
-
-type jsonPos struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
-type jsonReport struct {
-	Valid        bool             `json:"valid"`
-	ErrorCount   int              `json:"error_count"`
-	WarningCount int              `json:"warning_count"`
-	Diagnostics  []jsonDiagnostic `json:"diagnostics"`
-}
-
-func writeJSONDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) error {
-	errs, warns := count(diags)
-	rep := jsonReport{Valid: errs == 0, ErrorCount: errs, WarningCount: warns, Diagnostics: []jsonDiagnostic{}}
-	for _, d := range diags {
-		jd := jsonDiagnostic{Severity: severityName(d.Severity), Code: lint.CodeOf(d), Summary: d.Summary, Detail: d.Detail}
-		if r := d.Subject; r != nil {
-			jd.Range = &jsonRange{Filename: r.Filename,
-				Start: jsonPos{r.Start.Line, r.Start.Column, r.Start.Byte},
-				End:   jsonPos{r.End.Line, r.End.Column, r.End.Byte}}
-			jd.Snippet = sourceLine(files, r)
-		}
-		rep.Diagnostics = append(rep.Diagnostics, jd)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
-}
-
-func severityName(s hcl.DiagnosticSeverity) string {
-	if s == hcl.DiagWarning {
-		return "warning"
-	}
-	return "error"
-}
-
-func sourceLine(files map[string]*hcl.File, r *hcl.Range) string {
-	f, ok := files[r.Filename]
-	if !ok {
-		return ""
-	}
-	lines := strings.Split(string(f.Bytes), "\n")
-	if r.Start.Line < 1 || r.Start.Line > len(lines) {
-		return ""
-	}
-	return lines[r.Start.Line-1]
-}
-
-// writeGitHubDiagnostics writes GitHub Actions workflow commands, which show
-// as annotations on the pull request's changed lines.
-func writeGitHubDiagnostics(w io.Writer, diags hcl.Diagnostics) {
-	for _, d := range diags {
-		level := "error"
-		if d.Severity == hcl.DiagWarning {
-			level = "warning"
-		}
-		props := []string{"title=" + ghEscapeProp(d.Summary+ownCode(d))}
-		if r := d.Subject; r != nil {
-			props = append([]string{
-				"file=" + ghEscapeProp(r.Filename),
-				fmt.Sprintf("line=%d", r.Start.Line), fmt.Sprintf("col=%d", r.Start.Column),
-				fmt.Sprintf("endLine=%d", r.End.Line), fmt.Sprintf("endColumn=%d", r.End.Column),
-			}, props...)
-		}
-		fmt.Fprintf(w, "::%s %s::%s\n", level, strings.Join(props, ","), ghEscapeData(d.Detail))
-	}
-}
-
-// ownCode is " [MCPD101]" for a diagnostic with a code of its own (a lint
-// finding), and "" for the compiler's, whose generic codes (MCPD001,
-// MCPD002) would only add noise to text meant for people.
-func ownCode(d *hcl.Diagnostic) string {
-	if e, ok := d.Extra.(*lint.Extra); ok {
-		return " [" + e.Code + "]"
-	}
-	return ""
-}
-
-func ghEscapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
-
-func ghEscapeProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

@@ -1,4 +1,4 @@
-package main
+package diagtext
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/english"
 )
 
 // Text diagnostics look like a compiler's, so that terminals and editors
@@ -29,8 +31,8 @@ const (
 	maxSnippetLines = 3
 )
 
-// writeTextDiagnostics writes each diagnostic and a closing count.
-func writeTextDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) error {
+// WriteText writes each diagnostic and a closing count.
+func WriteText(w io.Writer, diags hcl.Diagnostics, files map[string]*hcl.File) error {
 	if len(diags) == 0 {
 		return nil
 	}
@@ -38,14 +40,14 @@ func writeTextDiagnostics(w io.Writer, diags hcl.Diagnostics, files map[string]*
 	for _, d := range diags {
 		writeTextDiagnostic(&buf, d, files)
 	}
-	errs, warns := count(diags)
-	fmt.Fprintf(&buf, "%s, %s.\n", plural(errs, "error"), plural(warns, "warning"))
+	errs, warns := Count(diags)
+	fmt.Fprintf(&buf, "%s, %s.\n", english.Count(errs, "error"), english.Count(warns, "warning"))
 	_, err := w.Write(buf.Bytes())
 	return err
 }
 
 func writeTextDiagnostic(buf *bytes.Buffer, d *hcl.Diagnostic, files map[string]*hcl.File) {
-	buf.WriteString(diagHeader(d))
+	buf.WriteString(Header(d))
 	if r := d.Subject; r != nil {
 		if f := files[r.Filename]; f != nil && f.Bytes != nil {
 			if ctx := blockContext(f, r.Start.Byte); ctx != "" {
@@ -60,10 +62,10 @@ func writeTextDiagnostic(buf *bytes.Buffer, d *hcl.Diagnostic, files map[string]
 	buf.WriteByte('\n')
 }
 
-// diagHeader is the first line, "file:line:col: error: summary", or
+// Header is the first line, "file:line:col: error: summary", or
 // "error: summary" for a problem with no place in a file (an unreadable
 // path, an unreachable backend).
-func diagHeader(d *hcl.Diagnostic) string {
+func Header(d *hcl.Diagnostic) string {
 	line := severityName(d.Severity) + ": " + d.Summary + ownCode(d) + "\n"
 	if r := d.Subject; r != nil {
 		return fmt.Sprintf("%s:%d:%d: %s", r.Filename, r.Start.Line, r.Start.Column, line)

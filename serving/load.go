@@ -1,54 +1,34 @@
-package main
+package serving
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
-// loadFlags are the flags shared by commands that compile a configuration.
-type loadFlags struct {
-	Vars []string `name:"var" sep:"none" placeholder:"NAME=VALUE" help:"Set a variable (repeatable). Strings as written; other types as HCL values, e.g. --var limit=5."`
-}
-
-func (f loadFlags) varMap() (map[string]string, error) {
-	out := map[string]string{}
-	for _, kv := range f.Vars {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || name == "" {
-			return nil, fmt.Errorf("--var %q: write it as NAME=VALUE", kv)
-		}
-		out[name] = value
-	}
-	return out, nil
-}
-
-// compile loads and compiles the configuration at paths without any I/O to
-// backends. With lookupEnv nil (validate) env() values and variables
+// Compile loads and compiles the configuration at paths without any I/O
+// to backends. With lookupEnv nil (validate) env() values and variables
 // without a value stay unknown; with os.LookupEnv the configuration is
 // compiled as serve compiles it: env() and MCPDECL_VAR_<name> are read and
 // every variable needs a value.
-func compile(paths []string, flags loadFlags, lookupEnv func(string) (string, bool)) (*lang.Config, *dispatch.Table, hcl.Diagnostics, error) {
-	vars, err := flags.varMap()
-	if err != nil {
-		return nil, nil, nil, err
-	}
+func Compile(paths []string, vars map[string]string, lookupEnv func(string) (string, bool)) (*lang.Config, *dispatch.Table, hcl.Diagnostics) {
 	cfg, diags := lang.Load(paths...)
 	hintSeparateConfigs(paths, cfg, diags)
 	if cfg.Incomplete {
-		return cfg, nil, diags, nil
+		return cfg, nil, diags
 	}
 	// Compile even when decoding found problems, so that one run reports
 	// everything; the broken blocks are skipped by the compiler.
 	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: lookupEnv})
-	return cfg, table, dedupe(append(diags, d...)), nil
+	return cfg, table, diagtext.Dedupe(append(diags, d...))
 }
 
 // hintSeparateConfigs explains the first duplicate server block that comes
@@ -74,21 +54,31 @@ func hintSeparateConfigs(paths []string, cfg *lang.Config, diags hcl.Diagnostics
 	}
 }
 
-// dedupe drops repeated diagnostics (same summary at the same place), which
-// arise when one mistake is seen by two stages.
-func dedupe(diags hcl.Diagnostics) hcl.Diagnostics {
-	seen := map[string]bool{}
-	out := diags[:0:0]
-	for _, d := range diags {
-		key := d.Summary
-		if d.Subject != nil {
-			key += d.Subject.String()
-		}
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		out = append(out, d)
+// Load compiles the configuration for serving, as Start and Reload do:
+// env() reads lookupEnv (nil: os.LookupEnv) and every variable needs a
+// value. When it does not compile, report (when not nil) gets the
+// diagnostics, sorted, and the error is a *ConfigError.
+func Load(paths []string, vars map[string]string, lookupEnv func(string) (string, bool), report func(hcl.Diagnostics, map[string]*hcl.File)) (*dispatch.Table, error) {
+	if lookupEnv == nil {
+		lookupEnv = os.LookupEnv
 	}
-	return out
+	cfg, table, diags := Compile(paths, vars, lookupEnv)
+	if diags.HasErrors() {
+		diagtext.Sort(diags)
+		if report != nil {
+			report(diags, cfg.Files)
+		}
+		return nil, &ConfigError{diags}
+	}
+	return table, nil
+}
+
+// load compiles the configuration for serving; diagnostics go to
+// Options.Diagnostics, else each is logged as one line.
+func (i *Instance) load() (*dispatch.Table, error) {
+	report := i.opts.Diagnostics
+	if report == nil {
+		report = func(diags hcl.Diagnostics, _ map[string]*hcl.File) { logDiagnostics(i.log, diags) }
+	}
+	return Load(i.opts.Paths, i.opts.Vars, i.opts.LookupEnv, report)
 }

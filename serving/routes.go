@@ -1,15 +1,13 @@
-package main
+package serving
 
 import (
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
 // routeMux is a ServeMux that remembers the patterns it was given, so
@@ -33,10 +31,10 @@ func (m *routeMux) HandleFunc(pattern string, f func(http.ResponseWriter, *http.
 // httpRoutes builds the --http listener's routes: the MCP endpoint, the
 // protected-resource metadata, /metrics with --metrics, and the health
 // checks.
-func (c *serveCmd) httpRoutes(addr net.Addr, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, ready *readiness) *routeMux {
+func (c *Instance) httpRoutes(addr net.Addr, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, ready *readiness) *routeMux {
 	mux := newRouteMux()
-	mux.Handle(c.Path, proto.HTTPHandler(c.mcpOptions(addr, keys, srv)))
-	for _, p := range auth.MetadataPaths(c.Path) {
+	mux.Handle(c.opts.Path, proto.HTTPHandler(c.mcpOptions(addr, keys, srv)))
+	for _, p := range auth.MetadataPaths(c.opts.Path) {
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
 	}
 	c.mountMetrics(mux, srv.Guard)
@@ -47,9 +45,9 @@ func (c *serveCmd) httpRoutes(addr net.Addr, srv *server.Server, proto *mcp.Serv
 
 // mcpOptions are the MCP endpoint's options; their Host and Origin rule
 // guards the listener's other routes too (guardHosts).
-func (c *serveCmd) mcpOptions(addr net.Addr, keys *mcp.Keys, srv *server.Server) *mcp.HTTPOptions {
-	return c.handlerOptions(&mcp.HTTPOptions{
-		LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
+func (c *Instance) mcpOptions(addr net.Addr, keys *mcp.Keys, srv *server.Server) *mcp.HTTPOptions {
+	return c.opts.handlerOptions(&mcp.HTTPOptions{
+		LegacySessions: c.opts.LegacySessions, AllowedOrigins: c.opts.AllowedOrigins, CORS: c.opts.CORS,
 		Loopback: isLoopbackAddr(addr), SessionKeys: keys,
 		Guard: srv.Guard, // tokens, with an auth block
 		// a 2025 session belongs to the token's subject that started it
@@ -60,14 +58,14 @@ func (c *serveCmd) mcpOptions(addr net.Addr, keys *mcp.Keys, srv *server.Server)
 // guardHosts gives every route of a listener on addr the MCP endpoint's
 // Host and Origin rule: a page rebound to a loopback server's address
 // would otherwise read /metrics or /readyz under its own DNS name.
-func (c *serveCmd) guardHosts(h http.Handler, addr net.Addr, log *slog.Logger) http.Handler {
-	return mcp.GuardHosts(h, &mcp.HTTPOptions{AllowedHosts: c.AllowedHosts, AllowedOrigins: c.AllowedOrigins, Loopback: isLoopbackAddr(addr)}, log)
+func (c *Instance) guardHosts(h http.Handler, addr net.Addr) http.Handler {
+	return mcp.GuardHosts(h, &mcp.HTTPOptions{AllowedHosts: c.opts.AllowedHosts, AllowedOrigins: c.opts.AllowedOrigins, Loopback: isLoopbackAddr(addr)}, c.log)
 }
 
 // httpHandler is everything the --http listener serves.
-func (c *serveCmd) httpHandler(addr net.Addr, log *slog.Logger, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store taskstore.Store) (http.Handler, *routeMux, *readiness) {
-	ready := &readiness{store: store}
-	ready.srv.Store(srv)
-	mux := c.httpRoutes(addr, srv, proto, keys, ready)
-	return c.guardHosts(mux, addr, log), mux, ready
+func (c *Instance) httpHandler(addr net.Addr) (http.Handler, *routeMux, *readiness) {
+	ready := &readiness{store: c.store}
+	ready.srv.Store(c.srv)
+	mux := c.httpRoutes(addr, c.srv, c.proto, c.keys, ready)
+	return c.guardHosts(mux, addr), mux, ready
 }

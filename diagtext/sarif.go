@@ -1,4 +1,4 @@
-package main
+package diagtext
 
 import (
 	"encoding/json"
@@ -93,10 +93,11 @@ type sarifRegion struct {
 	EndColumn   int `json:"endColumn"`
 }
 
-func writeSARIF(w io.Writer, diags hcl.Diagnostics) error {
+// WriteSARIF writes the diagnostics as a SARIF log of mcpdecl at version.
+func WriteSARIF(w io.Writer, diags hcl.Diagnostics, version string) error {
 	wd, _ := os.Getwd()
 	index := map[string]int{}
-	driver := sarifDriver{Name: "mcpdecl", Version: buildVersion(), InformationURI: homepage}
+	driver := sarifDriver{Name: "mcpdecl", Version: version, InformationURI: homepage}
 	for i, r := range lint.Rules {
 		index[r.Code] = i
 		driver.Rules = append(driver.Rules, sarifRule{

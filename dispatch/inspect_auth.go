@@ -1,18 +1,14 @@
-package main
+package dispatch
 
-import (
-	"github.com/mcpdecl/mcpdecl/dispatch"
-)
-
-// access is what inspect shows of a primitive's requirements on the
+// accessInspection is what inspect shows of a primitive's requirements on the
 // caller: the scopes its token needs, and whether it reads auth.*.
-type access struct {
+type accessInspection struct {
 	Scopes       []string `json:"scopes,omitempty"`
 	UsesIdentity bool     `json:"usesIdentity,omitempty"`
 }
 
-func accessOf(a dispatch.Access) access {
-	return access{Scopes: a.Scopes, UsesIdentity: a.UsesIdentity}
+func accessOf(a Access) accessInspection {
+	return accessInspection{Scopes: a.Scopes, UsesIdentity: a.UsesIdentity}
 }
 
 // authInspection summarises the auth block: never a secret (token values,
@@ -41,7 +37,7 @@ type tokenInspection struct {
 	Scopes []string `json:"scopes,omitempty"`
 }
 
-func inspectAuth(t *dispatch.Table) *authInspection {
+func inspectAuth(t *Table) *authInspection {
 	a := t.Auth
 	if a == nil {
 		return nil

@@ -1,4 +1,4 @@
-package main
+package serving
 
 import (
 	"sort"
@@ -10,7 +10,7 @@ import (
 
 // onOpen is the protocol layer's hook for sessions and streams held open,
 // nil when metrics are off.
-func (m *metricsFlags) onOpen() func(kind string, delta int) {
+func (m *metricsState) onOpen() func(kind string, delta int) {
 	if m.reg == nil {
 		return nil
 	}
@@ -19,7 +19,7 @@ func (m *metricsFlags) onOpen() func(kind string, delta int) {
 
 // watchPools reports, at each scrape, the connection pools of the
 // backends srv serves then (after a reload, the new configuration's).
-func (m *metricsFlags) watchPools(srv *server.Server) {
+func (m *metricsState) watchPools(srv *server.Server) {
 	if m.reg == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package diagtext
 
 import (
 	"bytes"
@@ -120,7 +120,7 @@ func ptr(r hcl.Range) *hcl.Range { return &r }
 // and nothing at all is written for no diagnostics.
 func TestTextDiagnosticsCount(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeTextDiagnostics(&buf, nil, nil); err != nil || buf.Len() != 0 {
+	if err := WriteText(&buf, nil, nil); err != nil || buf.Len() != 0 {
 		t.Fatalf("no diagnostics wrote %q, %v", buf.String(), err)
 	}
 	diags := hcl.Diagnostics{
@@ -128,7 +128,7 @@ func TestTextDiagnosticsCount(t *testing.T) {
 		{Severity: hcl.DiagWarning, Summary: "B"},
 		{Severity: hcl.DiagWarning, Summary: "C"},
 	}
-	if err := writeTextDiagnostics(&buf, diags, nil); err != nil {
+	if err := WriteText(&buf, diags, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := "error: A\n\nwarning: B\n\nwarning: C\n\n1 error, 2 warnings.\n"

@@ -1,7 +1,6 @@
-package main
+package serving
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -11,9 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/server"
 )
 
 // TestServeHostileRebindEveryRoute visits every route the --http listener
@@ -23,47 +19,28 @@ import (
 func TestServeHostileRebindEveryRoute(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "config.hcl")
 	writeFile(t, config, reloadConfigA)
-	c := &serveCmd{Path: "/mcp", Paths: []string{config}}
-	c.Metrics, c.MetricsAddr = true, "127.0.0.1:0"
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-
-	var banner bytes.Buffer
-	bannerLog := slog.New(slog.NewTextHandler(&banner, nil))
-	guard := func(h http.Handler, addr net.Addr) http.Handler { return c.guardHosts(h, addr, log) }
-	if err := c.startMetrics(ctx, bannerLog, "127.0.0.1:0", guard); err != nil {
+	var banner lockedBuffer
+	inst, err := Start(context.Background(), Options{
+		Paths: []string{config}, HTTP: "127.0.0.1:0",
+		Metrics: true, MetricsAddr: "127.0.0.1:0",
+		Logger: slog.New(slog.NewTextHandler(&banner, nil)),
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer inst.Stop()
 	metricsAddr := regexp.MustCompile(`metrics on http://([^/]+)/`).FindStringSubmatch(banner.String())
 	if metricsAddr == nil {
 		t.Fatalf("no metrics address in %q", banner.String())
 	}
-	table, err := c.load(streams{out: io.Discard, err: io.Discard}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, HTTPAuth: true, Observer: c.observer()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	proto := mcp.NewServer(srv, &mcp.Options{Logger: log})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	handler, mux, _ := c.httpHandler(ln.Addr(), log, srv, proto, nil, nil)
-	hs := c.server(handler)
-	go func() { _ = hs.Serve(ln) }()
-	defer hs.Close()
+	ln, mux := inst.ln, inst.mux
 
 	listeners := []struct {
 		addr   string
 		routes []string
 	}{
 		{ln.Addr().String(), mux.patterns},
-		{metricsAddr[1], c.addrRoutes.patterns},
+		{metricsAddr[1], inst.addrRoutes.patterns},
 	}
 	for _, l := range listeners {
 		if len(l.routes) == 0 {
@@ -128,3 +105,20 @@ func status(t *testing.T, url, host, origin string) int {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode
 }
+
+const reloadConfigA = `
+server {
+  name    = "reload"
+  version = "1.0.0"
+}
+
+tool "greet" {
+  description = "Greet someone."
+  arg "name" {
+    type = string
+  }
+  result {
+    text = "'Hello ' + args.name"
+  }
+}
+`

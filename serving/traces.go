@@ -1,4 +1,4 @@
-package main
+package serving
 
 import (
 	"context"
@@ -10,11 +10,10 @@ import (
 	"github.com/mcpdecl/mcpdecl/server"
 )
 
-// traceFlags turn on OpenTelemetry traces. Off (no flag, no OTLP endpoint
-// variable), no span is made and a call costs nothing more.
-type traceFlags struct {
-	Traces bool `help:"Export OpenTelemetry traces over OTLP/HTTP even without OTEL_EXPORTER_OTLP_ENDPOINT (then to http://localhost:4318). Setting OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT turns traces on too; OTEL_SDK_DISABLED=true turns them off."`
-
+// traceState is the OpenTelemetry traces Options.Traces or an OTLP
+// endpoint variable turn on. Off, no span is made and a call costs nothing
+// more.
+type traceState struct {
 	traces *tracing.Provider // nil when traces are off
 }
 
@@ -23,8 +22,12 @@ const traceShutdownTimeout = 5 * time.Second
 
 // startTraces makes the span exporter the flag and the environment ask
 // for; export failures are logged as warnings.
-func (f *traceFlags) startTraces(ctx context.Context, log *slog.Logger) error {
-	p, err := tracing.Start(ctx, os.Getenv, tracing.Settings{On: f.Traces, Version: buildVersion()})
+func (f *Instance) startTraces(ctx context.Context, log *slog.Logger) error {
+	getenv := f.opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	p, err := tracing.Start(ctx, getenv, tracing.Settings{On: f.opts.Traces, Version: f.opts.Version})
 	if err != nil || p == nil {
 		return err
 	}
@@ -34,7 +37,7 @@ func (f *traceFlags) startTraces(ctx context.Context, log *slog.Logger) error {
 }
 
 // stopTraces exports the spans still buffered, once every call has ended.
-func (f *traceFlags) stopTraces(log *slog.Logger) {
+func (f *traceState) stopTraces(log *slog.Logger) {
 	if f.traces == nil {
 		return
 	}
@@ -47,7 +50,7 @@ func (f *traceFlags) stopTraces(log *slog.Logger) {
 
 // tracer is the server's tracer: nil (not a nil pointer in an interface)
 // when traces are off, so calls skip it.
-func (f *traceFlags) tracer() server.Tracer {
+func (f *traceState) tracer() server.Tracer {
 	if f.traces == nil {
 		return nil
 	}
@@ -56,7 +59,7 @@ func (f *traceFlags) tracer() server.Tracer {
 
 // onBackendCall counts backend calls, by the hook that also makes their
 // spans; nil when metrics are off.
-func (m *metricsFlags) onBackendCall() server.BackendCallFunc {
+func (m *metricsState) onBackendCall() server.BackendCallFunc {
 	if m.reg == nil {
 		return nil
 	}

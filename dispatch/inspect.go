@@ -1,42 +1,40 @@
-package main
+package dispatch
 
-import "github.com/mcpdecl/mcpdecl/dispatch"
-
-// inspection is what inspect prints: the listing, with the steps each
+// Inspection is what mcpdecl inspect prints: the listing, with the steps each
 // tool, resource, resource template and prompt runs before its call,
 // which clients never see.
-type inspection struct {
-	Server            dispatch.ServerListing `json:"server"`
-	Tools             []toolInspection       `json:"tools"`
-	Resources         []resourceInspection   `json:"resources"`
-	ResourceTemplates []templateInspection   `json:"resourceTemplates"`
-	Prompts           []promptInspection     `json:"prompts"`
+type Inspection struct {
+	Server            ServerListing        `json:"server"`
+	Tools             []toolInspection     `json:"tools"`
+	Resources         []resourceInspection `json:"resources"`
+	ResourceTemplates []templateInspection `json:"resourceTemplates"`
+	Prompts           []promptInspection   `json:"prompts"`
 	// Auth summarises the auth block; absent without one.
 	Auth *authInspection `json:"auth,omitempty"`
 }
 
 type toolInspection struct {
-	dispatch.ToolListing
+	ToolListing
 	Steps []stepInspection `json:"steps,omitempty"`
-	access
+	accessInspection
 }
 
 type resourceInspection struct {
-	dispatch.ResourceListing
+	ResourceListing
 	Steps []stepInspection `json:"steps,omitempty"`
-	access
+	accessInspection
 }
 
 type templateInspection struct {
-	dispatch.TemplateListing
+	TemplateListing
 	Steps []stepInspection `json:"steps,omitempty"`
-	access
+	accessInspection
 }
 
 type promptInspection struct {
-	dispatch.PromptListing
+	PromptListing
 	Steps []stepInspection `json:"steps,omitempty"`
-	access
+	accessInspection
 }
 
 // stepInspection is one step, in the order steps run.
@@ -53,9 +51,11 @@ type stepInspection struct {
 	Uses     []string `json:"uses,omitempty"`
 }
 
-func inspect(t *dispatch.Table) *inspection {
+// Inspect is the listing of t with the steps and the access of each
+// primitive, and a summary of the auth block.
+func Inspect(t *Table) *Inspection {
 	l := t.Listing()
-	out := &inspection{Server: l.Server, Tools: []toolInspection{}, Resources: []resourceInspection{},
+	out := &Inspection{Server: l.Server, Tools: []toolInspection{}, Resources: []resourceInspection{},
 		ResourceTemplates: []templateInspection{}, Prompts: []promptInspection{}}
 	for i, x := range l.Tools {
 		out.Tools = append(out.Tools, toolInspection{x, inspectSteps(t.Tools[i].Steps), accessOf(t.Tools[i].Access)})
@@ -73,7 +73,7 @@ func inspect(t *dispatch.Table) *inspection {
 	return out
 }
 
-func inspectSteps(steps []*dispatch.Step) []stepInspection {
+func inspectSteps(steps []*Step) []stepInspection {
 	var out []stepInspection
 	for _, s := range steps {
 		si := stepInspection{Name: s.Name, Kind: s.Kind, Backend: s.Backend, Uses: s.Uses}
@@ -91,4 +91,15 @@ func inspectSteps(steps []*dispatch.Step) []stepInspection {
 		out = append(out, si)
 	}
 	return out
+}
+
+// AppCount is how many of the table's resources are apps.
+func AppCount(t *Table) int {
+	n := 0
+	for _, r := range t.Resources {
+		if r.App != nil {
+			n++
+		}
+	}
+	return n
 }

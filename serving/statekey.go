@@ -1,4 +1,4 @@
-package main
+package serving
 
 import (
 	"encoding/base64"
@@ -15,20 +15,15 @@ import (
 // refusal.
 const makeKeyHint = "make one with: head -c 32 /dev/urandom | base64"
 
-// stateKeyFlags say where the signing keys come from: they sign a
+// The signing keys (Options.StateKeyFile, Options.StateKeys) sign a
 // 2026-07-28 requestState and a 2025 session id. Replicas behind one load
 // balancer must share them, or a multi-round call whose next round lands
 // on another replica is refused, and so is a 2025 session id minted by
 // another replica.
-type stateKeyFlags struct {
-	StateKeyFile string `name:"state-key-file" env:"MCPDECL_STATE_KEY_FILE" placeholder:"PATH" help:"File of signing keys shared by replicas (for 2026-07-28 requestState and 2025 session ids): one base64 key (32 bytes or more, e.g. from 'head -c 32 /dev/urandom | base64') per line; the first signs, every one is accepted, so a rotation puts the new key first and drops the old one once its states expired (15 minutes). Re-read on SIGHUP. Without it or MCPDECL_STATE_KEYS, each process has a random key."`
-	// Only from the environment in practice (a flag's value shows in ps).
-	StateKeys string `name:"state-keys" hidden:"" env:"MCPDECL_STATE_KEYS" help:"Request-state keys, comma-separated base64; prefer the environment variable."`
-}
 
-// openKeys returns the signing keys the flags name, or one random key.
-func (f *stateKeyFlags) openKeys() (*mcp.Keys, error) {
-	keys, err := f.keys()
+// openKeys returns the signing keys the options name, or one random key.
+func (f *Instance) openKeys() (*mcp.Keys, error) {
+	keys, err := stateKeys(f.opts.StateKeyFile, f.opts.StateKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -37,11 +32,11 @@ func (f *stateKeyFlags) openKeys() (*mcp.Keys, error) {
 
 // reloadKeys re-reads the key file, so that a rotated Secret takes effect
 // without a restart; a broken file keeps the current keys.
-func (f *stateKeyFlags) reloadKeys(k *mcp.Keys, log *slog.Logger) {
-	if f.StateKeyFile == "" {
+func (f *Instance) reloadKeys(k *mcp.Keys, log *slog.Logger) {
+	if f.opts.StateKeyFile == "" {
 		return
 	}
-	keys, err := f.keys()
+	keys, err := stateKeys(f.opts.StateKeyFile, f.opts.StateKeys)
 	if err == nil {
 		err = k.Set(keys)
 	}
@@ -52,18 +47,19 @@ func (f *stateKeyFlags) reloadKeys(k *mcp.Keys, log *slog.Logger) {
 	log.Info("signing keys reloaded", "keys", len(keys))
 }
 
-// keys reads the request-state keys: from the file when one is named,
-// else from MCPDECL_STATE_KEYS (comma- or newline-separated), else none.
-func (f *stateKeyFlags) keys() ([][]byte, error) {
-	if f.StateKeyFile != "" {
-		b, err := regularfile.Read(f.StateKeyFile)
+// stateKeys reads the request-state keys: from file when one is named,
+// else from list (MCPDECL_STATE_KEYS: comma- or newline-separated), else
+// none.
+func stateKeys(file, list string) ([][]byte, error) {
+	if file != "" {
+		b, err := regularfile.Read(file)
 		if err != nil {
 			return nil, fmt.Errorf("--state-key-file: %w", err)
 		}
-		return parseStateKeys(string(b), f.StateKeyFile)
+		return parseStateKeys(string(b), file)
 	}
-	if f.StateKeys != "" {
-		return parseStateKeys(strings.ReplaceAll(f.StateKeys, ",", "\n"), "MCPDECL_STATE_KEYS")
+	if list != "" {
+		return parseStateKeys(strings.ReplaceAll(list, ",", "\n"), "MCPDECL_STATE_KEYS")
 	}
 	return nil, nil
 }

@@ -1,4 +1,4 @@
-package main
+package serving
 
 import (
 	"context"
@@ -14,12 +14,10 @@ import (
 	"github.com/mcpdecl/mcpdecl/server"
 )
 
-// metricsFlags turn on Prometheus metrics. Off, nothing is counted and
-// there is no /metrics.
-type metricsFlags struct {
-	Metrics     bool   `help:"Serve Prometheus metrics at /metrics on the --http listener (with an auth block, only to a valid token, e.g. a static token of the scraper)."`
-	MetricsAddr string `name:"metrics-addr" placeholder:"ADDR" help:"Serve Prometheus metrics at /metrics on a listener of their own (e.g. 127.0.0.1:9090); works with stdio too."`
-
+// metricsState is the Prometheus metrics Options.Metrics and
+// Options.MetricsAddr turn on. Off, nothing is counted and there is no
+// /metrics.
+type metricsState struct {
 	reg *metrics.Registry // nil when metrics are off
 	// addrRoutes are the routes of the --metrics-addr listener.
 	addrRoutes *routeMux
@@ -28,20 +26,20 @@ type metricsFlags struct {
 // startMetrics makes the registry when metrics are on and serves it on
 // --metrics-addr until ctx ends, every request checked by guard (the
 // Host and Origin rule of a listener on that address).
-func (m *metricsFlags) startMetrics(ctx context.Context, log *slog.Logger, httpAddr string, guard func(http.Handler, net.Addr) http.Handler) error {
-	if m.Metrics && httpAddr == "" {
+func (m *Instance) startMetrics(ctx context.Context, log *slog.Logger, httpAddr string, guard func(http.Handler, net.Addr) http.Handler) error {
+	if m.opts.Metrics && httpAddr == "" {
 		return errors.New("--metrics serves /metrics on the --http listener; over stdio use --metrics-addr ADDR")
 	}
-	if !m.Metrics && m.MetricsAddr == "" {
+	if !m.opts.Metrics && m.opts.MetricsAddr == "" {
 		return nil
 	}
 	m.reg = metrics.New()
-	if m.MetricsAddr == "" {
+	if m.opts.MetricsAddr == "" {
 		return nil
 	}
-	ln, err := net.Listen("tcp", m.MetricsAddr)
+	ln, err := net.Listen("tcp", m.opts.MetricsAddr)
 	if err != nil {
-		return fmt.Errorf("listen on %s for --metrics-addr: %w", m.MetricsAddr, err)
+		return fmt.Errorf("listen on %s for --metrics-addr: %w", m.opts.MetricsAddr, err)
 	}
 	m.addrRoutes = newRouteMux()
 	m.addrRoutes.Handle("/metrics", m.reg.Handler())
@@ -57,8 +55,8 @@ func (m *metricsFlags) startMetrics(ctx context.Context, log *slog.Logger, httpA
 // guard is the MCP endpoint's token check: with an auth block, the
 // listener serves nothing that names the configuration's tools without a
 // token (a scraper sends a static token); without one it lets all pass.
-func (m *metricsFlags) mountMetrics(mux *routeMux, guard mcp.HTTPGuard) {
-	if !m.Metrics {
+func (m *Instance) mountMetrics(mux *routeMux, guard mcp.HTTPGuard) {
+	if !m.opts.Metrics {
 		return
 	}
 	h := m.reg.Handler()
@@ -71,7 +69,7 @@ func (m *metricsFlags) mountMetrics(mux *routeMux, guard mcp.HTTPGuard) {
 
 // observer is the server's call observer: nil (not a nil registry in an
 // interface) when metrics are off, so calls skip it.
-func (m *metricsFlags) observer() server.Observer {
+func (m *metricsState) observer() server.Observer {
 	if m.reg == nil {
 		return nil
 	}
@@ -79,7 +77,7 @@ func (m *metricsFlags) observer() server.Observer {
 }
 
 // onRequest is the protocol layer's request hook, nil when metrics are off.
-func (m *metricsFlags) onRequest() func(era, method string) {
+func (m *metricsState) onRequest() func(era, method string) {
 	if m.reg == nil {
 		return nil
 	}
@@ -88,7 +86,7 @@ func (m *metricsFlags) onRequest() func(era, method string) {
 
 // reloadFailed counts a reload whose configuration did not compile (the
 // server never saw it; it counts the reloads it was given itself).
-func (m *metricsFlags) reloadFailed(err error) {
+func (m *metricsState) reloadFailed(err error) {
 	if m.reg != nil {
 		m.reg.Reloaded(0, err)
 	}

@@ -1,4 +1,4 @@
-package main
+package serving
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type readiness struct {
 	// answer, kept for readyCacheFor, so a burst of probes pings each
 	// database once.
 	mu      sync.Mutex
-	last    *readyReport
+	last    *ReadyReport
 	lastAt  time.Time
 	lastFor *dispatch.Table
 }
@@ -53,22 +53,22 @@ const (
 	readyNotChecked  = "not checked"
 )
 
-// readyReport is the answer of /readyz.
-type readyReport struct {
+// ReadyReport is the answer of /readyz (and of Instance.Ready).
+type ReadyReport struct {
 	Status    string       `json:"status"` // ready, not ready, loading, draining
-	Backends  []readyCheck `json:"backends,omitempty"`
-	TaskStore *readyCheck  `json:"task_store,omitempty"`
+	Backends  []ReadyCheck `json:"backends,omitempty"`
+	TaskStore *ReadyCheck  `json:"task_store,omitempty"`
 }
 
-// readyCheck is the state of one backend (or the task store).
-type readyCheck struct {
+// ReadyCheck is the state of one backend (or the task store).
+type ReadyCheck struct {
 	Name   string `json:"name,omitempty"`
 	Kind   string `json:"kind"`
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
 }
 
-func (c *readyCheck) line(what string) string {
+func (c *ReadyCheck) line(what string) string {
 	fields := []string{what}
 	if c.Name != "" {
 		fields = append(fields, c.Name)
@@ -116,13 +116,13 @@ func wantsJSON(req *http.Request) bool {
 
 // report checks, or returns the answer of a check made less than
 // readyCacheFor ago on the same configuration.
-func (r *readiness) report(ctx context.Context) *readyReport {
+func (r *readiness) report(ctx context.Context) *ReadyReport {
 	srv := r.srv.Load()
 	switch {
 	case r.draining.Load():
-		return &readyReport{Status: "draining"}
+		return &ReadyReport{Status: "draining"}
 	case srv == nil:
-		return &readyReport{Status: "loading"}
+		return &ReadyReport{Status: "loading"}
 	}
 	table := srv.Table()
 	r.mu.Lock()
@@ -140,24 +140,24 @@ func (r *readiness) report(ctx context.Context) *readyReport {
 
 // checkReady pings every backend that can be checked, and the task store,
 // at once; a ping still unanswered when ctx ends counts as unreachable.
-func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *readyReport {
-	rep := &readyReport{Status: "ready"}
+func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *ReadyReport {
+	rep := &ReadyReport{Status: "ready"}
 	names := make([]string, 0, len(t.Backends))
 	for name := range t.Backends {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	checks := make([]*readyCheck, 0, len(names)+1)
+	checks := make([]*ReadyCheck, 0, len(names)+1)
 	pingers := make([]adapter.Pinger, 0, len(names)+1)
 	for _, name := range names {
 		b := t.Backends[name]
-		c := &readyCheck{Name: name, Kind: backendKind(b), Status: readyNotChecked}
+		c := &ReadyCheck{Name: name, Kind: backendKind(b), Status: readyNotChecked}
 		checks = append(checks, c)
 		p, _ := b.(adapter.Pinger)
 		pingers = append(pingers, p)
 	}
 	if store != nil {
-		c := &readyCheck{Kind: "memory", Status: readyNotChecked}
+		c := &ReadyCheck{Kind: "memory", Status: readyNotChecked}
 		p, _ := store.(adapter.Pinger)
 		if p != nil {
 			c.Kind = "redis"
@@ -181,7 +181,7 @@ func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *
 
 // pingAll runs the pings of checks at once (a nil pinger is not checked)
 // and waits for them until ctx ends.
-func pingAll(ctx context.Context, checks []*readyCheck, pingers []adapter.Pinger) {
+func pingAll(ctx context.Context, checks []*ReadyCheck, pingers []adapter.Pinger) {
 	type answer struct {
 		i   int
 		err error
