@@ -9,4 +9,11 @@
 // programs against a typed environment), hands call blocks to the adapters
 // of an [adapter.Registry], and collects every diagnostic in one run. It
 // performs no I/O on any backend: `mcpdecl validate` stops here.
+//
+// [Inspect] is what `mcpdecl inspect` prints of a table: its listing with
+// the steps, scopes and identity use of each primitive, and the auth
+// block without its secrets.
+//
+// It imports lang, eval, adapter, auth and the leaves under internal/;
+// never the protocol, the server or the command line.
 package dispatch

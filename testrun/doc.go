@@ -2,5 +2,11 @@
 // and shows their results exactly as a client would receive them; it is
 // the runtime of `mcpdecl call` and of the `test` blocks that
 // `mcpdecl test` runs (expectations, HTTP mocks and recordings, SQLite
-// fixtures).
+// fixtures). A [Request] is a call as the command line names it, checked
+// against the table into a [Target]; [CheckPath] checks the test blocks of
+// a configuration as `mcpdecl validate` does.
+//
+// It imports server (its result conversions), dispatch, lang, adapters/all
+// and the adapters it stands in for (http, sql); never serving or the
+// command line.
 package testrun

@@ -1,5 +1,5 @@
 // Package arch_test keeps the import rules of the architecture true:
-// cmd → server → {dispatch, mcp, auth}; server is protocol glue and
+// cmd → serving → server → {dispatch, mcp, auth}; server is protocol glue and
 // imports nothing else of mcpdecl but the token checks and the shared
 // leaf rules; dispatch → adapter ←
 // adapters/*; lang
@@ -47,7 +47,7 @@ var forbidden = map[string][]string{
 	// use it to skip an example whose app page is not built.
 	"internal/apppages": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// tracing makes spans of what the server and the table report through
-	// their hooks (server.Tracer, adapter.Observer); only cmd uses it.
+	// their hooks (server.Tracer, adapter.Observer); serving wires it.
 	"observe/tracing": {"adapters", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// regularfile is a leaf: adapters, lint, the test runner and cmd read
 	// the operator's files through it.
@@ -59,6 +59,33 @@ var forbidden = map[string][]string{
 	"internal/guessable": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// english is a leaf: every package that builds messages may use it.
 	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	// serving runs a configuration as a server: it may import everything
+	// below it, never the command line (TestOnlyCmdImportsServing: only
+	// cmd imports it).
+	"serving": {"cmd", "testkit"},
+	// diagtext renders diagnostics: it knows lint's codes, nothing that
+	// runs a configuration.
+	"diagtext": {"adapters", "mcp", "server", "serving", "testrun", "cmd", "testkit"},
+}
+
+// TestOnlyCmdImportsServing: the serving lifecycle is the command line's
+// (and an embedding program's); no package of mcpdecl but cmd depends on
+// it.
+func TestOnlyCmdImportsServing(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		rel := strings.TrimPrefix(fields[0], module)
+		if rel == "serving" || strings.HasPrefix(rel, "cmd/") {
+			continue
+		}
+		if slices.Contains(fields[1:], module+"serving") {
+			t.Errorf("%s imports serving: only cmd may", rel)
+		}
+	}
 }
 
 func TestImportRules(t *testing.T) {
@@ -203,10 +230,11 @@ func TestRuleIsALeaf(t *testing.T) {
 }
 
 // otelAllowed are the packages that may depend on OpenTelemetry: the
-// tracing package and the command that starts it. Everything else reports
+// tracing package, serving, which starts it, and the command that runs
+// serving. Everything else reports
 // through hooks, so spans are made, and their contents chosen, in one
 // place.
-var otelAllowed = []string{"observe/tracing", "cmd/mcpdecl"}
+var otelAllowed = []string{"observe/tracing", "serving", "cmd/mcpdecl"}
 
 func TestOpenTelemetryOnlyInTracing(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "../../...").Output()
