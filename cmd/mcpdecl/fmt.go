@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/mcpdecl/mcpdecl/diagtext"
+	"github.com/mcpdecl/mcpdecl/internal/udiff"
 )
 
 type fmtCmd struct {
@@ -79,7 +80,7 @@ func (c *fmtCmd) formatFile(s streams, name string) (bool, error) {
 		fmt.Fprintln(s.out, name)
 	}
 	if c.Diff {
-		fmt.Fprint(s.out, unifiedDiff(name, string(src), string(out)))
+		fmt.Fprint(s.out, udiff.Unified(name, string(src), string(out)))
 	}
 	if c.Check || c.Diff {
 		return true, nil

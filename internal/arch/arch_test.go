@@ -179,6 +179,7 @@ var stdlibOnly = map[string][]string{
 	"internal/regularfile": nil,
 	"internal/memo":        nil,
 	"internal/guessable":   nil,
+	"internal/udiff":       nil,
 	"internal/jsondec":     {"internal/rule"},
 }
 

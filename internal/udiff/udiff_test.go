@@ -1,4 +1,4 @@
-package main
+package udiff
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func TestDiffOpsRebuildBoth(t *testing.T) {
 }
 
 func TestDiffRemovalBeforeAddition(t *testing.T) {
-	got := unifiedDiff("f.hcl", "a\nx = 1\nb\n", "a\nx  = 1\nb\n")
+	got := Unified("f.hcl", "a\nx = 1\nb\n", "a\nx  = 1\nb\n")
 	if !strings.Contains(got, "-x = 1\n+x  = 1\n") {
 		t.Errorf("diff:\n%s", got)
 	}

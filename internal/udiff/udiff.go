@@ -1,13 +1,15 @@
-package main
+// Package udiff writes unified diffs of two texts (mcpdecl fmt --diff).
+// It is a leaf: it imports the standard library only.
+package udiff
 
 import (
 	"fmt"
 	"strings"
 )
 
-// unifiedDiff returns a unified diff of two texts with three lines of
+// Unified returns a unified diff of two texts with three lines of
 // context.
-func unifiedDiff(name, a, b string) string {
+func Unified(name, a, b string) string {
 	x, y := splitLines(a), splitLines(b)
 	ops := diffOps(x, y)
 	var sb strings.Builder
