@@ -8,10 +8,12 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // stateTTL bounds how long a modern client may take to answer.
@@ -198,4 +200,58 @@ func (s *Server) openState(state, binding string, now time.Time) (map[string]jso
 		st.Answers = map[string]json.RawMessage{}
 	}
 	return st.Answers, nil
+}
+
+// askInTask asks a running task's questions, a round at a time, through
+// the task store: post turns the task input_required with the round's
+// questions as its inputRequests, and returns once tasks/update (on any
+// replica) has answered them all.
+func askInTask(ctx context.Context, req *mcp.Request, a *dispatch.Asking, post tasks.Post) (map[string]json.RawMessage, error) {
+	answers := map[string]json.RawMessage{}
+	for {
+		pending := nextRound(a.Questions, answers)
+		if len(pending) == 0 {
+			return answers, nil
+		}
+		asked := askable(pending, req.ClientCapabilities)
+		if len(asked) == 0 {
+			return nil, &dispatch.AskFailure{Message: "This must ask the client first, and the client that started the task declared none of the capabilities needed (" + kindsOf(pending) + ")."}
+		}
+		requests := map[string]json.RawMessage{}
+		for _, q := range pending {
+			if !containsQuestion(asked, q) {
+				answers[q.Key] = json.RawMessage("null")
+				continue
+			}
+			method, params, err := a.Build(q)
+			if err != nil {
+				return nil, &dispatch.AskFailure{Message: err.Error()}
+			}
+			requests[q.Key] = mustJSON(mcp.InputRequest{Method: method, Params: mustJSON(params)})
+		}
+		got, err := post(ctx, requests)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range got {
+			answers[k] = v
+		}
+	}
+}
+
+func containsQuestion(qs []*dispatch.Question, q *dispatch.Question) bool {
+	for _, x := range qs {
+		if x == q {
+			return true
+		}
+	}
+	return false
+}
+
+func kindsOf(qs []*dispatch.Question) string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, map[string]string{"elicit": "elicitation", "sample": "sampling", "roots": "roots"}[q.Kind])
+	}
+	return strings.Join(out, ", ")
 }

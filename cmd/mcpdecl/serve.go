@@ -14,7 +14,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 type serveCmd struct {
@@ -130,7 +130,7 @@ func (c *serveCmd) load(s streams, log *slog.Logger) (*dispatch.Table, error) {
 	return table, nil
 }
 
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store taskstore.Store) error {
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store tasks.Store) error {
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // readiness answers /readyz: 503 until the configuration is served and
@@ -28,7 +28,7 @@ import (
 type readiness struct {
 	srv      atomic.Pointer[server.Server]
 	draining atomic.Bool
-	store    taskstore.Store
+	store    tasks.Store
 
 	// mu makes one probe check at a time; the others wait and take its
 	// answer, kept for readyCacheFor, so a burst of probes pings each
@@ -140,7 +140,7 @@ func (r *readiness) report(ctx context.Context) *readyReport {
 
 // checkReady pings every backend that can be checked, and the task store,
 // at once; a ping still unanswered when ctx ends counts as unreachable.
-func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *readyReport {
+func checkReady(ctx context.Context, t *dispatch.Table, store tasks.Store) *readyReport {
 	rep := &readyReport{Status: "ready"}
 	names := make([]string, 0, len(t.Backends))
 	for name := range t.Backends {

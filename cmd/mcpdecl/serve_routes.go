@@ -9,7 +9,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // routeMux is a ServeMux that remembers the patterns it was given, so
@@ -65,7 +65,7 @@ func (c *serveCmd) guardHosts(h http.Handler, addr net.Addr, log *slog.Logger) h
 }
 
 // httpHandler is everything the --http listener serves.
-func (c *serveCmd) httpHandler(addr net.Addr, log *slog.Logger, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store taskstore.Store) (http.Handler, *routeMux, *readiness) {
+func (c *serveCmd) httpHandler(addr net.Addr, log *slog.Logger, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store tasks.Store) (http.Handler, *routeMux, *readiness) {
 	ready := &readiness{store: store}
 	ready.srv.Store(srv)
 	mux := c.httpRoutes(addr, srv, proto, keys, ready)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // taskFlags choose where tasks are kept and how a shutdown ends them.
@@ -29,17 +29,17 @@ type taskFlags struct {
 }
 
 // taskLimits are the bounds the flags set, checked.
-func (f *taskFlags) taskLimits() (taskstore.Limits, error) {
+func (f *taskFlags) taskLimits() (tasks.Limits, error) {
 	for name, v := range map[string]int64{"--task-results-per-owner": int64(f.TaskResultsPerOwner), "--task-results-anonymous": int64(f.TaskResultsAnonymous),
 		"--task-results-total": int64(f.TaskResultsTotal), "--task-result-mib-per-owner": f.TaskResultMibPerOwner, "--task-result-mib-anonymous": f.TaskResultMibAnonymous, "--task-result-mib-total": f.TaskResultMibTotal} {
 		if v < 0 {
-			return taskstore.Limits{}, fmt.Errorf("%s is %d: use 0 for no limit, or a positive number", name, v)
+			return tasks.Limits{}, fmt.Errorf("%s is %d: use 0 for no limit, or a positive number", name, v)
 		}
 		if v > 1<<40 {
-			return taskstore.Limits{}, fmt.Errorf("%s is %d: too large", name, v)
+			return tasks.Limits{}, fmt.Errorf("%s is %d: too large", name, v)
 		}
 	}
-	return taskstore.Limits{PerOwner: f.TaskResultsPerOwner, Anonymous: f.TaskResultsAnonymous, Total: f.TaskResultsTotal,
+	return tasks.Limits{PerOwner: f.TaskResultsPerOwner, Anonymous: f.TaskResultsAnonymous, Total: f.TaskResultsTotal,
 		PerOwnerBytes: f.TaskResultMibPerOwner << 20, AnonymousBytes: f.TaskResultMibAnonymous << 20, TotalBytes: f.TaskResultMibTotal << 20}, nil
 }
 
@@ -47,14 +47,14 @@ func (f *taskFlags) taskLimits() (taskstore.Limits, error) {
 func (f *taskFlags) sharedTasks() bool { return f.TaskStore != "" && f.TaskStore != "memory" }
 
 // openTaskStore opens the store the flags name.
-func (f *taskFlags) openTaskStore(ctx context.Context) (taskstore.Store, error) {
+func (f *taskFlags) openTaskStore(ctx context.Context) (tasks.Store, error) {
 	limits, err := f.taskLimits()
 	if err != nil {
 		return nil, err
 	}
 	openCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	store, err := taskstore.Open(openCtx, f.TaskStore)
+	store, err := tasks.Open(openCtx, f.TaskStore)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // Package arch_test keeps the import rules of the architecture true:
-// cmd → server → {dispatch, mcp, auth}; server is protocol glue and
-// imports nothing else of mcpdecl but the token checks and the shared
-// leaf rules; dispatch → adapter ←
+// cmd → server → {dispatch, mcp, auth, tasks}; server is protocol glue
+// and imports nothing else of mcpdecl but the token checks, the task
+// runner and the shared leaf rules; tasks → {dispatch, mcp} and never
+// server; dispatch → adapter ←
 // adapters/*; lang
 // imports no adapter; mcp imports no other mcpdecl package but the leaf
 // internal/jsonenc; eval depends on hcl, cty and expr only; internal/rule
@@ -36,8 +37,9 @@ var forbidden = map[string][]string{
 	// language, the table or the protocol, so dispatch (auth.Config in the
 	// table) and the server (the verifier of a generation) can use it.
 	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
-	// taskstore keeps tasks for the server; it knows no protocol or language.
-	"taskstore": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
+	// tasks runs the calls of tools with a task block and keeps them in
+	// its stores; the server uses it, never the other way round.
+	"tasks": {"adapters", "server", "cmd", "internal/wiretest", "internal/e2e"},
 	// metrics is a leaf: it counts what the server and the protocol
 	// layer report through their own hooks (server.Observer,
 	// mcp.Options.OnRequest), so neither imports Prometheus and it
@@ -101,9 +103,14 @@ func TestImportRules(t *testing.T) {
 // adapter, expression or language package itself. It uses auth, the
 // token checks, because each served generation owns the verifier built
 // from its auth block and the HTTP challenge of a missing scope is the
-// glue's to write.
+// glue's to write. It uses tasks, the task runner, through a narrow
+// interface of its own.
 var directOnly = map[string][]string{
-	"server": {"dispatch", "mcp", "auth", "internal/rule", "taskstore"},
+	"server": {"dispatch", "mcp", "auth", "internal/rule", "tasks"},
+	// The task runner sees the wire types and the table's tools; what it
+	// needs of the server (running a call, asking the client, who is
+	// calling) it is given.
+	"tasks": {"dispatch", "mcp", "auth", "internal/english", "internal/jsonenc", "internal/rule"},
 }
 
 func TestDirectImports(t *testing.T) {

@@ -1,9 +1,4 @@
-// Package taskstore keeps the tasks of long tool calls: their status,
-// their result once they end, the questions a running task waits on, and
-// who may see them. A Store is shared by every replica of a server (Redis)
-// or private to one process (Memory); the server runs each task on the
-// replica that created it and any replica answers for it.
-package taskstore
+package tasks
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package server
+package tasks
 
 import (
 	"context"
@@ -8,24 +8,24 @@ import (
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
-var _ mcp.TaskWatcher = (*Server)(nil)
+var _ mcp.TaskWatcher = (*Runner)(nil)
 
 // WatchTask implements mcp.TaskWatcher: the task as it is now, then after
 // each change (made on any replica), until stop. Changes that come while
 // one is being read are folded into the next read.
-func (s *Server) WatchTask(ctx context.Context, req *mcp.Request, id string, notify func(*mcp.Task)) (func(), error) {
-	first, err := s.lookupTask(ctx, req, id)
+func (r *Runner) WatchTask(ctx context.Context, req *mcp.Request, id string, notify func(*mcp.Task)) (func(), error) {
+	first, err := r.lookupTask(ctx, req, id)
 	if err != nil {
 		return nil, err
 	}
-	w := &taskWatch{s: s, ctx: ctx, req: req, id: id, notify: notify, last: first.UpdatedAt.UnixNano()}
+	w := &taskWatch{r: r, ctx: ctx, req: req, id: id, notify: notify, last: first.UpdatedAt.UnixNano()}
 	notify(wireTask(first))
-	w.stop = s.tasks.store.Watch(id, w.changed)
+	w.stop = r.store.Watch(id, w.changed)
 	return w.end, nil
 }
 
 type taskWatch struct {
-	s      *Server
+	r      *Runner
 	ctx    context.Context
 	req    *mcp.Request
 	id     string
@@ -61,7 +61,7 @@ func (w *taskWatch) changed() {
 }
 
 func (w *taskWatch) read() {
-	t, err := w.s.lookupTask(w.ctx, w.req, w.id)
+	t, err := w.r.lookupTask(w.ctx, w.req, w.id)
 	if err != nil {
 		return
 	}

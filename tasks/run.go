@@ -1,4 +1,4 @@
-package server
+package tasks
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
 // A task's life on the replica that runs it: the call on a worker, the
@@ -18,9 +17,8 @@ import (
 
 // taskRun is one task running on this replica.
 type taskRun struct {
-	r      *taskRunner
-	s      *Server
-	st     *state // holds a reference until the task ends
+	r      *Runner
+	call   Call // released when the task ends
 	id     string
 	owner  string // counted in the runner's per-owner bound until the task ends
 	tool   *dispatch.Tool
@@ -50,20 +48,18 @@ var (
 
 // start runs the call in the background. With ask set (ask first), the
 // outcome goes to started until the task exists.
-func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallToolParams, started chan<- askFirstOutcome) {
+func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, started chan<- askFirstOutcome) {
 	r := run.r
 	r.wg.Add(1)
 	created := ask == nil
 	r.spawn(func() {
 		defer r.wg.Done()
 		defer r.leave(run.owner)
-		defer run.st.release()
+		defer run.call.Release()
 		defer run.cancel(nil)
-		in := run.s.callInput(ctx, run.st, run.req, p.Arguments, p.MRTR)
-		in.Progress, in.Log = run.progress, run.log
-		in.Ask = run.askInTask
+		asker := run.askInTask
 		if ask != nil {
-			in.Ask = func(actx context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
+			asker = func(actx context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
 				answers, err := ask(actx, a)
 				if err == nil {
 					created = true
@@ -74,7 +70,7 @@ func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallTo
 		} else {
 			run.follow(ctx)
 		}
-		res, err := run.st.table.CallTool(ctx, p.Name, in)
+		res, err := run.call.Run(ctx, run.progress, run.log, asker)
 		if !created {
 			started <- askFirstOutcome{res: res, err: err}
 			return
@@ -160,14 +156,14 @@ func (run *taskRun) renew(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
-	t, err := run.r.store.Update(ctx, run.id, func(t *taskstore.Task) error {
+	t, err := run.r.store.Update(ctx, run.id, func(t *Task) error {
 		if t.Terminal() || t.CancelRequested {
-			return taskstore.ErrUnchanged
+			return ErrUnchanged
 		}
 		t.LeaseUntil = time.Now().Add(run.r.lease)
 		return nil
 	})
-	if errors.Is(err, taskstore.ErrNotFound) || err == nil && (t.CancelRequested || t.Terminal()) {
+	if errors.Is(err, ErrNotFound) || err == nil && (t.CancelRequested || t.Terminal()) {
 		run.cancel(errCancelled)
 	}
 }
@@ -189,9 +185,9 @@ func (run *taskRun) log(level string, data any) {
 }
 
 func (run *taskRun) setMessage(msg string) {
-	_, _ = run.r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
+	_, _ = run.r.store.Update(context.Background(), run.id, func(t *Task) error {
 		if t.Terminal() {
-			return taskstore.ErrUnchanged
+			return ErrUnchanged
 		}
 		t.StatusMessage, t.UpdatedAt = msg, time.Now()
 		return nil
@@ -205,19 +201,19 @@ func (run *taskRun) finish(ctx context.Context, res *dispatch.ToolResult, callEr
 	r := run.r
 	run.unfollow()
 	status, msg, result, wireErr := run.outcome(ctx, res, callErr)
-	stored, err := r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
+	stored, err := r.store.Update(context.Background(), run.id, func(t *Task) error {
 		if t.Terminal() {
-			return taskstore.ErrUnchanged
+			return ErrUnchanged
 		}
 		t.Status, t.StatusMessage, t.UpdatedAt = status, msg, time.Now()
 		t.Result, t.Error, t.InputRequests, t.InputResponses = result, wireErr, nil, nil
-		if status == taskstore.Cancelled {
+		if status == Cancelled {
 			t.Result = nil
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, taskstore.ErrUnavailable) { // an outage has its own lines
-		run.s.log.Error("storing the end of a task failed", "task", run.id, "tool", run.tool.Name, "error", err)
+	if err != nil && !errors.Is(err, ErrUnavailable) { // an outage has its own lines
+		r.log.Error("storing the end of a task failed", "task", run.id, "tool", run.tool.Name, "error", err)
 	}
 	if err == nil && stored.Terminal() {
 		status = stored.Status // ended already (a cancellation): as it stays
@@ -228,31 +224,32 @@ func (run *taskRun) finish(ctx context.Context, res *dispatch.ToolResult, callEr
 func (run *taskRun) outcome(ctx context.Context, res *dispatch.ToolResult, callErr error) (status, msg string, result, wireErr json.RawMessage) {
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errCancelled):
-		return taskstore.Cancelled, "Cancelled by the client.", nil, nil
+		return Cancelled, "Cancelled by the client.", nil, nil
 	case errors.Is(cause, errShutdown):
-		return taskstore.Failed, shutdownMessage, nil, mcp.EncodeError(run.req, mcp.Errorf(mcp.CodeInternalError, "%s", shutdownMessage))
+		return Failed, shutdownMessage, nil, mcp.EncodeError(run.req, mcp.Errorf(mcp.CodeInternalError, "%s", shutdownMessage))
 	}
 	if callErr != nil {
-		var more *needInput
-		if errors.As(callErr, &more) {
-			callErr = mcp.Errorf(mcp.CodeInternalError, "the task needed input it could not ask for")
+		_, perr := run.call.Result(nil, callErr)
+		if perr == nil { // it asked for input: a running task cannot
+			perr = mcp.Errorf(mcp.CodeInternalError, "the task needed input it could not ask for")
 		}
-		e := mcp.EncodeError(run.req, run.st.protocolError(callErr))
-		return taskstore.Failed, "The call failed: " + errorMessage(e), nil, e
+		e := mcp.EncodeError(run.req, perr)
+		return Failed, "The call failed: " + errorMessage(e), nil, e
 	}
-	b, err := mcp.EncodeToolResult(run.req, toolResult(res))
+	wire, _ := run.call.Result(res, nil)
+	b, err := mcp.EncodeToolResult(run.req, wire)
 	if err != nil {
-		return taskstore.Failed, "The result could not be encoded.", nil, mcp.EncodeError(run.req, err)
+		return Failed, "The result could not be encoded.", nil, mcp.EncodeError(run.req, err)
 	}
 	if len(b) > run.tool.Task.MaxResultBytes {
 		e := mcp.Errorf(mcp.CodeInternalError, "the result is %d bytes, more than the %d this tool's tasks keep (task.max_result_bytes); ask for less", len(b), run.tool.Task.MaxResultBytes)
-		return taskstore.Failed, e.Message, nil, mcp.EncodeError(run.req, e)
+		return Failed, e.Message, nil, mcp.EncodeError(run.req, e)
 	}
 	msg = "Done."
 	if res.IsError {
 		msg = "The tool reported an error."
 	}
-	return taskstore.Completed, msg, b, nil
+	return Completed, msg, b, nil
 }
 
 const shutdownMessage = "The server shut down before the task finished. Call the tool again."
@@ -263,4 +260,12 @@ func errorMessage(wire json.RawMessage) string {
 	}
 	_ = json.Unmarshal(wire, &e)
 	return e.Message
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("tasks: cannot encode: " + err.Error())
+	}
+	return b
 }

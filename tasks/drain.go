@@ -1,24 +1,21 @@
-package server
+package tasks
 
 import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
 // drainGrace is how long tasks stopped by a drain get to record their end
 // before the drain records it for them.
 const drainGrace = 5 * time.Second
 
-// DrainTasks stops taking new tasks and waits for this replica's running
+// Drain stops taking new tasks and waits for this replica's running
 // tasks to end, until ctx ends; those still running then are stopped and
 // recorded as failed ("server shutting down"), so that no task is left
 // "working" in the store by a rolling update. It returns how many tasks
 // it had to stop.
-func (s *Server) DrainTasks(ctx context.Context) (int, error) {
-	r := s.tasks
+func (r *Runner) Drain(ctx context.Context) (int, error) {
 	r.draining.Store(true)
 	done := make(chan struct{})
 	go func() { r.wg.Wait(); close(done) }()
@@ -43,11 +40,11 @@ func (s *Server) DrainTasks(ctx context.Context) (int, error) {
 	}
 	var firstErr error
 	for _, run := range runs {
-		_, err := r.store.Update(context.Background(), run.id, func(t *taskstore.Task) error {
+		_, err := r.store.Update(context.Background(), run.id, func(t *Task) error {
 			if t.Terminal() {
-				return taskstore.ErrUnchanged
+				return ErrUnchanged
 			}
-			t.Status, t.StatusMessage, t.UpdatedAt = taskstore.Failed, shutdownMessage, time.Now()
+			t.Status, t.StatusMessage, t.UpdatedAt = Failed, shutdownMessage, time.Now()
 			t.Error = shutdownError
 			t.InputRequests, t.InputResponses = nil, nil
 			return nil
@@ -61,5 +58,5 @@ func (s *Server) DrainTasks(ctx context.Context) (int, error) {
 
 var shutdownError = mustJSON(map[string]any{"code": -32603, "message": shutdownMessage})
 
-// Draining reports whether DrainTasks has begun.
-func (s *Server) Draining() bool { return s.tasks.draining.Load() }
+// Draining reports whether Drain has begun.
+func (r *Runner) Draining() bool { return r.draining.Load() }

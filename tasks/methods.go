@@ -1,4 +1,4 @@
-package server
+package tasks
 
 import (
 	"context"
@@ -8,20 +8,19 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
-var _ mcp.TaskHandler = (*Server)(nil)
+var _ mcp.TaskHandler = (*Runner)(nil)
 
 // lookupTask returns the caller's task, or InvalidParams for an unknown,
 // expired or foreign id (indistinguishable on purpose). An id of the
 // wrong shape never reaches the store.
-func (s *Server) lookupTask(ctx context.Context, req *mcp.Request, id string) (*taskstore.Task, error) {
+func (r *Runner) lookupTask(ctx context.Context, req *mcp.Request, id string) (*Task, error) {
 	if !validTaskID(id) {
 		return nil, mcp.InvalidParams("unknown task: %s is not a task id this server issues", quoteShort(id))
 	}
-	t, err := taskstore.Reap(ctx, s.tasks.store, id, time.Now())
-	if errors.Is(err, taskstore.ErrNotFound) || err == nil && !mayRead(t, s.tasks.owner(ctx, req)) {
+	t, err := Reap(ctx, r.store, id, time.Now())
+	if errors.Is(err, ErrNotFound) || err == nil && !mayRead(t, r.owner(ctx, req)) {
 		return nil, mcp.InvalidParams("unknown task %q: it may have expired, or belong to another client", id)
 	}
 	if err != nil {
@@ -40,8 +39,8 @@ func quoteShort(s string) string {
 }
 
 // GetTask implements mcp.TaskHandler.
-func (s *Server) GetTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
-	t, err := s.lookupTask(ctx, req, id)
+func (r *Runner) GetTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	t, err := r.lookupTask(ctx, req, id)
 	if err != nil {
 		return nil, err
 	}
@@ -50,15 +49,15 @@ func (s *Server) GetTask(ctx context.Context, req *mcp.Request, id string) (*mcp
 
 // UpdateTask implements mcp.TaskHandler: answers to keys the task waits
 // on are kept for its replica to take; others are ignored.
-func (s *Server) UpdateTask(ctx context.Context, req *mcp.Request, id string, inputResponses json.RawMessage) error {
-	if _, err := s.lookupTask(ctx, req, id); err != nil {
+func (r *Runner) UpdateTask(ctx context.Context, req *mcp.Request, id string, inputResponses json.RawMessage) error {
+	if _, err := r.lookupTask(ctx, req, id); err != nil {
 		return err
 	}
 	var responses map[string]json.RawMessage
 	if err := json.Unmarshal(inputResponses, &responses); err != nil {
 		return mcp.InvalidParams("inputResponses is not an object: %s", err)
 	}
-	_, err := s.tasks.store.Update(ctx, id, func(t *taskstore.Task) error {
+	_, err := r.store.Update(ctx, id, func(t *Task) error {
 		changed := false
 		for k, v := range responses {
 			if _, waiting := t.InputRequests[k]; !waiting {
@@ -72,15 +71,15 @@ func (s *Server) UpdateTask(ctx context.Context, req *mcp.Request, id string, in
 			changed = true
 		}
 		if !changed {
-			return taskstore.ErrUnchanged
+			return ErrUnchanged
 		}
-		if len(t.InputRequests) == 0 && t.Status == taskstore.InputRequired {
-			t.Status, t.StatusMessage = taskstore.Working, "Answers received; working."
+		if len(t.InputRequests) == 0 && t.Status == InputRequired {
+			t.Status, t.StatusMessage = Working, "Answers received; working."
 		}
 		t.UpdatedAt = time.Now()
 		return nil
 	})
-	if err != nil && !errors.Is(err, taskstore.ErrNotFound) {
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return storeError(err)
 	}
 	return nil
@@ -90,28 +89,28 @@ func (s *Server) UpdateTask(ctx context.Context, req *mcp.Request, id string, in
 // the store, and the replica running it stops its call (the command is
 // ended, the query cancelled). A task that has ended stays as it is;
 // 2025-11-25 clients are told so with -32602, as that revision requires.
-func (s *Server) CancelTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
-	prev, err := s.lookupTask(ctx, req, id)
+func (r *Runner) CancelTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	prev, err := r.lookupTask(ctx, req, id)
 	if err != nil {
 		return nil, err
 	}
 	if prev.Terminal() && req.Era == mcp.EraLegacy {
 		return nil, mcp.InvalidParams("task %s has already ended (%s) and cannot be cancelled", id, prev.Status)
 	}
-	t, err := s.tasks.store.Update(ctx, id, func(t *taskstore.Task) error {
+	t, err := r.store.Update(ctx, id, func(t *Task) error {
 		if t.Terminal() {
-			return taskstore.ErrUnchanged
+			return ErrUnchanged
 		}
-		t.Status, t.StatusMessage, t.UpdatedAt = taskstore.Cancelled, "Cancelled by the client.", time.Now()
+		t.Status, t.StatusMessage, t.UpdatedAt = Cancelled, "Cancelled by the client.", time.Now()
 		t.CancelRequested, t.InputRequests, t.InputResponses = true, nil, nil
 		return nil
 	})
 	if err != nil {
 		return nil, storeError(err)
 	}
-	s.tasks.mu.Lock()
-	run := s.tasks.running[id]
-	s.tasks.mu.Unlock()
+	r.mu.Lock()
+	run := r.running[id]
+	r.mu.Unlock()
 	if run != nil {
 		run.cancel(errCancelled)
 	}
@@ -123,15 +122,15 @@ const listPage = 50
 
 // ListTasks implements mcp.TaskHandler (2025-11-25 tasks/list): the
 // caller's tasks, oldest first.
-func (s *Server) ListTasks(ctx context.Context, req *mcp.Request, cursor string) ([]mcp.Task, string, error) {
-	owner := s.tasks.owner(ctx, req)
+func (r *Runner) ListTasks(ctx context.Context, req *mcp.Request, cursor string) ([]mcp.Task, string, error) {
+	owner := r.owner(ctx, req)
 	if owner == anonymous {
 		// Nobody in particular is calling: a task of nobody is known
 		// only to whoever holds its id, and is listed to no one.
 		return []mcp.Task{}, "", nil
 	}
-	tasks, next, err := s.tasks.store.List(ctx, owner, cursor, listPage)
-	if errors.Is(err, taskstore.ErrBadCursor) {
+	tasks, next, err := r.store.List(ctx, owner, cursor, listPage)
+	if errors.Is(err, ErrBadCursor) {
 		return nil, "", mcp.InvalidParams("invalid cursor: %s", err)
 	}
 	if err != nil {
@@ -141,8 +140,8 @@ func (s *Server) ListTasks(ctx context.Context, req *mcp.Request, cursor string)
 	now := time.Now()
 	for _, t := range tasks {
 		if t.Abandoned(now) {
-			if r, err := taskstore.Reap(ctx, s.tasks.store, t.ID, now); err == nil {
-				t = r
+			if reaped, err := Reap(ctx, r.store, t.ID, now); err == nil {
+				t = reaped
 			}
 		}
 		out = append(out, *wireTask(t))
@@ -151,13 +150,13 @@ func (s *Server) ListTasks(ctx context.Context, req *mcp.Request, cursor string)
 }
 
 // AwaitTask implements mcp.TaskHandler (2025-11-25 tasks/result).
-func (s *Server) AwaitTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
-	changes, stop := taskstore.Changes(s.tasks.store, id)
+func (r *Runner) AwaitTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	changes, stop := Changes(r.store, id)
 	defer stop()
 	poll := time.NewTicker(time.Second)
 	defer poll.Stop()
 	for {
-		t, err := s.lookupTask(ctx, req, id)
+		t, err := r.lookupTask(ctx, req, id)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package server
+package tasks
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
 // When the task store cannot be reached (Redis down), every task method
@@ -42,7 +41,7 @@ type storeHealth struct {
 // observe notes the result of one store call.
 func (h *storeHealth) observe(err error) {
 	switch {
-	case errors.Is(err, taskstore.ErrUnavailable):
+	case errors.Is(err, ErrUnavailable):
 		h.failed(err)
 	case h.down.Load():
 		h.recovered()
@@ -83,29 +82,29 @@ func (h *storeHealth) recovered() {
 // watchedStore is the task store as the server uses it: every call's
 // outcome goes to the health record.
 type watchedStore struct {
-	taskstore.Store
+	Store
 	health *storeHealth
 }
 
-func (w *watchedStore) Create(ctx context.Context, t *taskstore.Task) error {
+func (w *watchedStore) Create(ctx context.Context, t *Task) error {
 	err := w.Store.Create(ctx, t)
 	w.health.observe(err)
 	return err
 }
 
-func (w *watchedStore) Get(ctx context.Context, id string) (*taskstore.Task, error) {
+func (w *watchedStore) Get(ctx context.Context, id string) (*Task, error) {
 	t, err := w.Store.Get(ctx, id)
 	w.health.observe(err)
 	return t, err
 }
 
-func (w *watchedStore) Update(ctx context.Context, id string, fn func(*taskstore.Task) error) (*taskstore.Task, error) {
+func (w *watchedStore) Update(ctx context.Context, id string, fn func(*Task) error) (*Task, error) {
 	t, err := w.Store.Update(ctx, id, fn)
 	w.health.observe(err)
 	return t, err
 }
 
-func (w *watchedStore) List(ctx context.Context, owner, after string, limit int) ([]*taskstore.Task, string, error) {
+func (w *watchedStore) List(ctx context.Context, owner, after string, limit int) ([]*Task, string, error) {
 	ts, next, err := w.Store.List(ctx, owner, after, limit)
 	w.health.observe(err)
 	return ts, next, err
@@ -117,7 +116,7 @@ const storeUnreachable = "the task store cannot be reached; try again shortly"
 
 // storeError is the protocol error for a store failure.
 func storeError(err error) error {
-	if errors.Is(err, taskstore.ErrUnavailable) {
+	if errors.Is(err, ErrUnavailable) {
 		return mcp.Errorf(mcp.CodeInternalError, "%s", storeUnreachable)
 	}
 	return mcp.Errorf(mcp.CodeInternalError, "the task could not be stored: %v", err)

@@ -1,11 +1,10 @@
-package server
+package tasks
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -13,35 +12,52 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
-// Tasks: a tool with a task block runs as a task for clients that can
-// poll. The task is kept in a store (taskstore) that every replica shares;
-// the replica that created a task runs it, renewing a lease on it, and any
-// replica answers tasks/get, tasks/update and tasks/cancel from the store.
-// A cancellation or an answer reaches the running replica through the
-// store's change signals.
-
-// DefaultTaskLease is how long a task stays "working" without its replica
+// DefaultLease is how long a task stays "working" without its replica
 // renewing it; after that a reader marks it failed.
-const DefaultTaskLease = 15 * time.Second
+const DefaultLease = 15 * time.Second
 
-// DefaultMaxTasks is how many tasks may run at once on one server.
-const DefaultMaxTasks = 256
+// DefaultMax is how many tasks may run at once on one server.
+const DefaultMax = 256
 
-// DefaultMaxTasksPerOwner is how many of them one caller (a token's
+// DefaultMaxPerOwner is how many of them one caller (a token's
 // subject, a 2025 session, the stdio client) may run at once, so that no
 // caller takes every slot from the others.
-const DefaultMaxTasksPerOwner = 32
+const DefaultMaxPerOwner = 32
 
 // Identity returns who is calling, for binding tasks to their creator: an
 // authenticated subject ("" when the request carries none).
 type Identity func(ctx context.Context, req *mcp.Request) string
 
-// taskRunner runs this replica's tasks.
-type taskRunner struct {
-	store    taskstore.Store
+// Options configure a Runner.
+type Options struct {
+	// Store keeps the tasks; replicas behind one load balancer need one
+	// shared store (Redis). Nil means an in-memory store for this
+	// process.
+	Store Store
+	// Lease is how long a running task counts as alive without its
+	// replica renewing it (DefaultLease when zero).
+	Lease time.Duration
+	// Max bounds the tasks running at once (DefaultMax when zero, no
+	// bound when negative).
+	Max int
+	// MaxPerOwner bounds the tasks one caller runs at once
+	// (DefaultMaxPerOwner when zero, no bound when negative).
+	MaxPerOwner int
+	// Identity names the authenticated caller, to whom tasks are bound
+	// (nil: nobody is authenticated).
+	Identity Identity
+	// Observer, when set, is told of the tasks this replica runs.
+	Observer Observer
+	// Logger receives the store's outages and the ends of tasks that
+	// could not be stored. Nil discards them.
+	Logger *slog.Logger
+}
+
+// Runner runs this replica's tasks and answers the tasks/* methods.
+type Runner struct {
+	store    Store
 	replica  string
 	lease    time.Duration
 	identity Identity
@@ -52,8 +68,9 @@ type taskRunner struct {
 	// be told apart.
 	perOwner int
 	owned    map[string]int
-	obs      TaskObserver // nil when nobody counts tasks
+	obs      Observer     // nil when nobody counts tasks
 	health   *storeHealth // whether the store answers; logs its outages
+	log      *slog.Logger
 
 	mu       sync.Mutex
 	running  map[string]*taskRun
@@ -68,7 +85,7 @@ type taskRunner struct {
 const workerIdle = 10 * time.Second
 
 // spawn runs fn on an idle worker, or on a new one.
-func (r *taskRunner) spawn(fn func()) {
+func (r *Runner) spawn(fn func()) {
 	select {
 	case r.idle <- fn:
 	default:
@@ -76,7 +93,7 @@ func (r *taskRunner) spawn(fn func()) {
 	}
 }
 
-func (r *taskRunner) worker(fn func()) {
+func (r *Runner) worker(fn func()) {
 	wait := time.NewTimer(workerIdle)
 	defer wait.Stop()
 	for {
@@ -90,30 +107,31 @@ func (r *taskRunner) worker(fn func()) {
 	}
 }
 
-func newTaskRunner(opts *Options) *taskRunner {
-	r := &taskRunner{store: opts.TaskStore, replica: randomID(9), lease: opts.TaskLease, identity: opts.Identity, running: map[string]*taskRun{}, idle: make(chan func()), obs: taskObserver(opts.Observer)}
-	if r.identity == nil {
-		r.identity = tokenSubject // the verified token's, with an auth block
+// New returns a Runner with no task running.
+func New(opts Options) *Runner {
+	r := &Runner{store: opts.Store, replica: randomID(9), lease: opts.Lease, identity: opts.Identity, running: map[string]*taskRun{}, idle: make(chan func()), obs: opts.Observer, log: opts.Logger}
+	if r.log == nil {
+		r.log = slog.New(slog.DiscardHandler)
 	}
 	if r.store == nil {
-		r.store = taskstore.NewMemory()
+		r.store = NewMemory()
 	}
-	r.health = &storeHealth{log: slog.New(slog.DiscardHandler)}
+	r.health = &storeHealth{log: r.log}
 	r.store = &watchedStore{Store: r.store, health: r.health}
 	if r.lease <= 0 {
-		r.lease = DefaultTaskLease
+		r.lease = DefaultLease
 	}
 	switch {
-	case opts.MaxTasks > 0:
-		r.max = int64(opts.MaxTasks)
-	case opts.MaxTasks == 0:
-		r.max = DefaultMaxTasks
+	case opts.Max > 0:
+		r.max = int64(opts.Max)
+	case opts.Max == 0:
+		r.max = DefaultMax
 	}
 	switch {
-	case opts.MaxTasksPerOwner > 0:
-		r.perOwner = opts.MaxTasksPerOwner
-	case opts.MaxTasksPerOwner == 0:
-		r.perOwner = DefaultMaxTasksPerOwner
+	case opts.MaxPerOwner > 0:
+		r.perOwner = opts.MaxPerOwner
+	case opts.MaxPerOwner == 0:
+		r.perOwner = DefaultMaxPerOwner
 	}
 	r.owned = map[string]int{}
 	return r
@@ -121,7 +139,7 @@ func newTaskRunner(opts *Options) *taskRunner {
 
 // admit counts a new task of owner in, within the server's bound and the
 // owner's; leave counts it out when it ends.
-func (r *taskRunner) admit(owner string) error {
+func (r *Runner) admit(owner string) error {
 	if n := r.active.Add(1); r.max > 0 && n > r.max {
 		r.active.Add(-1)
 		return mcp.Errorf(mcp.CodeInternalError, "%d tasks are running on this server, the most it runs at once; wait for one to end (or cancel one) and call again", r.max)
@@ -139,7 +157,7 @@ func (r *taskRunner) admit(owner string) error {
 	return nil
 }
 
-func (r *taskRunner) leave(owner string) {
+func (r *Runner) leave(owner string) {
 	r.active.Add(-1)
 	if owner == anonymous || r.perOwner <= 0 {
 		return
@@ -169,7 +187,7 @@ func randomID(n int) string {
 //   - else "" (an anonymous 2026-07-28 client, a 2025 client without a
 //     session): nobody; the task id alone is the key (a bearer
 //     capability), and tasks/list never shows such a task to anyone.
-func (r *taskRunner) owner(ctx context.Context, req *mcp.Request) string {
+func (r *Runner) owner(ctx context.Context, req *mcp.Request) string {
 	if r.identity != nil {
 		if sub := r.identity(ctx, req); sub != "" {
 			return "sub:" + sub
@@ -189,7 +207,7 @@ const anonymous = ""
 
 // mayRead reports whether the caller whose owner is caller may see t: its
 // creator, or anyone holding the id of a task nobody owns.
-func mayRead(t *taskstore.Task, caller string) bool {
+func mayRead(t *Task, caller string) bool {
 	return t.Owner == anonymous || t.Owner == caller
 }
 
@@ -213,11 +231,11 @@ func validTaskID(id string) bool {
 	return true
 }
 
-// wantsTask decides whether a call of a tool with a task block becomes a
+// Wanted decides whether a call of a tool with a task block becomes a
 // task: a 2026-07-28 client that declared the extension, a 2025-11-25 one
 // that asked with params.task. A tool that requires a task refuses other
 // clients.
-func wantsTask(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec) (bool, error) {
+func Wanted(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec) (bool, error) {
 	if req.Era == mcp.EraModern {
 		if req.DeclaresTasks() {
 			return true, nil
@@ -237,17 +255,46 @@ func wantsTask(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec)
 	return false, nil
 }
 
-// callAsTask answers a tools/call with a task. With ask_first (and always
-// for 2025 clients, who cannot be asked from a running task) the tool's
-// questions are asked with this request, and the task is created once
-// they are answered.
-func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *dispatch.Tool) (*mcp.CallToolResult, error) {
-	r := s.tasks
+// Call is what the runner needs of the server for one tools/call that
+// becomes a task: the server runs the call and asks its questions; the
+// runner keeps the task.
+type Call interface {
+	// Run runs the call. Its progress and log lines go to progress and
+	// log, its questions to ask.
+	Run(ctx context.Context, progress func(progress, total float64, message string), log func(level string, data any), ask dispatch.Asker) (*dispatch.ToolResult, error)
+	// AskFirst asks the call's questions with the request that creates
+	// the task, before the task exists.
+	AskFirst(ctx context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error)
+	// AskInTask asks the questions of a running task, a round at a
+	// time: post puts a round's input requests on the task and returns
+	// their answers.
+	AskInTask(ctx context.Context, a *dispatch.Asking, post Post) (map[string]json.RawMessage, error)
+	// Result is the protocol's answer to a call that ended with res or
+	// err: a result, an input_required result (with no error) when err
+	// asks the client for input, or a protocol error.
+	Result(res *dispatch.ToolResult, err error) (*mcp.CallToolResult, error)
+	// Release tells the server the runner is done with the call: the
+	// task ended, or was never created.
+	Release()
+}
+
+// Post puts a round of input requests (encoded mcp.InputRequest, by
+// key) on a running task and returns the answers once every one has come
+// in (by tasks/update, on any replica).
+type Post func(ctx context.Context, requests map[string]json.RawMessage) (map[string]json.RawMessage, error)
+
+// Start answers a tools/call of tool with a task, which call runs. With
+// ask_first (and always for 2025 clients, who cannot be asked from a
+// running task) the tool's questions are asked with this request, and
+// the task is created once they are answered.
+func (r *Runner) Start(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *dispatch.Tool, call Call) (*mcp.CallToolResult, error) {
 	if r.draining.Load() {
+		call.Release()
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the server is shutting down; call the tool again")
 	}
 	owner := r.owner(ctx, req)
 	if err := r.admit(owner); err != nil {
+		call.Release()
 		return nil, err
 	}
 	started := false
@@ -258,30 +305,30 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 	}()
 	now := time.Now()
 	spec := tool.Task
-	rec := &taskstore.Task{ID: randomID(taskIDBytes), Owner: owner, Tool: tool.Name, Status: taskstore.Working,
+	rec := &Task{ID: randomID(taskIDBytes), Owner: owner, Tool: tool.Name, Status: Working,
 		CreatedAt: now, UpdatedAt: now, TTL: spec.TTL, PollInterval: spec.PollInterval, Runner: r.replica, LeaseUntil: now.Add(r.lease)}
 	if p.Task != nil && p.Task.TTL > 0 && p.Task.TTL < spec.TTL {
 		rec.TTL = max(p.Task.TTL, time.Second)
 	}
-	run := &taskRun{r: r, s: s, st: s.acquire(), id: rec.ID, owner: owner, tool: tool, req: taskRequest(req)}
+	run := &taskRun{r: r, call: call, id: rec.ID, owner: owner, tool: tool, req: taskRequest(req)}
 	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	run.cancel = cancel
 	askFirst := len(tool.Questions) > 0 && (spec.AskFirst || req.Era != mcp.EraModern)
 	if !askFirst {
 		if err := r.store.Create(ctx, rec); err != nil {
-			run.st.release()
+			call.Release()
 			cancel(nil)
 			return nil, storeError(err)
 		}
 		started = true
-		run.moved(taskstore.Working)
-		run.start(runCtx, nil, p, nil)
+		run.moved(Working)
+		run.start(runCtx, nil, nil)
 		return &mcp.CallToolResult{Task: wireTask(rec)}, nil
 	}
 	started = true
 	outcome := make(chan askFirstOutcome, 1)
 	ask := func(_ context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
-		answers, err := s.askQuestions(ctx, req, a, p.MRTR)
+		answers, err := call.AskFirst(ctx, a)
 		if err != nil {
 			return nil, err
 		}
@@ -289,30 +336,23 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallTo
 		if err := r.store.Create(ctx, rec); err != nil {
 			return nil, storeError(err)
 		}
-		run.moved(taskstore.Working)
+		run.moved(Working)
 		outcome <- askFirstOutcome{task: rec}
 		return answers, nil
 	}
-	run.start(runCtx, ask, p, outcome)
+	run.start(runCtx, ask, outcome)
 	o := <-outcome
 	if o.task != nil {
 		return &mcp.CallToolResult{Task: wireTask(o.task)}, nil
 	}
-	var more *needInput
-	if errors.As(o.err, &more) {
-		return &mcp.CallToolResult{InputRequired: more.input}, nil
-	}
-	if o.err != nil {
-		return nil, run.st.protocolError(o.err)
-	}
-	return toolResult(o.res), nil
+	return call.Result(o.res, o.err)
 }
 
 // askFirstOutcome is what an ask-first call gives its request: the task
 // once created, or the call's own end when no task came to be (a
 // question still open, a declined answer, invalid arguments).
 type askFirstOutcome struct {
-	task *taskstore.Task
+	task *Task
 	res  *dispatch.ToolResult
 	err  error
 }
