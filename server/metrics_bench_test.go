@@ -3,7 +3,7 @@ package server_test
 import (
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/internal/metrics"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 )

@@ -14,8 +14,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/internal/metrics"
-	"github.com/mcpdecl/mcpdecl/internal/tracing"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
+	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"

@@ -8,11 +8,11 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/internal/wiretest"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
-// The wire-checking helpers live in internal/wiretest; these names keep the
+// The wire-checking helpers live in testkit/wiretest; these names keep the
 // tests of this package short.
 
 func requireSchemas(t testing.TB) { wiretest.RequireSchemas(t) }

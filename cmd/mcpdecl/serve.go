@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
@@ -35,8 +36,8 @@ type serveCmd struct {
 }
 
 func (c *serveCmd) Run(s streams) error {
-	log := newLogger(s.err, c.LogLevel, c.LogFormat)
-	defer routeLibraryLogs(log)()
+	log := logs.New(s.err, c.LogLevel, c.LogFormat)
+	defer logs.RouteLibraryLogs(log)()
 	err := c.serve(s, log)
 	var code exitCode
 	if err == nil || errors.As(err, &code) {

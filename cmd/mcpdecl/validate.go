@@ -12,9 +12,9 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
-	"github.com/mcpdecl/mcpdecl/internal/testrun"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 type validateCmd struct {
