@@ -10,8 +10,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/observe/metrics"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
 )
 
 // TestBackendCallMetrics: every backend call, each step's included, is

@@ -17,11 +17,11 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/tasks"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // taskConfig has a command that sleeps (found by its unique duration in

@@ -14,10 +14,10 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/observe/metrics"
-	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
+	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/server"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // The wire-checking helpers live in testkit/wiretest; these names keep the

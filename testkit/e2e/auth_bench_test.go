@@ -10,10 +10,10 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // echoTool is the tool called, the same with and without auth: it answers

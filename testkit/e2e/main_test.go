@@ -22,10 +22,10 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // secret is the LIBRARY_TOKEN every test serves with; it must reach the
