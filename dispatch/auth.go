@@ -201,7 +201,7 @@ func (c *compiler) tokenClaims(d *lang.StaticToken) map[string]any {
 	out := map[string]any{}
 	for name, val := range v.AsValueMap() {
 		if cl := c.claim(name); cl != nil {
-			if _, err := convertClaim(val, cl.Type); err != nil {
+			if _, err := ConvertClaim(val, cl.Type); err != nil {
 				c.add(hcl.Diagnostics{errorf(d.Claims.Expr.Range(), "Invalid claim value",
 					"The claim %q of the token %q must be %s: %s.", name, d.Name, adapter.TypeName(cl.Type), err)})
 			}
@@ -543,4 +543,16 @@ func authFieldName(ce *auth.ConfigError, cfg *auth.Config) string {
 		return fmt.Sprintf("token %q %s", cfg.Static[ce.Index].Name, sub)
 	}
 	return ce.Field
+}
+
+// ConvertClaim reads a claim's JSON value as the declared type.
+func ConvertClaim(v any, ty cty.Type) (cty.Value, error) {
+	if cv, ok := v.(cty.Value); ok {
+		j, err := eval.ToJSON(cv)
+		if err != nil {
+			return cty.NilVal, err
+		}
+		v = j
+	}
+	return eval.FromGoJSON(plainJSON(JSONValue(v)), ty)
 }

@@ -46,7 +46,7 @@ func (a *Args) decode(static *eval.Static, raw json.RawMessage) (*callArgs, erro
 	out := &callArgs{JSON: applyDefaults(a, obj)}
 	var problems []string
 	var found []violation
-	if err := a.validate(instance); err != nil {
+	if err := a.Validate(instance); err != nil {
 		found = append(found, schemaViolations(err)...)
 	}
 	found = append(found, outOfRange(a.Schema, instance)...)

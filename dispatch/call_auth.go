@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/eval"
 )
 
 // identityValue is auth.* of one call: the root variable of its HCL
@@ -70,12 +69,12 @@ func (t *Table) identityOf(id *auth.Identity) (*identityValue, error) {
 		if v == nil && cl.Required {
 			return nil, fmt.Errorf("The access token carries no %q claim, which this server needs. Ask the authorization server to include it.", cl.Name)
 		}
-		cv, err := convertClaim(v, cl.Type)
+		cv, err := ConvertClaim(v, cl.Type)
 		if err != nil {
 			return nil, fmt.Errorf("The %q claim of the access token is not %s: %s.", cl.Name, adapter.TypeName(cl.Type), err)
 		}
 		attrs[cl.Name] = cv
-		raw[cl.Name] = jsonValue(v)
+		raw[cl.Name] = JSONValue(v)
 	}
 	scopes := make([]cty.Value, len(id.Scopes))
 	scopeList := make([]any, len(id.Scopes))
@@ -89,18 +88,6 @@ func (t *Table) identityOf(id *auth.Identity) (*identityValue, error) {
 	value := cty.ObjectVal(map[string]cty.Value{"subject": cty.StringVal(id.Subject), "scopes": list, "claims": cty.ObjectVal(attrs)})
 	fields := map[string]any{"subject": id.Subject, "scopes": scopeList, "claims": raw}
 	return &identityValue{vars: map[string]cty.Value{"auth": value}, fields: map[string]any{"auth": fields}}, nil
-}
-
-// convertClaim reads a claim's JSON value as the declared type.
-func convertClaim(v any, ty cty.Type) (cty.Value, error) {
-	if cv, ok := v.(cty.Value); ok {
-		j, err := eval.ToJSON(cv)
-		if err != nil {
-			return cty.NilVal, err
-		}
-		v = j
-	}
-	return eval.FromGoJSON(plainJSON(jsonValue(v)), ty)
 }
 
 // authVars are the root variables auth.* adds to the call's HCL

@@ -16,6 +16,10 @@ import (
 
 // eachCall is a step with for_each in a wave: its items, and what the call
 // of each item gave, by item index.
+// eachAtOnce is how many items of a step that changes nothing are
+// called at the same time (one table-wide rule, whatever the backend).
+const eachAtOnce = 4
+
 type eachCall struct {
 	items   []cty.Value
 	answers []*adapter.Result

@@ -288,7 +288,7 @@ func checkOutput(ctx context.Context, log *slog.Logger, tool *Tool, out *outcome
 	if validator == nil || err != nil {
 		return ""
 	}
-	value := jsonValue(out.structured)
+	value := JSONValue(out.structured)
 	if absurd := absurdNumbers(value); len(absurd) > 0 {
 		// Checked first, as in arguments: the schema library would expand
 		// such a number exactly, at a cost the backend's answer chooses.
@@ -296,7 +296,7 @@ func checkOutput(ctx context.Context, log *slog.Logger, tool *Tool, out *outcome
 		return "The answer holds numbers too large to check against the tool's output schema:\n" + renderViolations(absurd, "answer", "field") +
 			"\nThis is a problem of the backend's answer, not of the arguments."
 	}
-	if err := tool.validateOutput(value); err != nil {
+	if err := tool.ValidateOutput(value); err != nil {
 		log.WarnContext(ctx, "structured answer does not match the output schema", "tool", tool.Name, "error", err)
 		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +
 			"\nThis is a problem of the server's configuration or of the backend, not of the arguments."

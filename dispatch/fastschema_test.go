@@ -823,7 +823,7 @@ func BenchmarkArgsValidate(b *testing.B) {
 		b.Run(name+"/fast", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := args.validate(v); err != nil {
+				if err := args.Validate(v); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -82,7 +82,7 @@ func (s *Step) Value(fields map[string]any) (cty.Value, error) {
 		if err != nil {
 			// A Go type of its own (a time, a driver's value): read it
 			// through its JSON form.
-			v, err = eval.FromGoJSON(jsonValue(fields[name]), ty)
+			v, err = eval.FromGoJSON(JSONValue(fields[name]), ty)
 		}
 		if err != nil {
 			return cty.NilVal, fmt.Errorf("step %q: %s: %w", s.Name, name, err)

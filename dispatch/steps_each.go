@@ -22,9 +22,6 @@ const (
 	defaultMaxItems = 100
 	// maxMaxItems is the highest max_items a step may set.
 	maxMaxItems = 1000
-	// eachAtOnce is how many items of a step that changes nothing are
-	// called at the same time (one table-wide rule, whatever the backend).
-	eachAtOnce = 4
 )
 
 // ForEach makes a step one call per item of a list: the call and the

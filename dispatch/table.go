@@ -118,18 +118,18 @@ func (a *Args) Validator() (*jsonschema.Schema, error) {
 	return a.validator, a.validatorErr
 }
 
-// validate checks arguments against the compiled schema: the fast checker
+// Validate checks arguments against the compiled schema: the fast checker
 // accepts the valid ones it can, the library checks (and explains) the rest.
-func (a *Args) validate(v any) error {
+func (a *Args) Validate(v any) error {
 	if a.fast != nil && a.fast.accepts(v) {
 		return nil
 	}
 	return a.validator.Validate(v)
 }
 
-// validateOutput checks structured content against the compiled output
-// schema, as Args.validate does.
-func (t *Tool) validateOutput(v any) error {
+// ValidateOutput checks structured content against the compiled output
+// schema, as Args.Validate does.
+func (t *Tool) ValidateOutput(v any) error {
 	if t.output.fast != nil && t.output.fast.accepts(v) {
 		return nil
 	}
