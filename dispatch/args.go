@@ -89,6 +89,15 @@ func compileSchemaDoc(url string, doc map[string]any) (*jsonschema.Schema, any, 
 	return s, v, err
 }
 
+// compileChecked compiles a schema with the library and its fast checker.
+func compileChecked(url string, doc map[string]any) (*jsonschema.Schema, *fastSchema, error) {
+	lib, read, err := compileSchemaDoc(url, doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lib, compileFast(read, lib), nil
+}
+
 // checkDefaults validates each default against its own argument's schema,
 // so a default outside an enum or range is caught at load time.
 func (c *compiler) checkDefaults(out *Args, args []*lang.Arg) {

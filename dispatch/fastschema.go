@@ -538,12 +538,3 @@ func jsonKind(v any) jsonTypes {
 	}
 	return 0
 }
-
-// compileChecked compiles a schema with the library and its fast checker.
-func compileChecked(url string, doc map[string]any) (*jsonschema.Schema, *fastSchema, error) {
-	lib, read, err := compileSchemaDoc(url, doc)
-	if err != nil {
-		return nil, nil, err
-	}
-	return lib, compileFast(read, lib), nil
-}
