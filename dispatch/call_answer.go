@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // outcome is an answer mapped through error rules and the result block,
@@ -45,7 +46,7 @@ func (o *outcome) structuredJSON() (json.RawMessage, error) {
 // a tool without a call): the first matching error rule wins; otherwise an
 // adapter-reported failure is an error; otherwise the result block (or the
 // adapter's default answer) gives the content.
-func mapAnswer(ans *Answer, res *adapter.Result, args map[string]any) (*outcome, error) {
+func mapAnswer(ans *table.Answer, res *adapter.Result, args map[string]any) (*outcome, error) {
 	var fields map[string]any
 	if res != nil {
 		fields = res.Fields
@@ -79,7 +80,7 @@ func mapAnswer(ans *Answer, res *adapter.Result, args map[string]any) (*outcome,
 // readsNoFields reports whether the answer rules read nothing of a call's
 // fields: with no error rule and no result block, only the adapter's own
 // answer counts (see adapter.Request.AnswerOnly).
-func (ans *Answer) readsNoFields() bool { return len(ans.Errors) == 0 && ans.Result == nil }
+func readsNoFields(ans *table.Answer) bool { return len(ans.Errors) == 0 && ans.Result == nil }
 
 // defaultOutcome is the adapter's own answer: its failure, or its text,
 // media and structured content.
@@ -102,7 +103,7 @@ func defaultOutcome(res *adapter.Result) *outcome {
 	return out
 }
 
-func mapResult(r *ResultMap, env any) (*outcome, error) {
+func mapResult(r *table.ResultMap, env any) (*outcome, error) {
 	out := &outcome{}
 	if r.Structured != nil {
 		v, err := runProgram(r.Structured.Program, env)

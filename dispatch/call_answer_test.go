@@ -10,25 +10,26 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // compileAnswerTool compiles a one-tool config whose answer rules are
 // tested against hand-made adapter results.
-func compileAnswerTool(t *testing.T, src string) *Tool {
+func compileAnswerTool(t *testing.T, src string) *table.Tool {
 	return compileAnswerToolWith(t, adapter.NewRegistry(), src)
 }
 
-func compileAnswerToolWith(t *testing.T, reg *adapter.Registry, src string) *Tool {
+func compileAnswerToolWith(t *testing.T, reg *adapter.Registry, src string) *table.Tool {
 	t.Helper()
 	cfg, diags := lang.LoadSource("answer.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := Compile(cfg, reg, Options{})
+	tbl, diags := table.Compile(cfg, reg, table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return table.Tools[0]
+	return tbl.Tools[0]
 }
 
 func TestMapAnswerStaticTool(t *testing.T) {
@@ -194,14 +195,14 @@ func TestUnencodableAnswerIsAnError(t *testing.T) {
 		`structured = "{'ratio': 1 / 0}"
     text       = "'fine'"`,
 	} {
-		table := compileTableForCalls(t, `
+		tbl := compileTableForCalls(t, `
 tool "ratio" {
   description = "Divides by zero."
   result {
     `+result+`
   }
 }`)
-		res := callTableTool(t, table, "ratio", "")
+		res := callTableTool(t, tbl, "ratio", "")
 		if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "cannot be written as JSON") {
 			t.Errorf("%s: got %+v, want an error result saying the answer cannot be written as JSON", result, res)
 		}
@@ -209,24 +210,24 @@ tool "ratio" {
 }
 
 // compileTableForCalls compiles a config without backends.
-func compileTableForCalls(t *testing.T, src string) *Table {
+func compileTableForCalls(t *testing.T, src string) *table.Table {
 	t.Helper()
 	cfg, diags := lang.LoadSource("test.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := Compile(cfg, adapter.NewRegistry(), Options{})
+	tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return table
+	return tbl
 }
 
 // callTableTool calls a tool of table with JSON arguments, as the server
 // would, without the protocol.
-func callTableTool(t *testing.T, table *Table, name, args string) *ToolResult {
+func callTableTool(t *testing.T, tbl *table.Table, name, args string) *ToolResult {
 	t.Helper()
-	res, err := table.CallTool(context.Background(), name, &CallInput{Arguments: []byte(args)})
+	res, err := CallTool(context.Background(), tbl, name, &CallInput{Arguments: []byte(args)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func callTableTool(t *testing.T, table *Table, name, args string) *ToolResult {
 // A program that returns the arguments whole shows them by their names,
 // in the structured content and through toJSON.
 func TestWholeArgsKeepTheirNames(t *testing.T) {
-	table := compileTableForCalls(t, `
+	tbl := compileTableForCalls(t, `
 tool "echo_args" {
   description = "Returns its arguments."
   arg "name" {
@@ -250,7 +251,7 @@ tool "echo_args" {
     text       = "toJSON(args)"
   }
 }`)
-	res := callTableTool(t, table, "echo_args", `{"name":"ada","tags":["x"]}`)
+	res := callTableTool(t, tbl, "echo_args", `{"name":"ada","tags":["x"]}`)
 	want := `{"name":"ada","tags":["x"]}`
 	if string(res.Structured) != want {
 		t.Errorf("structured content %s, want %s", res.Structured, want)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/jsondec"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // callArgs are validated arguments in the two forms the call needs.
@@ -34,7 +35,7 @@ func (e *argProblem) Error() string { return e.msg }
 // decode validates raw JSON arguments against the compiled schema and
 // the validation blocks. Problems come back as an *argProblem listing every
 // violation, so the model can fix them all in one retry.
-func (a *Args) decode(static *eval.Static, raw json.RawMessage) (*callArgs, error) {
+func decode(a *table.Args, static *eval.Static, raw json.RawMessage) (*callArgs, error) {
 	instance, err := parseArgs(raw)
 	if err != nil {
 		return nil, err
@@ -121,7 +122,7 @@ type violation struct {
 func (v violation) what() string {
 	switch {
 	case v.leaf != nil:
-		return readable(SchemaErrorText(v.leaf.ErrorKind))
+		return readable(table.SchemaErrorText(v.leaf.ErrorKind))
 	case v.big != "":
 		return tooLarge(v.big, v.integer)
 	}
@@ -221,7 +222,7 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 
 // applyDefaults returns the arguments with each absent one set to its
 // default (when it has one).
-func applyDefaults(a *Args, obj map[string]any) map[string]any {
+func applyDefaults(a *table.Args, obj map[string]any) map[string]any {
 	if !missesDefault(a, obj) && obj != nil {
 		return obj // nothing to add: the decoded arguments serve as they are
 	}
@@ -239,7 +240,7 @@ func applyDefaults(a *Args, obj map[string]any) map[string]any {
 }
 
 // missesDefault reports whether an argument with a default is absent.
-func missesDefault(a *Args, obj map[string]any) bool {
+func missesDefault(a *table.Args, obj map[string]any) bool {
 	for _, arg := range a.List {
 		if _, ok := obj[arg.Name]; !ok && arg.DefaultJSON != nil {
 			return true
@@ -250,7 +251,7 @@ func missesDefault(a *Args, obj map[string]any) bool {
 
 // toCty converts the arguments to an object of the declared types; absent
 // optional arguments are null.
-func toCty(a *Args, obj map[string]any) (cty.Value, error) {
+func toCty(a *table.Args, obj map[string]any) (cty.Value, error) {
 	attrs := make(map[string]cty.Value, len(a.List))
 	for _, arg := range a.List {
 		val, err := eval.FromGoJSON(obj[arg.Name], arg.Type)
@@ -266,7 +267,7 @@ func toCty(a *Args, obj map[string]any) (cty.Value, error) {
 // message of each condition that does not hold. A validation about an
 // argument the schema already reported (missing, of the wrong type) adds
 // nothing to that report.
-func failedValidations(a *Args, static *eval.Static, args cty.Value, reported map[string]bool) []string {
+func failedValidations(a *table.Args, static *eval.Static, args cty.Value, reported map[string]bool) []string {
 	var msgs []string
 	for _, v := range a.Validations {
 		if usesReported(v, reported) {
@@ -288,7 +289,7 @@ func failedValidations(a *Args, static *eval.Static, args cty.Value, reported ma
 	return msgs
 }
 
-func usesReported(v *Validation, reported map[string]bool) bool {
+func usesReported(v *table.Validation, reported map[string]bool) bool {
 	if len(reported) > 0 && v.UsesAll {
 		return true
 	}
@@ -300,7 +301,7 @@ func usesReported(v *Validation, reported map[string]bool) bool {
 	return false
 }
 
-func usesNull(v *Validation, args cty.Value) bool {
+func usesNull(v *table.Validation, args cty.Value) bool {
 	for _, name := range v.Uses {
 		if args.Type().HasAttribute(name) && args.GetAttr(name).IsNull() {
 			return true

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/auth"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // identityValue is auth.* of one call: the root variable of its HCL
@@ -22,7 +23,7 @@ type identityValue struct {
 // token's scopes (when a token was verified) and, for a target that
 // reads auth.*, a verified identity with the claims the auth block
 // requires. target names it for messages ("tool \"search\"").
-func (t *Table) admit(in *CallInput, a *Access, target string) *CallError {
+func admit(t *table.Table, in *CallInput, a *table.Access, target string) *CallError {
 	if in.Identity != nil && t.Auth != nil {
 		if missing := in.Identity.Missing(a.Scopes); len(missing) > 0 {
 			return &CallError{Code: InsufficientScope, Scopes: stepUpScopes(in.Identity.Scopes, a.Scopes),
@@ -35,7 +36,7 @@ func (t *Table) admit(in *CallInput, a *Access, target string) *CallError {
 	if in.Identity == nil || t.Auth == nil {
 		return callError(InvalidParams, fmt.Sprintf("The %s acts for the signed-in user (it reads auth.*), and this request carries no verified access token. It can be used over HTTP with a token only.", target))
 	}
-	v, err := t.identityOf(in.Identity)
+	v, err := identityOf(t, in.Identity)
 	if err != nil {
 		return callError(InvalidParams, err.Error())
 	}
@@ -58,7 +59,7 @@ func stepUpScopes(held, need []string) []string {
 // identityOf builds auth.* from a verified identity: its subject, scopes
 // and the declared claims, each of its declared type (null when an
 // optional claim is absent).
-func (t *Table) identityOf(id *auth.Identity) (*identityValue, error) {
+func identityOf(t *table.Table, id *auth.Identity) (*identityValue, error) {
 	attrs := make(map[string]cty.Value, len(t.Claims))
 	raw := make(map[string]any, len(t.Claims))
 	for _, cl := range t.Claims {
@@ -69,12 +70,12 @@ func (t *Table) identityOf(id *auth.Identity) (*identityValue, error) {
 		if v == nil && cl.Required {
 			return nil, fmt.Errorf("The access token carries no %q claim, which this server needs. Ask the authorization server to include it.", cl.Name)
 		}
-		cv, err := ConvertClaim(v, cl.Type)
+		cv, err := table.ConvertClaim(v, cl.Type)
 		if err != nil {
 			return nil, fmt.Errorf("The %q claim of the access token is not %s: %s.", cl.Name, adapter.TypeName(cl.Type), err)
 		}
 		attrs[cl.Name] = cv
-		raw[cl.Name] = JSONValue(v)
+		raw[cl.Name] = table.JSONValue(v)
 	}
 	scopes := make([]cty.Value, len(id.Scopes))
 	scopeList := make([]any, len(id.Scopes))

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // PromptResult is a rendered prompt.
@@ -31,31 +32,31 @@ type PromptMessage struct {
 // GetPrompt renders the prompt named name with the client's arguments.
 // Failures are *CallError (missing or invalid arguments are InvalidParams,
 // as the protocol says), or the Asker's own error.
-func (t *Table) GetPrompt(ctx context.Context, name string, arguments map[string]string, in *CallInput) (*PromptResult, error) {
+func GetPrompt(ctx context.Context, t *table.Table, name string, arguments map[string]string, in *CallInput) (*PromptResult, error) {
 	prompt := t.Prompt(name)
 	if prompt == nil {
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown prompt %q", name))
 	}
-	if e := t.admit(in, &prompt.Access, fmt.Sprintf("prompt %q", name)); e != nil {
+	if e := admit(t, in, &prompt.Access, fmt.Sprintf("prompt %q", name)); e != nil {
 		return nil, e
 	}
 	raw, _ := json.Marshal(arguments)
 	own := sensitiveArgTexts(prompt.Args, raw)
-	res, err := t.getPrompt(WithCallSecrets(ctx, own), prompt, arguments, raw, in)
+	res, err := getPrompt(WithCallSecrets(ctx, own), t, prompt, arguments, raw, in)
 	return res, redactCallError(err, own, t.Secrets)
 }
 
-func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[string]string, raw json.RawMessage, in *CallInput) (*PromptResult, error) {
+func getPrompt(ctx context.Context, t *table.Table, prompt *table.Prompt, arguments map[string]string, raw json.RawMessage, in *CallInput) (*PromptResult, error) {
 	if missing := missingArgs(prompt.Args, arguments); len(missing) > 0 {
 		return nil, callError(InvalidParams, fmt.Sprintf("prompt %q needs the %s %s", prompt.Name, english.Noun(len(missing), "argument"), strings.Join(missing, ", ")))
 	}
-	args, err := prompt.Args.decode(t.Static, raw)
+	args, err := decode(prompt.Args, t.Static, raw)
 	if err != nil {
 		return nil, callError(InvalidParams, err.Error())
 	}
 	extra := maps.Clone(in.authVars())
 	if len(prompt.Questions) > 0 {
-		answers, err := t.askForPrompt(ctx, in, prompt, args)
+		answers, err := askForPrompt(ctx, t, in, prompt, args)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +67,7 @@ func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[str
 		}
 	}
 	if len(prompt.Steps) > 0 {
-		stepVars, err := t.promptSteps(ctx, in, prompt, args)
+		stepVars, err := promptSteps(ctx, t, in, prompt, args)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +78,7 @@ func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[str
 	}
 	out := &PromptResult{Description: prompt.Description}
 	for _, m := range prompt.Messages {
-		content, err := t.messageContent(ctx, in, m, args, extra)
+		content, err := messageContent(ctx, t, in, m, args, extra)
 		if err != nil {
 			return nil, err
 		}
@@ -90,10 +91,10 @@ func (t *Table) getPrompt(ctx context.Context, prompt *Prompt, arguments map[str
 // step's failure is the server's (Internal); a step's error rule turns
 // the request down with its message (InvalidParams: the arguments name
 // something that is not there, say).
-func (t *Table) promptSteps(ctx context.Context, in *CallInput, prompt *Prompt, args *callArgs) (map[string]cty.Value, error) {
+func promptSteps(ctx context.Context, t *table.Table, in *CallInput, prompt *table.Prompt, args *callArgs) (map[string]cty.Value, error) {
 	ctx, cancel := withTimeout(ctx, in.DefaultTimeout)
 	defer cancel()
-	run, stop, err := t.runSteps(ctx, in, "prompt "+prompt.Name, prompt.Steps, args, in.DefaultTimeout)
+	run, stop, err := runSteps(ctx, t, in, "prompt "+prompt.Name, prompt.Steps, args, in.DefaultTimeout)
 	switch {
 	case err != nil:
 		in.logger().Error("a step failed", "prompt", prompt.Name, "error", err)
@@ -106,7 +107,7 @@ func (t *Table) promptSteps(ctx context.Context, in *CallInput, prompt *Prompt, 
 	return run.vars(), nil
 }
 
-func missingArgs(a *Args, given map[string]string) []string {
+func missingArgs(a *table.Args, given map[string]string) []string {
 	var out []string
 	for _, arg := range a.List {
 		if _, ok := given[arg.Name]; arg.Required && !ok {
@@ -116,50 +117,50 @@ func missingArgs(a *Args, given map[string]string) []string {
 	return out
 }
 
-func (t *Table) messageContent(ctx context.Context, in *CallInput, m *Message, args *callArgs, extra map[string]cty.Value) (Block, error) {
+func messageContent(ctx context.Context, t *table.Table, in *CallInput, m *table.Message, args *callArgs, extra map[string]cty.Value) (Block, error) {
 	switch m.Kind {
 	case KindText:
-		text, err := t.evalString(m.Text, args.Cty, extra)
+		text, err := evalString(t, m.Text, args.Cty, extra)
 		if err != nil {
 			return Block{}, buildError(err, "the prompt message cannot be built")
 		}
 		return TextBlock(text), nil
 	case KindImage, KindAudio:
-		data, err := t.evalString(m.Data, args.Cty, extra)
+		data, err := evalString(t, m.Data, args.Cty, extra)
 		if err != nil {
 			return Block{}, buildError(err, "the prompt "+m.Kind+" cannot be built")
 		}
 		return Block{Kind: m.Kind, Data: data, MimeType: m.MimeType}, nil
 	}
-	return t.embeddedResource(ctx, in, m, args, extra)
+	return embeddedResource(ctx, t, in, m, args, extra)
 }
 
 // embeddedResource builds an embedded resource: inline text or blob, or the
 // server's own resource read by URI.
-func (t *Table) embeddedResource(ctx context.Context, in *CallInput, m *Message, args *callArgs, extra map[string]cty.Value) (Block, error) {
+func embeddedResource(ctx context.Context, t *table.Table, in *CallInput, m *table.Message, args *callArgs, extra map[string]cty.Value) (Block, error) {
 	uri := m.URI
 	if m.URIExpr != nil {
 		var err error
-		if uri, err = t.evalString(m.URIExpr, args.Cty, extra); err != nil {
+		if uri, err = evalString(t, m.URIExpr, args.Cty, extra); err != nil {
 			return Block{}, callError(InvalidParams, "the embedded resource's URI cannot be built: "+err.Error())
 		}
 	}
 	c := &Contents{URI: uri, MimeType: m.MimeType}
 	switch {
 	case m.Text != nil:
-		text, err := t.evalString(m.Text, args.Cty, extra)
+		text, err := evalString(t, m.Text, args.Cty, extra)
 		if err != nil {
 			return Block{}, buildError(err, "the embedded resource cannot be built")
 		}
 		c.Text = text
 	case m.Data != nil:
-		blob, err := t.evalString(m.Data, args.Cty, extra)
+		blob, err := evalString(t, m.Data, args.Cty, extra)
 		if err != nil {
 			return Block{}, buildError(err, "the embedded resource cannot be built")
 		}
 		c.Blob = blob
 	default:
-		contents, err := t.ReadResource(ctx, uri, in)
+		contents, err := ReadResource(ctx, t, uri, in)
 		if err != nil {
 			return Block{}, err
 		}
@@ -170,8 +171,8 @@ func (t *Table) embeddedResource(ctx context.Context, in *CallInput, m *Message,
 
 // askForPrompt asks a prompt's questions; with every answer in, it returns
 // them as answers.<key> for the messages.
-func (t *Table) askForPrompt(ctx context.Context, in *CallInput, prompt *Prompt, args *callArgs) (map[string]cty.Value, error) {
-	answers, err := t.askAll(ctx, in, "prompt "+prompt.Name, prompt.Questions, args)
+func askForPrompt(ctx context.Context, t *table.Table, in *CallInput, prompt *table.Prompt, args *callArgs) (map[string]cty.Value, error) {
+	answers, err := askAll(ctx, t, in, "prompt "+prompt.Name, prompt.Questions, args)
 	var failure *AskFailure
 	if errors.As(err, &failure) {
 		return nil, callError(Internal, failure.Message)
@@ -209,9 +210,9 @@ func buildError(err error, what string) error {
 // name the prompt's) or a template variable ("ref/resource", name the
 // template's URI template), from its completion call, or else its
 // completions list or enum, filtered by the prefix typed.
-func (t *Table) Complete(ctx context.Context, refType, name, argName, typed string, in *CallInput) ([]string, error) {
-	var args *Args
-	var access Access // completion calls never read auth.*: scopes only
+func Complete(ctx context.Context, t *table.Table, refType, name, argName, typed string, in *CallInput) ([]string, error) {
+	var args *table.Args
+	var access table.Access // completion calls never read auth.*: scopes only
 	switch refType {
 	case "ref/prompt":
 		prompt := t.Prompt(name)
@@ -231,16 +232,16 @@ func (t *Table) Complete(ctx context.Context, refType, name, argName, typed stri
 	default:
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown reference type %q", refType))
 	}
-	if e := t.admit(in, &access, "completion of "+name); e != nil {
+	if e := admit(t, in, &access, "completion of "+name); e != nil {
 		return nil, e
 	}
 	if arg := findArg(args, argName); arg != nil && arg.Complete != nil {
-		return t.callCompletions(ctx, in, arg.Complete, typed), nil
+		return callCompletions(ctx, t, in, arg.Complete, typed), nil
 	}
 	return completionValues(args, argName, typed), nil
 }
 
-func completionValues(a *Args, name, prefix string) []string {
+func completionValues(a *table.Args, name, prefix string) []string {
 	out := []string{}
 	for _, arg := range a.List {
 		if arg.Name != name {
@@ -260,7 +261,7 @@ func completionValues(a *Args, name, prefix string) []string {
 	return out
 }
 
-func findArg(a *Args, name string) *Arg {
+func findArg(a *table.Args, name string) *table.Arg {
 	for _, arg := range a.List {
 		if arg.Name == name {
 			return arg
@@ -273,17 +274,17 @@ func findArg(a *Args, name string) *Arg {
 // column of SQL rows, the lines of a command, or a JSON list of strings
 // from an API. Values not starting with what was typed are dropped; a
 // failing call gives no values (completion is a convenience) and is logged.
-func (t *Table) callCompletions(ctx context.Context, in *CallInput, cc *CompleteCall, typed string) []string {
+func callCompletions(ctx context.Context, t *table.Table, in *CallInput, cc *table.CompleteCall, typed string) []string {
 	out := []string{}
 	if cc.Action == nil {
 		return out
 	}
 	raw, _ := json.Marshal(map[string]string{"value": typed})
-	args, err := cc.Args.decode(t.Static, raw)
+	args, err := decode(cc.Args, t.Static, raw)
 	if err != nil {
 		return out
 	}
-	req := t.adapterRequest(ctx, in, args)
+	req := adapterRequest(ctx, t, in, args)
 	callCtx, cancel := withDeadline(ctx, in.DefaultTimeout, req)
 	res, failure := invoke(callCtx, in.logger(), "completion", "", cc.Action, req)
 	cancel()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpdecl/mcpdecl/internal/jsondec"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // The table's side of asking the client: writing each question from the
@@ -26,23 +27,23 @@ const (
 	MethodRoots  = "roots/list"
 )
 
-func (t *Table) buildQuestion(q *Question, args *callArgs) (string, any, error) {
+func buildQuestion(t *table.Table, q *table.Question, args *callArgs) (string, any, error) {
 	switch q.Kind {
 	case "elicit":
-		message, err := t.evalString(q.Message, args.Cty, nil)
+		message, err := evalString(t, q.Message, args.Cty, nil)
 		if err != nil {
 			return "", nil, fmt.Errorf("the question to the user could not be built: %w", err)
 		}
 		return MethodElicit, map[string]any{"message": message, "requestedSchema": q.Schema}, nil
 	case "sample":
-		params, err := t.samplingParams(q, args)
+		params, err := samplingParams(t, q, args)
 		return MethodSample, params, err
 	}
 	return MethodRoots, map[string]any{}, nil
 }
 
-func (t *Table) samplingParams(q *Question, args *callArgs) (map[string]any, error) {
-	prompt, err := t.evalString(q.Prompt, args.Cty, nil)
+func samplingParams(t *table.Table, q *table.Question, args *callArgs) (map[string]any, error) {
+	prompt, err := evalString(t, q.Prompt, args.Cty, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the prompt for the model could not be built: %w", err)
 	}
@@ -51,7 +52,7 @@ func (t *Table) samplingParams(q *Question, args *callArgs) (map[string]any, err
 		"maxTokens": q.MaxTokens,
 	}
 	if q.SystemPrompt != nil {
-		system, err := t.evalString(q.SystemPrompt, args.Cty, nil)
+		system, err := evalString(t, q.SystemPrompt, args.Cty, nil)
 		if err != nil {
 			return nil, fmt.Errorf("the system prompt could not be built: %w", err)
 		}
@@ -64,7 +65,7 @@ func (t *Table) samplingParams(q *Question, args *callArgs) (map[string]any, err
 // see: answers.<key> for each, and elicit, sample and roots for the first
 // of each kind. A declined elicitation gives instead the error result that
 // ends the call.
-func decodeAnswers(qs []*Question, answers map[string]json.RawMessage) (map[string]any, *ToolResult, error) {
+func decodeAnswers(qs []*table.Question, answers map[string]json.RawMessage) (map[string]any, *ToolResult, error) {
 	byKey := map[string]any{}
 	fields := map[string]any{"answers": byKey}
 	for _, q := range qs {
@@ -80,7 +81,7 @@ func decodeAnswers(qs []*Question, answers map[string]json.RawMessage) (map[stri
 	return fields, nil, nil
 }
 
-func decodeQuestionAnswer(q *Question, raw json.RawMessage) (any, *ToolResult, error) {
+func decodeQuestionAnswer(q *table.Question, raw json.RawMessage) (any, *ToolResult, error) {
 	skipped := len(raw) == 0 || string(raw) == "null"
 	switch q.Kind {
 	case "elicit":
@@ -137,7 +138,7 @@ func decodeSample(raw json.RawMessage) (map[string]any, error) {
 // checkContent holds an accepted answer's content to the question's
 // requested schema before anything runs: a client that returns something
 // else (a number for a text field) must not trigger the call.
-func checkContent(q *Question, content map[string]any) (*ToolResult, error) {
+func checkContent(q *table.Question, content map[string]any) (*ToolResult, error) {
 	validator, err := q.ContentValidator()
 	if validator == nil || err != nil {
 		return nil, err
@@ -159,7 +160,7 @@ func checkContent(q *Question, content map[string]any) (*ToolResult, error) {
 
 // absurdAnswer refuses an answer with numbers of absurd size, as
 // arguments are, before anything else reads it.
-func absurdAnswer(q *Question, raw json.RawMessage) *ToolResult {
+func absurdAnswer(q *table.Question, raw json.RawMessage) *ToolResult {
 	v, err := jsondec.DecodeNumbers(string(raw))
 	if err != nil {
 		return nil // decodeAnswer says what is wrong

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/internal/jsonenc"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Sensitive values are replaced in everything a call writes: sensitive
@@ -39,7 +40,7 @@ func CallSecrets(ctx context.Context) []string {
 // sensitiveArgTexts lists the texts of a call's sensitive arguments, read
 // from the raw arguments so that they are known even when the arguments
 // are invalid.
-func sensitiveArgTexts(a *Args, raw json.RawMessage) []string {
+func sensitiveArgTexts(a *table.Args, raw json.RawMessage) []string {
 	var names []string
 	for _, arg := range a.List {
 		if arg.Sensitive {

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // ReadResource reads uri: the resource with exactly that URI, else the
@@ -25,8 +26,8 @@ import (
 // missing file or a read the configuration turns down; InvalidParams for
 // a URI that does not fit its template; Internal otherwise. Nothing it
 // returns holds a sensitive variable.
-func (t *Table) ReadResource(ctx context.Context, uri string, in *CallInput) ([]Contents, error) {
-	c, err := t.readResourceOrTemplate(ctx, uri, in)
+func ReadResource(ctx context.Context, t *table.Table, uri string, in *CallInput) ([]Contents, error) {
+	c, err := readResourceOrTemplate(ctx, t, uri, in)
 	if c != nil && len(t.Secrets) > 0 {
 		c.Text = rule.RedactEach(c.Text, t.Secrets)
 	}
@@ -36,12 +37,12 @@ func (t *Table) ReadResource(ctx context.Context, uri string, in *CallInput) ([]
 	return []Contents{*c}, nil
 }
 
-func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *CallInput) (*Contents, error) {
+func readResourceOrTemplate(ctx context.Context, t *table.Table, uri string, in *CallInput) (*Contents, error) {
 	if r := t.Resource(uri); r != nil {
-		if e := t.admit(in, &r.Access, fmt.Sprintf("resource %q", r.URI)); e != nil {
+		if e := admit(t, in, &r.Access, fmt.Sprintf("resource %q", r.URI)); e != nil {
 			return nil, e
 		}
-		c, err := t.readResource(ctx, in, r)
+		c, err := readResource(ctx, t, in, r)
 		if c != nil {
 			c.CacheScope = r.CacheScope
 		}
@@ -53,10 +54,10 @@ func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *Call
 		return nil, callError(InvalidParams, fmt.Sprintf("the URI %q is not UTF-8 once its %%-escapes are decoded", uri))
 	}
 	if tm, vars := t.MatchTemplate(uri); tm != nil {
-		if e := t.admit(in, &tm.Access, fmt.Sprintf("resource template %q", tm.URITemplate)); e != nil {
+		if e := admit(t, in, &tm.Access, fmt.Sprintf("resource template %q", tm.URITemplate)); e != nil {
 			return nil, e
 		}
-		c, err := t.readTemplate(ctx, in, tm, uri, vars)
+		c, err := readTemplate(ctx, t, in, tm, uri, vars)
 		if c != nil {
 			c.CacheScope = tm.CacheScope
 		}
@@ -65,7 +66,7 @@ func (t *Table) readResourceOrTemplate(ctx context.Context, uri string, in *Call
 	return nil, notFound(uri, "")
 }
 
-func (t *Table) readResource(ctx context.Context, in *CallInput, r *Resource) (*Contents, error) {
+func readResource(ctx context.Context, t *table.Table, in *CallInput, r *table.Resource) (*Contents, error) {
 	c := &Contents{URI: r.URI, MimeType: r.MimeType}
 	if r.App != nil {
 		c.UI = r.App.Meta
@@ -73,7 +74,7 @@ func (t *Table) readResource(ctx context.Context, in *CallInput, r *Resource) (*
 	switch {
 	case r.Action != nil:
 		args := &callArgs{JSON: map[string]any{}, Cty: cty.EmptyObjectVal}
-		return t.readByCall(ctx, in, r.URI, r.MimeType, r.Steps, r.Action, &r.Answer, args)
+		return readByCall(ctx, t, in, r.URI, r.MimeType, r.Steps, r.Action, &r.Answer, args)
 	case r.File != "":
 		b, err := eval.ReadConfigFile("", r.File)
 		if err != nil {
@@ -86,7 +87,7 @@ func (t *Table) readResource(ctx context.Context, in *CallInput, r *Resource) (*
 		if r.App != nil {
 			// Checked as UTF-8 when loaded; an edit since is sent as text
 			// all the same, since hosts render an app's page only as text.
-			c.Text = InjectCSP(string(b), r.App.Policy)
+			c.Text = table.InjectCSP(string(b), r.App.Policy)
 			break
 		}
 		setContents(c, b)
@@ -108,9 +109,9 @@ func setContents(c *Contents, b []byte) {
 	c.Blob = base64.StdEncoding.EncodeToString(b)
 }
 
-func (t *Table) readTemplate(ctx context.Context, in *CallInput, tm *Template, uri string, vars map[string]string) (*Contents, error) {
+func readTemplate(ctx context.Context, t *table.Table, in *CallInput, tm *table.Template, uri string, vars map[string]string) (*Contents, error) {
 	raw, _ := json.Marshal(templateArgs(tm, vars))
-	args, err := tm.Args.decode(t.Static, raw)
+	args, err := decode(tm.Args, t.Static, raw)
 	if err != nil {
 		var p *argProblem
 		if errors.As(err, &p) {
@@ -119,12 +120,12 @@ func (t *Table) readTemplate(ctx context.Context, in *CallInput, tm *Template, u
 		return nil, err
 	}
 	if tm.Action != nil {
-		return t.readByCall(ctx, in, uri, tm.MimeType, tm.Steps, tm.Action, &tm.Answer, args)
+		return readByCall(ctx, t, in, uri, tm.MimeType, tm.Steps, tm.Action, &tm.Answer, args)
 	}
 	var run *stepRun
 	if len(tm.Steps) > 0 {
 		stepsCtx, cancel := withTimeout(ctx, in.DefaultTimeout)
-		run, err = t.readSteps(stepsCtx, in, uri, tm.Steps, args)
+		run, err = readSteps(stepsCtx, t, in, uri, tm.Steps, args)
 		cancel()
 		if err != nil {
 			return nil, err
@@ -135,7 +136,7 @@ func (t *Table) readTemplate(ctx context.Context, in *CallInput, tm *Template, u
 	if expr == nil {
 		expr, blob = tm.Blob, true
 	}
-	text, err := t.evalString(expr, args.Cty, callVars(in, run))
+	text, err := evalString(t, expr, args.Cty, callVars(in, run))
 	if err != nil {
 		in.logger().Error("template content failed", "uri", uri, "error", err, "path", filePath(err))
 		if missingFile(err) {
@@ -153,7 +154,7 @@ func (t *Table) readTemplate(ctx context.Context, in *CallInput, tm *Template, u
 
 // templateArgs converts URI variables (always strings) to the JSON types
 // their arguments declare, so "42" can satisfy an integer argument.
-func templateArgs(tm *Template, vars map[string]string) map[string]any {
+func templateArgs(tm *table.Template, vars map[string]string) map[string]any {
 	out := map[string]any{}
 	for _, a := range tm.Args.List {
 		v, ok := vars[a.Name]
@@ -174,19 +175,19 @@ func templateArgs(tm *Template, vars map[string]string) map[string]any {
 	return out
 }
 
-func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType string, steps []*Step, action adapter.Action, ans *Answer, args *callArgs) (*Contents, error) {
+func readByCall(ctx context.Context, t *table.Table, in *CallInput, uri, mimeType string, steps []*table.Step, action adapter.Action, ans *table.Answer, args *callArgs) (*Contents, error) {
 	log := in.logger()
 	ctx, cancel := withTimeout(ctx, in.DefaultTimeout)
 	defer cancel()
 	var run *stepRun
 	if len(steps) > 0 {
 		var err error
-		if run, err = t.readSteps(ctx, in, uri, steps, args); err != nil {
+		if run, err = readSteps(ctx, t, in, uri, steps, args); err != nil {
 			return nil, err
 		}
 	}
-	req := t.adapterRequest(ctx, in, args)
-	req.Vars, req.Timeout, req.AnswerOnly = callVars(in, run), in.DefaultTimeout, ans.readsNoFields()
+	req := adapterRequest(ctx, t, in, args)
+	req.Vars, req.Timeout, req.AnswerOnly = callVars(in, run), in.DefaultTimeout, readsNoFields(ans)
 	res, failure := invoke(ctx, log, "resource "+uri, "", action, req)
 	if failure != "" {
 		return nil, callError(Internal, failure)
@@ -225,8 +226,8 @@ func (t *Table) readByCall(ctx context.Context, in *CallInput, uri, mimeType str
 // readSteps runs the steps of a read: a step's failure is the server's
 // (Internal), a step's error rule turns the read down (NotFound with its
 // message), as for the read's own call.
-func (t *Table) readSteps(ctx context.Context, in *CallInput, uri string, steps []*Step, args *callArgs) (*stepRun, error) {
-	run, stop, err := t.runSteps(ctx, in, "resource "+uri, steps, args, in.DefaultTimeout)
+func readSteps(ctx context.Context, t *table.Table, in *CallInput, uri string, steps []*table.Step, args *callArgs) (*stepRun, error) {
+	run, stop, err := runSteps(ctx, t, in, "resource "+uri, steps, args, in.DefaultTimeout)
 	switch {
 	case err != nil:
 		in.logger().Error("a step failed", "uri", uri, "error", err)
@@ -249,7 +250,7 @@ func notFound(uri, msg string) *CallError {
 
 // evalString evaluates a per-call HCL expression to text, with further
 // variables (answers, steps) beside args.
-func (t *Table) evalString(expr hcl.Expression, args cty.Value, extra map[string]cty.Value) (string, error) {
+func evalString(t *table.Table, expr hcl.Expression, args cty.Value, extra map[string]cty.Value) (string, error) {
 	ctx := t.Static.WithArgs(expr, args)
 	for k, v := range extra {
 		ctx.Variables[k] = v

@@ -10,13 +10,14 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // stepRun holds the answers of one call's steps as they come in: by step
 // name, the adapter's fields (what expr-lang programs read as
 // steps.<name>) and the step's value (what HCL expressions read).
 type stepRun struct {
-	steps  []*Step
+	steps  []*table.Step
 	fields map[string]any
 	// auth is auth.* of the call, nil when it reads none.
 	auth   map[string]cty.Value
@@ -31,7 +32,7 @@ func (r *stepRun) vars() map[string]cty.Value {
 		return nil
 	}
 	if r.cached == nil {
-		r.cached = map[string]cty.Value{"steps": StepsValue(r.steps, r.values)}
+		r.cached = map[string]cty.Value{"steps": table.StepsValue(r.steps, r.values)}
 		if v, ok := r.auth["auth"]; ok {
 			r.cached["auth"] = v
 		}
@@ -63,11 +64,11 @@ type stopped struct {
 // skipped. The first step (in source order) that fails, or whose error
 // rule holds, stops the call: nothing after it runs. err is a failure of
 // the configuration (a program that cannot run), written for the log.
-func (t *Table) runSteps(ctx context.Context, in *CallInput, owner string, steps []*Step, args *callArgs, timeout time.Duration) (*stepRun, *stopped, error) {
+func runSteps(ctx context.Context, t *table.Table, in *CallInput, owner string, steps []*table.Step, args *callArgs, timeout time.Duration) (*stepRun, *stopped, error) {
 	run := &stepRun{steps: steps, fields: make(map[string]any, len(steps)), values: make(map[string]cty.Value, len(steps)), auth: in.authVars()}
 	for i := 0; i < len(steps); {
 		n := wave(steps, i)
-		if stop, err := t.runWave(ctx, in, owner, steps[i:i+n], run, args, timeout); stop != nil || err != nil {
+		if stop, err := runWave(ctx, t, in, owner, steps[i:i+n], run, args, timeout); stop != nil || err != nil {
 			return nil, stop, err
 		}
 		i += n
@@ -79,7 +80,7 @@ func (t *Table) runSteps(ctx context.Context, in *CallInput, owner string, steps
 // that changes nothing is joined by the steps right after it that change
 // nothing and read none of the wave's answers. Any other step runs alone,
 // so writes keep their written order with everything around them.
-func wave(steps []*Step, i int) int {
+func wave(steps []*table.Step, i int) int {
 	if !changesNothing(steps[i]) {
 		return 1
 	}
@@ -90,12 +91,12 @@ func wave(steps []*Step, i int) int {
 	return n
 }
 
-func changesNothing(s *Step) bool {
+func changesNothing(s *table.Step) bool {
 	ro, ok := s.Action.(adapter.ReadOnlyAction)
 	return ok && ro.ChangesNothing()
 }
 
-func usesAny(s *Step, others []*Step) bool {
+func usesAny(s *table.Step, others []*table.Step) bool {
 	for _, o := range others {
 		if slices.Contains(s.Uses, o.Name) {
 			return true
@@ -107,7 +108,7 @@ func usesAny(s *Step, others []*Step) bool {
 // stepCall is one step of a wave: its request, and what its call gave
 // (what each item's call gave, for a step with for_each).
 type stepCall struct {
-	step    *Step
+	step    *table.Step
 	req     *adapter.Request
 	res     *adapter.Result
 	failure string
@@ -118,7 +119,7 @@ type stepCall struct {
 // then reads their answers in source order. The list of a step with
 // for_each is computed before any step of the wave is called, so a list
 // that stops the call (too long) leaves the whole wave uncalled.
-func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps []*Step, run *stepRun, args *callArgs, timeout time.Duration) (*stopped, error) {
+func runWave(ctx context.Context, t *table.Table, in *CallInput, owner string, steps []*table.Step, run *stepRun, args *callArgs, timeout time.Duration) (*stopped, error) {
 	calls := make([]*stepCall, 0, len(steps))
 	for _, s := range steps {
 		if s.When != nil {
@@ -130,7 +131,7 @@ func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps 
 				continue
 			}
 		}
-		req := t.adapterRequest(ctx, in, args)
+		req := adapterRequest(ctx, t, in, args)
 		if len(s.Uses) > 0 {
 			req.Vars = run.vars() // nothing to build for a step that reads no other
 		}
@@ -149,7 +150,7 @@ func (t *Table) runWave(ctx context.Context, in *CallInput, owner string, steps 
 	log := in.logger()
 	call := func(c *stepCall) {
 		if c.each != nil {
-			t.runEach(ctx, log, owner, c, run, args)
+			runEach(ctx, t, log, owner, c, run, args)
 			return
 		}
 		c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Name, c.step.Action, c.req)
@@ -193,7 +194,7 @@ func (r *stepRun) take(c *stepCall, args *callArgs) (*stopped, error) {
 // verdict reads one answer of a step (of one item, for a step with
 // for_each, whose each is then given): the call's failure, the step's
 // error rules, the backend's failure, in that order, stop the call.
-func verdict(s *Step, res *adapter.Result, failure string, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
+func verdict(s *table.Step, res *adapter.Result, failure string, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
 	if failure != "" {
 		return &stopped{failed: true, text: failure}, nil
 	}
@@ -208,7 +209,7 @@ func verdict(s *Step, res *adapter.Result, failure string, run *stepRun, args *c
 
 // stepErrors applies a step's error rules to its answer: the first that
 // holds stops the call with its message.
-func stepErrors(s *Step, res *adapter.Result, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
+func stepErrors(s *table.Step, res *adapter.Result, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
 	if len(s.Errors) == 0 {
 		return nil, nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // A two-step HTTP tool (look a plant up, then post an order at its price)
@@ -84,36 +85,36 @@ func shopServer(tb testing.TB) (string, *int) {
 	return srv.URL, orders
 }
 
-func twoStepTable(tb testing.TB, url string) *Table {
+func twoStepTable(tb testing.TB, url string) *table.Table {
 	tb.Helper()
 	cfg, diags := lang.LoadSource("shop.hcl", []byte(twoStepConfig))
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	table, diags := Compile(cfg, all.Registry(), Options{Vars: map[string]string{"shop_url": url}})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"shop_url": url}})
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	if failed := table.OpenBackends(context.Background()); len(failed) > 0 {
+	if failed := tbl.OpenBackends(context.Background()); len(failed) > 0 {
 		tb.Fatal(failed[0])
 	}
-	tb.Cleanup(func() { table.CloseBackends(nil) })
-	return table
+	tb.Cleanup(func() { tbl.CloseBackends(nil) })
+	return tbl
 }
 
 // directCalls returns a function making the tool's two backend calls
 // through its compiled actions, with requests built once.
-func directCalls(tb testing.TB, table *Table) func() error {
-	tool := table.Tool("place_order")
+func directCalls(tb testing.TB, tbl *table.Table) func() error {
+	tool := tbl.Tool("place_order")
 	step := tool.Steps[0]
-	decoded, err := tool.Args.decode(table.Static, json.RawMessage(`{"plant_id":2,"quantity":3}`))
+	decoded, err := decode(tool.Args, tbl.Static, json.RawMessage(`{"plant_id":2,"quantity":3}`))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	args, argsJSON := decoded.Cty, decoded.JSON
 	nop := func(float64, float64, string) {}
 	nolog := func(string, any) {}
-	lookup := &adapter.Request{Args: args, ArgsJSON: argsJSON, Static: table.Static, Progress: nop, Log: nolog, Vars: map[string]cty.Value{"steps": StepsValue(tool.Steps, nil)}}
+	lookup := &adapter.Request{Args: args, ArgsJSON: argsJSON, Static: tbl.Static, Progress: nop, Log: nolog, Vars: map[string]cty.Value{"steps": table.StepsValue(tool.Steps, nil)}}
 	ctx := context.Background()
 	res, err := step.Action.Invoke(ctx, lookup)
 	if err != nil {
@@ -123,8 +124,8 @@ func directCalls(tb testing.TB, table *Table) func() error {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	order := &adapter.Request{Args: args, ArgsJSON: argsJSON, Static: table.Static, Progress: nop, Log: nolog,
-		Vars: map[string]cty.Value{"steps": StepsValue(tool.Steps, map[string]cty.Value{"plant": v})}}
+	order := &adapter.Request{Args: args, ArgsJSON: argsJSON, Static: tbl.Static, Progress: nop, Log: nolog,
+		Vars: map[string]cty.Value{"steps": table.StepsValue(tool.Steps, map[string]cty.Value{"plant": v})}}
 	return func() error {
 		if _, err := step.Action.Invoke(ctx, lookup); err != nil {
 			return err
@@ -134,16 +135,16 @@ func directCalls(tb testing.TB, table *Table) func() error {
 	}
 }
 
-func toolCall(table *Table) func() (*ToolResult, error) {
+func toolCall(tbl *table.Table) func() (*ToolResult, error) {
 	in := &CallInput{Arguments: json.RawMessage(`{"plant_id":2,"quantity":3}`)}
 	ctx := context.Background()
-	return func() (*ToolResult, error) { return table.CallTool(ctx, "place_order", in) }
+	return func() (*ToolResult, error) { return CallTool(ctx, tbl, "place_order", in) }
 }
 
 func BenchmarkTwoStepTool(b *testing.B) {
 	url, _ := shopServer(b)
-	table := twoStepTable(b, url)
-	direct, call := directCalls(b, table), toolCall(table)
+	tbl := twoStepTable(b, url)
+	direct, call := directCalls(b, tbl), toolCall(tbl)
 	if res, err := call(); err != nil || res.IsError || res.Content[0].Text != "Order 101 placed: 3 x Rose." {
 		b.Fatalf("place_order = %+v, %v", res, err)
 	}
@@ -177,8 +178,8 @@ func TestTwoStepToolBudget(t *testing.T) {
 		t.Skip("measures allocations (not with -short, nor under the race detector, which allocates per access)")
 	}
 	url, orders := shopServer(t)
-	table := twoStepTable(t, url)
-	direct, call := directCalls(t, table), toolCall(table)
+	tbl := twoStepTable(t, url)
+	direct, call := directCalls(t, tbl), toolCall(tbl)
 	if res, err := call(); err != nil || res.IsError || !strings.HasPrefix(res.Content[0].Text, "Order 101") || *orders != 1 {
 		t.Fatalf("place_order = %+v, %v (%d orders)", res, err, *orders)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // eachCall is a step with for_each in a wave: its items, and what the call
@@ -31,7 +32,7 @@ type eachCall struct {
 // the step (args and the earlier steps). Instead of items it may return
 // why the call stops: a list that cannot be computed, is not a list, or is
 // longer than the step's bound. null is an empty list.
-func eachItems(s *Step, req *adapter.Request) (*eachCall, *stopped) {
+func eachItems(s *table.Step, req *adapter.Request) (*eachCall, *stopped) {
 	v, diags := eval.Value(s.ForEach.Expr, req.Context(s.ForEach.Expr))
 	if diags.HasErrors() {
 		d := diags[0]
@@ -62,7 +63,7 @@ func eachItems(s *Step, req *adapter.Request) (*eachCall, *stopped) {
 // other in item order. Once an item stops the call, no later item starts;
 // the items before it still finish, since the first stop in item order is
 // the one reported.
-func (t *Table) runEach(ctx context.Context, log *slog.Logger, owner string, c *stepCall, run *stepRun, args *callArgs) {
+func runEach(ctx context.Context, t *table.Table, log *slog.Logger, owner string, c *stepCall, run *stepRun, args *callArgs) {
 	n := len(c.each.items)
 	workers := 1
 	if changesNothing(c.step) {
@@ -77,7 +78,7 @@ func (t *Table) runEach(ctx context.Context, log *slog.Logger, owner string, c *
 			if i >= n || int64(i) > firstStop.Load() {
 				return
 			}
-			if t.runItem(ctx, log, owner, c, i, run, args) {
+			if runItem(ctx, t, log, owner, c, i, run, args) {
 				lowerTo(&firstStop, int64(i))
 			}
 		}
@@ -95,7 +96,7 @@ func (t *Table) runEach(ctx context.Context, log *slog.Logger, owner string, c *
 
 // runItem calls one item and reads its answer; it reports whether the item
 // stops the call.
-func (t *Table) runItem(ctx context.Context, log *slog.Logger, owner string, c *stepCall, i int, run *stepRun, args *callArgs) bool {
+func runItem(ctx context.Context, t *table.Table, log *slog.Logger, owner string, c *stepCall, i int, run *stepRun, args *callArgs) bool {
 	s, e := c.step, c.each
 	req := *c.req
 	vars := make(map[string]cty.Value, len(c.req.Vars)+1)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // eachAPI is a shop for steps with for_each. GET /search?n=N lists N
@@ -91,7 +92,7 @@ func (a *eachAPI) requests() []string {
 	return out
 }
 
-func eachTable(t *testing.T, src string) (*Table, *eachAPI) {
+func eachTable(t *testing.T, src string) (*table.Table, *eachAPI) {
 	t.Helper()
 	api := &eachAPI{}
 	srv := httptest.NewServer(api)
@@ -107,15 +108,15 @@ backend "http" "api" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := Compile(cfg, all.Registry(), Options{Vars: map[string]string{"url": srv.URL}})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"url": srv.URL}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if failed := table.OpenBackends(context.Background()); len(failed) > 0 {
+	if failed := tbl.OpenBackends(context.Background()); len(failed) > 0 {
 		t.Fatal(failed[0])
 	}
-	t.Cleanup(func() { table.CloseBackends(nil) })
-	return table, api
+	t.Cleanup(func() { tbl.CloseBackends(nil) })
+	return tbl, api
 }
 
 // TestEachItemsInOrder: a search, then one lookup per result: the answers
@@ -123,7 +124,7 @@ backend "http" "api" {
 // later step reads one by its index, the main call all of them); an
 // empty list makes no call and is an empty list.
 func TestEachItemsInOrder(t *testing.T) {
-	table, api := eachTable(t, `
+	tbl, api := eachTable(t, `
 tool "details" {
   description = "Search, then look each result up."
   arg "n" {
@@ -150,7 +151,7 @@ tool "details" {
   }
 }`)
 	for range 3 {
-		res := callTableTool(t, table, "details", `{"n":6}`)
+		res := callTableTool(t, tbl, "details", `{"n":6}`)
 		want := "plants/i0/0 plants/i1/1 plants/i2/2 plants/i3/3 plants/i4/4 plants/i5/5 | 6"
 		if res.IsError || res.Content[0].Text != want {
 			t.Fatalf("details = %+v, want %q", res, want)
@@ -166,7 +167,7 @@ tool "details" {
 			}
 		}
 	}
-	res := callTableTool(t, table, "details", `{"n":0}`)
+	res := callTableTool(t, tbl, "details", `{"n":0}`)
 	if res.IsError || res.Content[0].Text != " | 0" {
 		t.Errorf("details of nothing = %+v", res)
 	}
@@ -179,7 +180,7 @@ tool "details" {
 // looked up four at a time (the API answers a lookup only when four are
 // in flight together), and never more.
 func TestEachReadsTogether(t *testing.T) {
-	table, api := eachTable(t, `
+	tbl, api := eachTable(t, `
 tool "groups" {
   description = "Eight lookups."
   step "g" {
@@ -192,7 +193,7 @@ tool "groups" {
     text = "join(map(steps.g, #.body.v), '')"
   }
 }`)
-	res := callTableTool(t, table, "groups", `{}`)
+	res := callTableTool(t, tbl, "groups", `{}`)
 	if res.IsError || res.Content[0].Text != "abcdefgh" {
 		t.Fatalf("groups = %+v; want the lookups made four at a time", res)
 	}
@@ -208,7 +209,7 @@ tool "groups" {
 // are called one after the other, in item order; the first that fails
 // stops the call, and no later item is called.
 func TestEachWritesInOrder(t *testing.T) {
-	table, api := eachTable(t, `
+	tbl, api := eachTable(t, `
 tool "tag" {
   description = "Tag plants."
   arg "ids" {
@@ -230,13 +231,13 @@ tool "tag" {
   }
 }`)
 	for range 5 {
-		res := callTableTool(t, table, "tag", `{"ids":["p1","p2","p3","p4","p5"]}`)
+		res := callTableTool(t, tbl, "tag", `{"ids":["p1","p2","p3","p4","p5"]}`)
 		want := []string{"POST /p1", "POST /p2", "POST /p3", "POST /p4", "POST /p5"}
 		if got := api.requests(); res.IsError || res.Content[0].Text != "5 tagged" || !slices.Equal(got, want) {
 			t.Fatalf("tag = %+v, requests %q; want %q", res, got, want)
 		}
 	}
-	res := callTableTool(t, table, "tag", `{"ids":["p1","gone-x","p3"]}`)
+	res := callTableTool(t, tbl, "tag", `{"ids":["p1","gone-x","p3"]}`)
 	if !res.IsError || res.Content[0].Text != "Plant gone-x (item 1) is gone." {
 		t.Errorf("tag with a missing plant = %+v", res)
 	}
@@ -250,7 +251,7 @@ tool "tag" {
 // an item's failure without an error rule stops the call as a plain
 // step's does.
 func TestEachFirstFailingItemWins(t *testing.T) {
-	table, _ := eachTable(t, `
+	tbl, _ := eachTable(t, `
 tool "look" {
   description = "Lookups."
   arg "ids" {
@@ -272,12 +273,12 @@ tool "look" {
 }`)
 	for range 3 {
 		// gone-long answers after gone-b: item 1 is still the one reported.
-		res := callTableTool(t, table, "look", `{"ids":["ok","gone-long-path","ok2","gone-b"]}`)
+		res := callTableTool(t, tbl, "look", `{"ids":["ok","gone-long-path","ok2","gone-b"]}`)
 		if !res.IsError || res.Content[0].Text != "Item 1 is gone." {
 			t.Fatalf("look = %+v; want the first failing item's message", res)
 		}
 	}
-	res := callTableTool(t, table, "look", `{"ids":["ok","gone"]}`)
+	res := callTableTool(t, tbl, "look", `{"ids":["ok","gone"]}`)
 	if !res.IsError || !strings.Contains(res.Content[0].Text, "404") {
 		t.Errorf("look without a matching rule = %+v; want the item's failure", res)
 	}
@@ -286,7 +287,7 @@ tool "look" {
 // TestEachBound: a list longer than max_items stops the call with a
 // message that asks for fewer, and nothing of the step is called.
 func TestEachBound(t *testing.T) {
-	table, api := eachTable(t, `
+	tbl, api := eachTable(t, `
 tool "many" {
   description = "Bounded lookups."
   arg "n" {
@@ -309,11 +310,11 @@ tool "many" {
     text = "string(len(steps.details))"
   }
 }`)
-	if res := callTableTool(t, table, "many", `{"n":3}`); res.IsError || res.Content[0].Text != "3" {
+	if res := callTableTool(t, tbl, "many", `{"n":3}`); res.IsError || res.Content[0].Text != "3" {
 		t.Errorf("three items = %+v", res)
 	}
 	api.requests()
-	res := callTableTool(t, table, "many", `{"n":4}`)
+	res := callTableTool(t, tbl, "many", `{"n":4}`)
 	want := "This would make 4 calls, one per item, and at most 3 are allowed, so nothing was called. Ask for fewer items (a narrower search, or a lower limit)."
 	if !res.IsError || res.Content[0].Text != want {
 		t.Errorf("four items = %+v, want %q", res, want)
@@ -326,7 +327,7 @@ tool "many" {
 // TestEachWhenAndNotAList: a for_each step whose when does not hold is an
 // empty list; a list that is not one stops the call with a message.
 func TestEachWhenAndNotAList(t *testing.T) {
-	table, api := eachTable(t, `
+	tbl, api := eachTable(t, `
 tool "maybe" {
   description = "Lookups when asked."
   arg "go" {
@@ -370,12 +371,12 @@ tool "wrong" {
   }
 }`)
 	for args, want := range map[string]string{`{"go":true}`: "count/2 2", `{"go":false}`: "count/0 0"} {
-		if res := callTableTool(t, table, "maybe", args); res.IsError || res.Content[0].Text != want {
+		if res := callTableTool(t, tbl, "maybe", args); res.IsError || res.Content[0].Text != want {
 			t.Errorf("maybe %s = %+v, want %q", args, res, want)
 		}
 	}
 	api.requests()
-	res := callTableTool(t, table, "wrong", `{}`)
+	res := callTableTool(t, tbl, "wrong", `{}`)
 	if !res.IsError || !strings.HasPrefix(res.Content[0].Text, `The step "details" was not run: its for_each gave an object`) {
 		t.Errorf("wrong = %+v", res)
 	}
@@ -388,7 +389,7 @@ tool "wrong" {
 // list functions of each language: filter and sum in expr-lang (numbers
 // as the API wrote them), for and jsonencode in HCL.
 func TestEachAnswersInBothLanguages(t *testing.T) {
-	table, api := eachTable(t, `
+	tbl, api := eachTable(t, `
 tool "prices" {
   description = "Prices."
   step "p" {
@@ -404,7 +405,7 @@ tool "prices" {
     text = "string(sum(map(steps.p, #.body.price))) + ' ' + string(len(filter(steps.p, #.body.stock > 0))) + ' ' + body.v"
   }
 }`)
-	res := callTableTool(t, table, "prices", `{}`)
+	res := callTableTool(t, tbl, "prices", `{}`)
 	want := `6.75 2 total/0-1-2/{"price":3.25,"stock":2}`
 	if res.IsError || res.Content[0].Text != want {
 		t.Errorf("prices = %+v, want %q", res, want)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // stepsAPI answers GET /pair/{x} only once another GET /pair/ request is
@@ -73,7 +74,7 @@ func (a *stepsAPI) take() []string {
 	return out
 }
 
-func stepsTable(t *testing.T, src string) (*Table, *stepsAPI) {
+func stepsTable(t *testing.T, src string) (*table.Table, *stepsAPI) {
 	t.Helper()
 	api := &stepsAPI{}
 	srv := httptest.NewServer(api)
@@ -89,21 +90,21 @@ backend "http" "api" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := Compile(cfg, all.Registry(), Options{Vars: map[string]string{"url": srv.URL}})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"url": srv.URL}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if failed := table.OpenBackends(context.Background()); len(failed) > 0 {
+	if failed := tbl.OpenBackends(context.Background()); len(failed) > 0 {
 		t.Fatal(failed[0])
 	}
-	t.Cleanup(func() { table.CloseBackends(nil) })
-	return table, api
+	t.Cleanup(func() { tbl.CloseBackends(nil) })
+	return tbl, api
 }
 
 // TestReadingStepsRunTogether: two lookups that do not read each other
 // run at the same time (the API answers neither until both are in).
 func TestReadingStepsRunTogether(t *testing.T) {
-	table, _ := stepsTable(t, `
+	tbl, _ := stepsTable(t, `
 tool "both" {
   description = "Two lookups."
   step "a" {
@@ -120,7 +121,7 @@ tool "both" {
     text = "{{ steps.a.body.v }} {{ steps.b.body.v }}"
   }
 }`)
-	res := callTableTool(t, table, "both", `{}`)
+	res := callTableTool(t, tbl, "both", `{}`)
 	if res.IsError || res.Content[0].Text != "A B" {
 		t.Errorf("both = %+v; want the two lookups made together", res)
 	}
@@ -130,7 +131,7 @@ tool "both" {
 // above it and before those below it; a step reading another's answer
 // waits for it.
 func TestWritingStepsKeepTheirOrder(t *testing.T) {
-	table, api := stepsTable(t, `
+	tbl, api := stepsTable(t, `
 tool "ordered" {
   description = "Reads around a write."
   step "before" {
@@ -159,7 +160,7 @@ tool "ordered" {
   }
 }`)
 	for range 5 {
-		res := callTableTool(t, table, "ordered", `{}`)
+		res := callTableTool(t, tbl, "ordered", `{}`)
 		want := []string{"GET /before", "POST /write", "GET /after", "GET /then-after"}
 		if got := api.take(); res.IsError || res.Content[0].Text != "then-after" || strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Fatalf("ordered = %+v, requests %q; want %q", res, got, want)
@@ -170,7 +171,7 @@ tool "ordered" {
 // TestFirstStopWins: when steps that ran together both stop the call, the
 // message is the first step's in source order, whichever answered first.
 func TestFirstStopWins(t *testing.T) {
-	table, _ := stepsTable(t, `
+	tbl, _ := stepsTable(t, `
 tool "missing" {
   description = "Two lookups that find nothing."
   step "long" {
@@ -196,7 +197,7 @@ tool "missing" {
   }
 }`)
 	for range 3 {
-		res := callTableTool(t, table, "missing", `{}`)
+		res := callTableTool(t, tbl, "missing", `{}`)
 		if !res.IsError || res.Content[0].Text != "The first is missing." {
 			t.Fatalf("missing = %+v; want the first step's message", res)
 		}
@@ -207,7 +208,7 @@ tool "missing" {
 // variable (an echo endpoint) reaches the model redacted, in the result
 // and in a step's error message alike.
 func TestStepAnswersRedacted(t *testing.T) {
-	table, _ := stepsTable(t, `
+	tbl, _ := stepsTable(t, `
 variable "token" {
   sensitive = true
   default   = "tok-8812-secret"
@@ -232,7 +233,7 @@ tool "echo" {
   }
 }`)
 	for args, want := range map[string]string{`{}`: "got [redacted]", `{"fail":true}`: "Refused: [redacted]."} {
-		res := callTableTool(t, table, "echo", args)
+		res := callTableTool(t, tbl, "echo", args)
 		if got := res.Content[0].Text; got != want {
 			t.Errorf("echo %s = %q, want %q", args, got, want)
 		}
@@ -243,7 +244,7 @@ tool "echo" {
 // stderr reaches the client as log lines, and its progress as progress,
 // as for a tool's own call.
 func TestStepLogsAndProgressReachTheClient(t *testing.T) {
-	table, _ := stepsTable(t, `
+	tbl, _ := stepsTable(t, `
 tool "copy" {
   description = "Copies nothing, noisily."
   step "dd" {
@@ -272,7 +273,7 @@ tool "copy" {
 			progress = append(progress, p)
 		},
 	}
-	res, err := table.CallTool(context.Background(), "copy", in)
+	res, err := CallTool(context.Background(), tbl, "copy", in)
 	if err != nil || res.IsError || res.Content[0].Text != "exit 0" {
 		t.Fatalf("copy = %+v, %v", res, err)
 	}
@@ -287,7 +288,7 @@ tool "copy" {
 // its call together: a step taking most of it leaves the call the rest,
 // and the model is told the tool's timeout.
 func TestStepsShareTheToolsDeadline(t *testing.T) {
-	table, api := stepsTable(t, `
+	tbl, api := stepsTable(t, `
 tool "slow" {
   description = "Two slow calls."
   timeout     = "400ms"
@@ -300,7 +301,7 @@ tool "slow" {
     path = "/sleep/300"
   }
 }`)
-	res := callTableTool(t, table, "slow", `{}`)
+	res := callTableTool(t, tbl, "slow", `{}`)
 	if !res.IsError || !strings.Contains(res.Content[0].Text, "400ms") {
 		t.Errorf("slow = %+v; want the call stopped at the tool's 400ms for both calls together", res)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // ToolResult is what a tool call gives the model: content blocks, the
@@ -75,12 +76,12 @@ func TextBlock(s string) Block { return Block{Kind: KindText, Text: s} }
 // unknown tool), an Asker's own error, or nil. Nothing it returns holds a
 // sensitive variable, nor (outside the backend's own answer) a sensitive
 // argument.
-func (t *Table) CallTool(ctx context.Context, name string, in *CallInput) (*ToolResult, error) {
+func CallTool(ctx context.Context, t *table.Table, name string, in *CallInput) (*ToolResult, error) {
 	tool := t.Tool(name)
 	if tool == nil {
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown tool %q", name))
 	}
-	if e := t.admit(in, &tool.Access, fmt.Sprintf("tool %q", name)); e != nil {
+	if e := admit(t, in, &tool.Access, fmt.Sprintf("tool %q", name)); e != nil {
 		if e.Code == InsufficientScope {
 			return nil, e
 		}
@@ -88,7 +89,7 @@ func (t *Table) CallTool(ctx context.Context, name string, in *CallInput) (*Tool
 	}
 	own := sensitiveArgTexts(tool.Args, in.Arguments)
 	ctx = WithCallSecrets(ctx, own)
-	res, err := t.callTool(ctx, tool, in)
+	res, err := callTool(ctx, t, tool, in)
 	if len(own) > 0 || len(t.Secrets) > 0 {
 		if res != nil && res.IsError {
 			redactBlocks(res.Content, own)
@@ -101,15 +102,15 @@ func (t *Table) CallTool(ctx context.Context, name string, in *CallInput) (*Tool
 	return res, err
 }
 
-func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolResult, error) {
+func callTool(ctx context.Context, t *table.Table, tool *table.Tool, in *CallInput) (*ToolResult, error) {
 	log := in.logger()
-	args, err := tool.Args.decode(t.Static, in.Arguments)
+	args, err := decode(tool.Args, t.Static, in.Arguments)
 	if err != nil {
 		return argError(ctx, log, tool.Name, err), nil
 	}
 	var answerFields map[string]any
 	if len(tool.Questions) > 0 {
-		answers, instead, err := t.ask(ctx, in, "tool "+tool.Name, tool.Questions, args)
+		answers, instead, err := ask(ctx, t, in, "tool "+tool.Name, tool.Questions, args)
 		if answers == nil {
 			return instead, err
 		}
@@ -121,7 +122,7 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 	if timeout <= 0 {
 		timeout = in.DefaultTimeout
 	}
-	res, run, instead := t.runTool(ctx, in, tool, args, timeout)
+	res, run, instead := runTool(ctx, t, in, tool, args, timeout)
 	if instead != nil {
 		return instead, nil
 	}
@@ -138,7 +139,7 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 		return errorResult(msg), nil
 	}
 	if len(tool.Content) > 0 {
-		return t.contentResult(ctx, log, tool, args, callVars(in, run), out), nil
+		return contentResult(ctx, t, log, tool, args, callVars(in, run), out), nil
 	}
 	r, err := toolResult(out)
 	if err != nil {
@@ -152,7 +153,7 @@ func (t *Table) callTool(ctx context.Context, tool *Tool, in *CallInput) (*ToolR
 // (timeout, when positive). Instead of an answer it may return the error
 // result that ended the call: a step's failure or error rule, or the
 // call's own failure.
-func (t *Table) runTool(ctx context.Context, in *CallInput, tool *Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
+func runTool(ctx context.Context, t *table.Table, in *CallInput, tool *table.Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
 	if tool.Action == nil && len(tool.Steps) == 0 {
 		return nil, nil, nil
 	}
@@ -163,7 +164,7 @@ func (t *Table) runTool(ctx context.Context, in *CallInput, tool *Tool, args *ca
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	res, run, instead := t.runToolWithin(ctx, in, log, tool, args, timeout)
+	res, run, instead := runToolWithin(ctx, t, in, log, tool, args, timeout)
 	if instead != nil && stoppedAtDeadline(ctx, parent) {
 		instead.TimedOut = true
 	}
@@ -177,12 +178,12 @@ func stoppedAtDeadline(ctx, parent context.Context) bool {
 }
 
 // runToolWithin is runTool inside the call's deadline, already in ctx.
-func (t *Table) runToolWithin(ctx context.Context, in *CallInput, log *slog.Logger, tool *Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
+func runToolWithin(ctx context.Context, t *table.Table, in *CallInput, log *slog.Logger, tool *table.Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
 	var run *stepRun
 	if len(tool.Steps) > 0 {
 		var stop *stopped
 		var err error
-		run, stop, err = t.runSteps(ctx, in, "tool "+tool.Name, tool.Steps, args, timeout)
+		run, stop, err = runSteps(ctx, t, in, "tool "+tool.Name, tool.Steps, args, timeout)
 		if err != nil {
 			log.ErrorContext(ctx, "a step failed", "tool", tool.Name, "error", err)
 			return nil, nil, errorResult(fmt.Sprintf("The call could not go on: %s. The tool's configuration may not match what the backend returned.", err))
@@ -194,8 +195,8 @@ func (t *Table) runToolWithin(ctx context.Context, in *CallInput, log *slog.Logg
 	if tool.Action == nil {
 		return nil, run, nil
 	}
-	req := t.adapterRequest(ctx, in, args)
-	req.Vars, req.AnswerOnly = callVars(in, run), tool.Answer.readsNoFields()
+	req := adapterRequest(ctx, t, in, args)
+	req.Vars, req.AnswerOnly = callVars(in, run), readsNoFields(&tool.Answer)
 	if timeout > 0 {
 		req.Timeout = timeout
 	}
@@ -209,8 +210,8 @@ func (t *Table) runToolWithin(ctx context.Context, in *CallInput, log *slog.Logg
 // ask obtains the answers to questions before a call. Instead of answers
 // it may return a result for the model (the client cannot be asked), or
 // the Asker's own error.
-func (t *Table) ask(ctx context.Context, in *CallInput, target string, qs []*Question, args *callArgs) (map[string]json.RawMessage, *ToolResult, error) {
-	answers, err := t.askAll(ctx, in, target, qs, args)
+func ask(ctx context.Context, t *table.Table, in *CallInput, target string, qs []*table.Question, args *callArgs) (map[string]json.RawMessage, *ToolResult, error) {
+	answers, err := askAll(ctx, t, in, target, qs, args)
 	var failure *AskFailure
 	if errors.As(err, &failure) {
 		return nil, errorResult(failure.Message), nil
@@ -221,20 +222,20 @@ func (t *Table) ask(ctx context.Context, in *CallInput, target string, qs []*Que
 	return answers, nil, nil
 }
 
-func (t *Table) askAll(ctx context.Context, in *CallInput, target string, qs []*Question, args *callArgs) (map[string]json.RawMessage, error) {
+func askAll(ctx context.Context, t *table.Table, in *CallInput, target string, qs []*table.Question, args *callArgs) (map[string]json.RawMessage, error) {
 	if in.Ask == nil {
 		return nil, &AskFailure{"This must ask the client first, and nothing here can carry the question."}
 	}
-	build := func(q *Question) (string, any, error) { return t.buildQuestion(q, args) }
+	build := func(q *table.Question) (string, any, error) { return buildQuestion(t, q, args) }
 	return in.Ask(ctx, &Asking{Target: target, Questions: qs, Args: args.JSON, build: build})
 }
 
 // contentResult builds the answer of a tool from its content blocks, then
 // the result block's text (if any) and structured content.
-func (t *Table) contentResult(ctx context.Context, log *slog.Logger, tool *Tool, args *callArgs, vars map[string]cty.Value, out *outcome) *ToolResult {
+func contentResult(ctx context.Context, t *table.Table, log *slog.Logger, tool *table.Tool, args *callArgs, vars map[string]cty.Value, out *outcome) *ToolResult {
 	r := &ToolResult{IsError: out.isError}
 	for _, item := range tool.Content {
-		block, err := t.contentBlock(item, args, vars)
+		block, err := contentBlock(t, item, args, vars)
 		if err != nil {
 			log.ErrorContext(ctx, "content block failed", "tool", tool.Name, "error", err)
 			return errorResult("The answer could not be built: " + err.Error())
@@ -255,13 +256,13 @@ func (t *Table) contentResult(ctx context.Context, log *slog.Logger, tool *Tool,
 	return r
 }
 
-func (t *Table) contentBlock(item *ContentItem, args *callArgs, vars map[string]cty.Value) (Block, error) {
+func contentBlock(t *table.Table, item *table.ContentItem, args *callArgs, vars map[string]cty.Value) (Block, error) {
 	var firstErr error
 	str := func(e hcl.Expression) string {
 		if e == nil || firstErr != nil {
 			return ""
 		}
-		v, err := t.evalString(e, args.Cty, vars)
+		v, err := evalString(t, e, args.Cty, vars)
 		firstErr = err
 		return v
 	}
@@ -280,7 +281,7 @@ func (t *Table) contentBlock(item *ContentItem, args *callArgs, vars map[string]
 
 // checkOutput validates structured content against the tool's output
 // schema, as the protocol requires of servers that declare one.
-func checkOutput(ctx context.Context, log *slog.Logger, tool *Tool, out *outcome) string {
+func checkOutput(ctx context.Context, log *slog.Logger, tool *table.Tool, out *outcome) string {
 	if out.isError || out.structured == nil || !tool.OutputDeclared {
 		return ""
 	}
@@ -288,7 +289,7 @@ func checkOutput(ctx context.Context, log *slog.Logger, tool *Tool, out *outcome
 	if validator == nil || err != nil {
 		return ""
 	}
-	value := JSONValue(out.structured)
+	value := table.JSONValue(out.structured)
 	if absurd := absurdNumbers(value); len(absurd) > 0 {
 		// Checked first, as in arguments: the schema library would expand
 		// such a number exactly, at a cost the backend's answer chooses.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // stateTTL bounds how long a modern client may take to answer.
@@ -107,16 +108,16 @@ func (s *Server) askModern(ctx context.Context, req *mcp.Request, a *dispatch.As
 }
 
 // byRound orders questions by round, keeping the written order within one.
-func byRound(qs []*dispatch.Question) []*dispatch.Question {
-	out := append([]*dispatch.Question(nil), qs...)
+func byRound(qs []*table.Question) []*table.Question {
+	out := append([]*table.Question(nil), qs...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Round < out[j].Round })
 	return out
 }
 
 // nextRound returns the unanswered questions of the first round that has
 // any.
-func nextRound(qs []*dispatch.Question, answers map[string]json.RawMessage) []*dispatch.Question {
-	var out []*dispatch.Question
+func nextRound(qs []*table.Question, answers map[string]json.RawMessage) []*table.Question {
+	var out []*table.Question
 	round := 0
 	for _, q := range byRound(qs) {
 		if _, ok := answers[q.Key]; ok {
@@ -132,8 +133,8 @@ func nextRound(qs []*dispatch.Question, answers map[string]json.RawMessage) []*d
 }
 
 // askable keeps the questions the client declared it can answer.
-func askable(qs []*dispatch.Question, caps mcp.ClientCapabilities) []*dispatch.Question {
-	var out []*dispatch.Question
+func askable(qs []*table.Question, caps mcp.ClientCapabilities) []*table.Question {
+	var out []*table.Question
 	for _, q := range qs {
 		ok := q.Kind == "elicit" && caps.Elicitation != nil || q.Kind == "sample" && caps.Sampling != nil || q.Kind == "roots" && caps.Roots != nil
 		if ok {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
@@ -217,12 +218,12 @@ func validTaskID(id string) bool {
 // task: a 2026-07-28 client that declared the extension, a 2025-11-25 one
 // that asked with params.task. A tool that requires a task refuses other
 // clients.
-func wantsTask(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec) (bool, error) {
+func wantsTask(req *mcp.Request, p *mcp.CallToolParams, spec *table.TaskSpec) (bool, error) {
 	if req.Era == mcp.EraModern {
 		if req.DeclaresTasks() {
 			return true, nil
 		}
-		if spec.Mode == dispatch.TaskRequired {
+		if spec.Mode == table.TaskRequired {
 			return false, mcp.MissingTasksExtension()
 		}
 		return false, nil
@@ -230,7 +231,7 @@ func wantsTask(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec)
 	if p.Task != nil {
 		return true, nil
 	}
-	if spec.Mode == dispatch.TaskRequired {
+	if spec.Mode == table.TaskRequired {
 		return false, mcp.Errorf(mcp.CodeMethodNotFound,
 			"the tool %q runs only as a task: call it with params.task (MCP 2025-11-25 tasks), or from a client speaking MCP 2026-07-28 with the tasks extension", p.Name)
 	}
@@ -241,7 +242,7 @@ func wantsTask(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec)
 // for 2025 clients, who cannot be asked from a running task) the tool's
 // questions are asked with this request, and the task is created once
 // they are answered.
-func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *dispatch.Tool) (*mcp.CallToolResult, error) {
+func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *table.Tool) (*mcp.CallToolResult, error) {
 	r := s.tasks
 	if r.draining.Load() {
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the server is shutting down; call the tool again")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
@@ -49,7 +50,7 @@ func (run *taskRun) askInTask(ctx context.Context, a *dispatch.Asking) (map[stri
 	}
 }
 
-func containsQuestion(qs []*dispatch.Question, q *dispatch.Question) bool {
+func containsQuestion(qs []*table.Question, q *table.Question) bool {
 	for _, x := range qs {
 		if x == q {
 			return true
@@ -58,7 +59,7 @@ func containsQuestion(qs []*dispatch.Question, q *dispatch.Question) bool {
 	return false
 }
 
-func kindsOf(qs []*dispatch.Question) string {
+func kindsOf(qs []*table.Question) string {
 	var out []string
 	for _, q := range qs {
 		out = append(out, map[string]string{"elicit": "elicitation", "sample": "sampling", "roots": "roots"}[q.Kind])

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/taskstore"
 )
 
@@ -23,7 +24,7 @@ type taskRun struct {
 	st     *state // holds a reference until the task ends
 	id     string
 	owner  string // counted in the runner's per-owner bound until the task ends
-	tool   *dispatch.Tool
+	tool   *table.Tool
 	req    *mcp.Request
 	cancel context.CancelCauseFunc
 
@@ -74,7 +75,7 @@ func (run *taskRun) start(ctx context.Context, ask dispatch.Asker, p *mcp.CallTo
 		} else {
 			run.follow(ctx)
 		}
-		res, err := run.st.table.CallTool(ctx, p.Name, in)
+		res, err := dispatch.CallTool(ctx, run.st.table, p.Name, in)
 		if !created {
 			started <- askFirstOutcome{res: res, err: err}
 			return
