@@ -13,7 +13,7 @@ import (
 )
 
 // bigConfig is n HTTP tools of the size a wrapped REST API has (as in
-// dispatch's compile benchmark), with findings for most rules: arguments
+// table's compile benchmark), with findings for most rules: arguments
 // without descriptions, writing tools without hints, an unused argument,
 // and a listing far over the token budget.
 func bigConfig(n int) []byte {

@@ -1,14 +1,16 @@
 // Package server serves a compiled configuration: it implements
-// [mcp.Handler] over a [dispatch.Table].
+// [mcp.Handler] over a [table.Table].
 //
-//	*dispatch.Table ─server.New─▶ *server.Server (mcp.Handler) ─mcp─▶ wire
+//	*table.Table ─server.New─▶ *server.Server (mcp.Handler) ─mcp─▶ wire
 //
-// For each call it validates the arguments against the compiled JSON
-// Schema (all violations at once), converts them to the declared types,
-// checks the validation blocks, invokes the adapter action under the call's
-// deadline, and maps the answer through the error rules and the result
-// block. It is the only package that sees both the protocol and the
-// dispatch table.
+// For each call it turns the request into a [dispatch.CallInput] and has
+// package dispatch run it on the table (dispatch.CallTool and the others):
+// dispatch validates the arguments against the compiled JSON Schema (all
+// violations at once), converts them to the declared types, checks the
+// validation blocks, invokes the adapter action under the call's deadline,
+// and maps the answer through the error rules and the result block. The
+// server turns what comes back into protocol results; it is the only
+// package that sees both the protocol and the compiled table.
 //
 // It also owns the lifecycle of served tables: [Open] opens a table's
 // backends and serves it, [Server.Reload] opens the next table's and swaps

@@ -60,7 +60,7 @@ type Options struct {
 	OnBackendCall BackendCallFunc
 }
 
-// Server implements mcp.Handler over a dispatch table.
+// Server implements mcp.Handler over a compiled table.
 type Server struct {
 	state     atomic.Pointer[state]
 	swapMu    sync.Mutex // one swap at a time

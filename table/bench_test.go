@@ -70,7 +70,7 @@ func BenchmarkParse1000Tools(b *testing.B) {
 	}
 }
 
-// BenchmarkCompileOnly1000Tools measures dispatch.Compile alone on an
+// BenchmarkCompileOnly1000Tools measures table.Compile alone on an
 // already decoded configuration.
 func BenchmarkCompileOnly1000Tools(b *testing.B) {
 	cfg, diags := lang.LoadSource("gen.hcl", generatedConfig(1000))

@@ -47,7 +47,7 @@ type compiler struct {
 	pendingHeaders map[string]string
 }
 
-// Compile turns cfg into a dispatch table. Every problem is reported; the
+// Compile turns cfg into a table. Every problem is reported; the
 // table is nil when there are errors.
 func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl.Diagnostics) {
 	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}, uris: map[string]hcl.Range{}}
