@@ -51,7 +51,7 @@ func compileFile(t testing.TB, path string) *table.Table {
 	}
 	tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
+		t.Fatalf("table.Compile(%q): %v", path, diags)
 	}
 	return tbl
 }

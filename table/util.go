@@ -83,7 +83,7 @@ func JSONValue(v any) any {
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
-		panic("dispatch: cannot encode a value built for JSON: " + err.Error())
+		panic("table: cannot encode a value built for JSON: " + err.Error())
 	}
 	return b
 }

@@ -103,7 +103,7 @@ func openServer(t testing.TB, path string, vars, env map[string]string, opts *se
 		return v, ok
 	}})
 	if diags.HasErrors() {
-		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
+		t.Fatalf("table.Compile(%q): %v", path, diags)
 	}
 	srv, err := server.Open(context.Background(), tbl, opts)
 	if err != nil {
