@@ -1,6 +1,6 @@
 package auth_test
 
-// Tests against a real authorization server (internal/authtest.Start).
+// Tests against a real authorization server (testkit/authtest.Start).
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 func TestRealServerTokens(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // Run with: go test -run='^$' -bench=. -benchmem ./auth

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // TestRealServerDiscoveryWalk walks what an MCP client does with a

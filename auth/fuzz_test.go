@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // FuzzVerify feeds arbitrary tokens and Authorization headers to a

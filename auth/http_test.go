@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // echoIdentity answers with the caller's subject and whether an

@@ -8,7 +8,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 func TestVerifyAcceptsValidTokens(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // TestNoTokenInErrorsLogsOrIdentity runs every kind of refusal with debug

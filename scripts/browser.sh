@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the browser test of MCP Apps (internal/apptest): Debian's
+# Prepares the browser test of MCP Apps (testkit/apptest): Debian's
 # Chromium and its driver from apt when /usr/bin/chromium is missing, the
 # pinned npm packages (playwright-core, the ext-apps SDK and bridge, the MCP
 # client, esbuild) in $MCPDECL_TOOLS_DIR/apps (default .tools/apps), and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A Docker daemon for the image test (TestContainerImage in internal/e2e):
+# A Docker daemon for the image test (TestContainerImage in testkit/e2e):
 # Debian's docker.io from apt when dockerd is missing, and dockerd started
 # in the background when `docker info` cannot reach one, with its log in
 # ${MCPDECL_TOOLS_DIR:-.tools}/dockerd.log. A daemon already running is

@@ -2,7 +2,7 @@
 # Starts N `mcpdecl serve --http` replicas sharing one signing key file
 # behind nginx on 127.0.0.1, with deploy/nginx/mcpdecl.conf (the config
 # README shows), and stops them again. Used by scripts/conformance.sh and
-# the Go tests of internal/e2e.
+# the Go tests of testkit/e2e.
 #
 #   replicas.sh start DIR PORT N BIN CONFIG [serve flags...]
 #       prints the endpoint URL (http://127.0.0.1:PORT/mcp) once every

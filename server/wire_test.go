@@ -7,12 +7,12 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/internal/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
-// The wire-checking helpers live in internal/wiretest; these names keep the
+// The wire-checking helpers live in testkit/wiretest; these names keep the
 // tests of this package short.
 
 func requireSchemas(t testing.TB) { wiretest.RequireSchemas(t) }

@@ -259,7 +259,7 @@ func corpusSchemas(t *testing.T) []map[string]any {
 	corpus.once.Do(func() {
 		var files []string
 		for _, pattern := range []string{"../testdata/valid/*.hcl", "../testdata/valid/multi", "../examples/*.hcl",
-			"../internal/e2e/testdata/*.hcl", "../testdata/conformance/*.hcl", "../server/testdata/*.hcl"} {
+			"../testkit/e2e/testdata/*.hcl", "../testdata/conformance/*.hcl", "../server/testdata/*.hcl"} {
 			found, _ := filepath.Glob(pattern)
 			files = append(files, found...)
 		}

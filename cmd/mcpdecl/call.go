@@ -14,8 +14,9 @@ import (
 	"syscall"
 
 	"github.com/mcpdecl/mcpdecl/internal/rule"
-	"github.com/mcpdecl/mcpdecl/internal/testrun"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 type callCmd struct {
@@ -77,7 +78,7 @@ func (c *callCmd) run(s streams) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logLevel(c.LogLevel)}))
+	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logs.Level(c.LogLevel)}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if failed := tbl.OpenBackends(ctx); len(failed) > 0 {

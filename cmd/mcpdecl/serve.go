@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/taskstore"
@@ -35,8 +36,8 @@ type serveCmd struct {
 }
 
 func (c *serveCmd) Run(s streams) error {
-	log := newLogger(s.err, c.LogLevel, c.LogFormat)
-	defer routeLibraryLogs(log)()
+	log := logs.New(s.err, c.LogLevel, c.LogFormat)
+	defer logs.RouteLibraryLogs(log)()
 	err := c.serve(s, log)
 	var code exitCode
 	if err == nil || errors.As(err, &code) {

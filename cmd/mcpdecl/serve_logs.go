@@ -4,57 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"strings"
 
-	"github.com/go-logr/logr"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/redis/go-redis/v9"
-	"go.opentelemetry.io/otel"
+
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 )
-
-// newLogger writes records at level and above to w, as text or JSON.
-func newLogger(w io.Writer, level, format string) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: logLevel(level)}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
-func logLevel(s string) slog.Level {
-	var l slog.Level
-	_ = l.UnmarshalText([]byte(strings.ToUpper(s)))
-	return l
-}
-
-// routeLibraryLogs sends what libraries log by their own means through
-// logger, so that with --log-format json every line of stderr is one JSON
-// object: slog's default logger (the MySQL driver's messages), the log
-// package's (net/http's server errors) and go-redis's (its pool's dial
-// failures), OpenTelemetry's. It returns a function that restores the previous defaults.
-func routeLibraryLogs(logger *slog.Logger) (restore func()) {
-	prevSlog, prevOut, prevFlags := slog.Default(), log.Writer(), log.Flags()
-	slog.SetDefault(logger)
-	redis.SetLogger(redisLog{logger})
-	// OpenTelemetry's own diagnostics (its errors go to the error handler
-	// that serve_traces.go sets).
-	otel.SetLogger(logr.FromSlogHandler(logger.Handler()))
-	return func() {
-		slog.SetDefault(prevSlog)
-		log.SetOutput(prevOut)
-		log.SetFlags(prevFlags)
-	}
-}
-
-// redisLog is go-redis's logger: each message becomes one warning (the
-// client logs failures it retries, such as a dial that failed).
-type redisLog struct{ log *slog.Logger }
-
-func (r redisLog) Printf(ctx context.Context, format string, v ...any) {
-	r.log.WarnContext(ctx, "redis client", "message", strings.TrimSpace(fmt.Sprintf(format, v...)))
-}
 
 // configError is a configuration that did not compile: its diagnostics
 // were reported already (as text, or as one log line each with JSON).
@@ -119,5 +75,5 @@ func wantsJSONLog(args []string) bool {
 // startFailedJSON writes an error that ended serve before it served as
 // one JSON log line.
 func startFailedJSON(w io.Writer, err error, attrs ...any) {
-	newLogger(w, "info", "json").Error("serve failed", append([]any{"error", err.Error()}, attrs...)...)
+	logs.New(w, "info", "json").Error("serve failed", append([]any{"error", err.Error()}, attrs...)...)
 }

@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/internal/metrics"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
 	"github.com/mcpdecl/mcpdecl/server"
 )
 

@@ -6,9 +6,7 @@ import (
 	"os"
 	"time"
 
-	"go.opentelemetry.io/otel"
-
-	"github.com/mcpdecl/mcpdecl/internal/tracing"
+	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/server"
 )
 
@@ -30,7 +28,7 @@ func (f *traceFlags) startTraces(ctx context.Context, log *slog.Logger) error {
 	if err != nil || p == nil {
 		return err
 	}
-	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warn("exporting traces", "error", err) }))
+	tracing.LogTo(log)
 	f.traces = p
 	return nil
 }

@@ -10,8 +10,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/internal/testrun"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 type testCmd struct {
@@ -65,7 +66,7 @@ func (c *testCmd) Run(s streams) error {
 	results := testrun.RunAll(ctx, preps, keep, testrun.Options{
 		Compile: table.Options{Vars: vars, LookupEnv: os.LookupEnv}, Record: c.Record,
 		Parallel: c.Parallel, Timeout: c.Timeout,
-		Log: slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logLevel(c.LogLevel)})),
+		Log: slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logs.Level(c.LogLevel)})),
 	})
 	if err := c.report(s, results); err != nil {
 		return err

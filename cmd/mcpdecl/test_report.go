@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcpdecl/mcpdecl/internal/testrun"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 // report writes the results in the chosen format, then the summary line:

@@ -11,10 +11,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
-	"github.com/mcpdecl/mcpdecl/internal/testrun"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
 	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
 type validateCmd struct {

@@ -34,37 +34,37 @@ var forbidden = map[string][]string{
 	"mcp":      {"lang", "eval", "adapter", "adapters", "table", "dispatch", "server", "cmd"},
 	"lint":     {"adapters", "mcp", "server", "cmd"}, // adapters only through the adapter interfaces
 	// jsonenc is a leaf: the protocol layer may use it.
-	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// jsondec is a leaf: adapters decode answers and the server arguments with it.
-	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// auth is the resource server's token checking: it knows nothing of the
 	// language, the table or the protocol, so table (auth.Config in the
 	// table), dispatch and the server (the verifier of a generation) can
 	// use it.
-	"auth": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"auth": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// taskstore keeps tasks for the server; it knows no protocol or language.
 	"taskstore": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd"},
 	// metrics is a leaf: it counts what the server and the protocol
 	// layer report through their own hooks (server.Observer,
 	// mcp.Options.OnRequest), so neither imports Prometheus and it
 	// imports neither.
-	"internal/metrics": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"observe/metrics": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// apppages only looks at files: the tests of lang, table and lint
 	// use it to skip an example whose app page is not built.
-	"internal/apppages": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"internal/apppages": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// tracing makes spans of what the server and the table report through
 	// their hooks (server.Tracer, adapter.Observer); only cmd uses it.
-	"internal/tracing": {"adapters", "cmd", "internal/wiretest", "internal/e2e"},
+	"observe/tracing": {"adapters", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// regularfile is a leaf: adapters, lint, the test runner and cmd read
 	// the operator's files through it.
-	"internal/regularfile": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"internal/regularfile": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// memo is a leaf: tracing and metrics keep their hot-path values in it.
-	"internal/memo": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"internal/memo": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// guessable is a leaf: cmd checks the serving keys and table the
 	// config's static tokens with it.
-	"internal/guessable": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"internal/guessable": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// english is a leaf: every package that builds messages may use it.
-	"internal/english": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "internal/wiretest", "internal/e2e"},
+	"internal/english": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 }
 
 func TestImportRules(t *testing.T) {
@@ -227,7 +227,7 @@ func TestFastSchemaIsALeaf(t *testing.T) {
 // tracing package and the command that starts it. Everything else reports
 // through hooks, so spans are made, and their contents chosen, in one
 // place.
-var otelAllowed = []string{"internal/tracing", "cmd/mcpdecl"}
+var otelAllowed = []string{"observe/tracing", "cmd/mcpdecl"}
 
 func TestOpenTelemetryOnlyInTracing(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "../../...").Output()

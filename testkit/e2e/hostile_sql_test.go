@@ -17,7 +17,7 @@ import (
 // every session of mcpdecl ended by the database at once, and statements
 // the database refuses.
 //
-//	MCPDECL_TEST_POSTGRES_DSN=... MCPDECL_TEST_MYSQL_DSN=... go test ./internal/e2e/ -run HostileSQL
+//	MCPDECL_TEST_POSTGRES_DSN=... MCPDECL_TEST_MYSQL_DSN=... go test ./testkit/e2e/ -run HostileSQL
 
 // hostileSQLDB is one database server of the hostile SQL cases.
 type hostileSQLDB struct {

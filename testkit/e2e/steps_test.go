@@ -54,7 +54,7 @@ func shopAPI(t testing.TB) *fakeAPI {
 // received.
 func TestSteps(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/shop.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/shop.hcl")
 	for _, s := range setups {
 		t.Run(s.name, func(t *testing.T) {
 			api := shopAPI(t)

@@ -41,14 +41,14 @@ func TestDocumentedTests(t *testing.T) {
 	for _, tc := range []struct {
 		name, config, tests string
 	}{
-		{"README", fence(t, "../../README.md", `tool "list_todos"`), fence(t, "../../README.md", `test "open todos"`)},
-		{"testing.md", "", fence(t, "../../docs/testing.md", `test "search finds dune"`)},
+		{"README", fence(t, "../README.md", `tool "list_todos"`), fence(t, "../README.md", `test "open todos"`)},
+		{"testing.md", "", fence(t, "../docs/testing.md", `test "search finds dune"`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			config := filepath.Join(dir, "c.hcl")
 			if tc.config == "" {
-				config = "../../examples/library.hcl"
+				config = "../examples/library.hcl"
 			} else if err := os.WriteFile(config, []byte(tc.config), 0o644); err != nil {
 				t.Fatal(err)
 			}

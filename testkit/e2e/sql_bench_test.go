@@ -141,7 +141,7 @@ func TestSQLitePointReadBudget(t *testing.T) {
 // adds at most 25 µs and 20 KB per call. Each mcpdecl line reports
 // added-ns/op and added-B/op over database-sql.
 //
-//	go test ./internal/e2e/ -run '^$' -bench SQLitePointRead -benchmem
+//	go test ./testkit/e2e/ -run '^$' -bench SQLitePointRead -benchmem
 func BenchmarkSQLitePointReadTool(b *testing.B) {
 	p := newPointRead(b)
 	var base baseline

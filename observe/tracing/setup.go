@@ -3,9 +3,12 @@ package tracing
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 
+	"github.com/go-logr/logr"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -143,4 +146,12 @@ func samplerFrom(getenv func(string) string) (sdktrace.Sampler, error) {
 		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(r)), nil
 	}
 	return nil, fmt.Errorf("traces: OTEL_TRACES_SAMPLER=%q is not supported; use always_on, always_off, traceidratio or their parentbased_ forms", name)
+}
+
+// LogTo sends OpenTelemetry's own diagnostics and its export errors
+// (as warnings) to log, so that with JSON logs every line of stderr is
+// one JSON object.
+func LogTo(log *slog.Logger) {
+	otel.SetLogger(logr.FromSlogHandler(log.Handler()))
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warn("exporting traces", "error", err) }))
 }

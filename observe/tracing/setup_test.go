@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/internal/tracing"
+	"github.com/mcpdecl/mcpdecl/observe/tracing"
 )
 
 // TestStart: tracing is off unless --traces or an OTLP endpoint variable

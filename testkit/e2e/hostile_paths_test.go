@@ -211,7 +211,7 @@ func notFoundCode(era mcp.Era) int {
 // decodes them would address another resource.
 func TestHostilePathSeparators(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/paths.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/paths.hcl")
 	for _, s := range setups {
 		t.Run(s.name, func(t *testing.T) {
 			api := echoAPI(t)

@@ -14,7 +14,7 @@ import (
 // aims at a marker file in the test's own directory, which must never
 // appear.
 //
-//	go test ./internal/e2e/ -run Hostile
+//	go test ./testkit/e2e/ -run Hostile
 
 // hostileShellConfig is served to the clients: git tools on a repository
 // of the test's own, and a command whose output the byte cap cuts inside

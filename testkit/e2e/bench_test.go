@@ -29,7 +29,7 @@ import (
 // URL with the same header followed by json.Unmarshal: the difference is
 // what mcpdecl adds per call.
 //
-//	go test ./internal/e2e/ -run '^$' -bench SearchTool -benchmem
+//	go test ./testkit/e2e/ -run '^$' -bench SearchTool -benchmem
 //
 // The mcpdecl line reports added-ns/op, added-cpu-ns/op and added-B/op
 // (mcpdecl minus resty).

@@ -36,8 +36,8 @@ import (
 // binary) and Streamable HTTP (in process), every server message checked
 // against the official schemas.
 //
-//	go test ./internal/e2e/ -run 'Shell|Commands'
-//	go test ./internal/e2e/ -run '^$' -bench ShellTool
+//	go test ./testkit/e2e/ -run 'Shell|Commands'
+//	go test ./testkit/e2e/ -run '^$' -bench ShellTool
 
 // hostileShellValues are argument values a shell would interpret: command
 // separators, substitutions, pipes, globs, a newline, options.
@@ -242,7 +242,7 @@ func TestCommandsExample(t *testing.T) {
 // inside a larger element, and nothing of mcpdecl's environment reaches it.
 func TestShellArgvLiteral(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/shell_argv.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/shell_argv.hcl")
 	t.Setenv("E2E_SHELL_LEAK", "must-not-leak")
 	for _, s := range setups {
 		t.Run(s.name, func(t *testing.T) {
@@ -470,7 +470,7 @@ func wireSequence(l *wireLog) []string {
 // token and a level, none is sent.
 func TestShellStreaming(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/shell_tools.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/shell_tools.hcl")
 	for _, s := range sdkShellSetups {
 		t.Run(s.name, func(t *testing.T) {
 			vars, _ := shellToolsVars(t)
@@ -621,7 +621,7 @@ func TestShellStreamingRawSSE(t *testing.T) {
 	requireSchemas(t)
 	vars, _ := shellToolsVars(t)
 	wire := &wireLog{}
-	endpoint := serveHTTPInProcess(t, repoPath(t, "internal/e2e/testdata/shell_tools.hcl"), vars, nil, wire, &syncBuffer{})
+	endpoint := serveHTTPInProcess(t, repoPath(t, "testkit/e2e/testdata/shell_tools.hcl"), vars, nil, wire, &syncBuffer{})
 	start := time.Now()
 	resp, err := rawModernCall(testCtx(t), endpoint, "stream", 7, map[string]any{"progressToken": 42, "io.modelcontextprotocol/logLevel": "info"})
 	if err != nil {
@@ -690,7 +690,7 @@ func TestShellStreamingRawSSE(t *testing.T) {
 // session still answers.
 func TestShellCancel(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/shell_tools.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/shell_tools.hcl")
 	for _, s := range sdkShellSetups {
 		t.Run(s.name, func(t *testing.T) {
 			vars, pidFile := shellToolsVars(t)
@@ -761,7 +761,7 @@ func TestShellCancel(t *testing.T) {
 // stderr are no problem; the server answers afterwards.
 func TestShellTimeoutAndFlood(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/shell_tools.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/shell_tools.hcl")
 	for _, s := range setups {
 		switch s.name {
 		case "go-sdk/stdio/legacy", "go-sdk/http/modern", "mcp-go/http/legacy", "mcp-go/stdio/legacy":
@@ -818,7 +818,7 @@ func TestShellTimeoutAndFlood(t *testing.T) {
 // lines: 4096), all before the result.
 func TestShellFloodLogs(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/shell_tools.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/shell_tools.hcl")
 	for _, s := range []sdkShellSetup{sdkShellSetups[0], sdkShellSetups[3]} {
 		t.Run(s.name, func(t *testing.T) {
 			vars, _ := shellToolsVars(t)
@@ -874,7 +874,7 @@ func TestShellFloodLogs(t *testing.T) {
 // through the HTTP handler of testdata/shell_tools.hcl.
 func shellCaller(tb testing.TB, tool string) (call func(), w *benchWriter) {
 	vars := map[string]string{"pid_file": filepath.Join(tb.TempDir(), "pids")}
-	h := mcp.NewServer(openServer(tb, repoPath(tb, "internal/e2e/testdata/shell_tools.hcl"), vars, nil, nil), nil).HTTPHandler(nil)
+	h := mcp.NewServer(openServer(tb, repoPath(tb, "testkit/e2e/testdata/shell_tools.hcl"), vars, nil, nil), nil).HTTPHandler(nil)
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{},` +
 		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 	header := http.Header{}
@@ -935,7 +935,7 @@ func sameAsShell(tb testing.TB) func() error {
 // through the in-process HTTP handler with exec.Command("true").Run() in
 // the same run; the mcpdecl line reports added-ns/op and added-cpu-ns/op.
 //
-//	go test ./internal/e2e/ -run '^$' -bench ShellTool -benchmem
+//	go test ./testkit/e2e/ -run '^$' -bench ShellTool -benchmem
 func BenchmarkShellTool(b *testing.B) {
 	call, w := shellCaller(b, "truth")
 	call()

@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // echoTool is the tool called, the same with and without auth: it answers
@@ -40,7 +40,7 @@ tool "echo" {
 // every call checks the signature. Each auth line reports added-cpu-ns/op
 // over the unauthenticated call.
 //
-//	go test ./internal/e2e/ -run '^$' -bench AuthenticatedCall -benchmem
+//	go test ./testkit/e2e/ -run '^$' -bench AuthenticatedCall -benchmem
 func BenchmarkAuthenticatedCall(b *testing.B) {
 	is := authtest.NewIssuer(b)
 	const resource = "http://127.0.0.1/mcp"

@@ -63,7 +63,7 @@ func checkClean(t *testing.T, what string, reqs []recorded, host string) {
 // without any request; nothing ever reaches another host.
 func TestInjectionPaths(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/paths.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/paths.hcl")
 	for _, s := range setups {
 		t.Run(s.name, func(t *testing.T) {
 			api, evil := echoAPI(t), echoAPI(t)
@@ -260,7 +260,7 @@ func expandSimple(v string) string {
 func TestTemplateNonUTF8(t *testing.T) {
 	requireSchemas(t)
 	api := echoAPI(t)
-	srv := setups[0].connect(t, repoPath(t, "internal/e2e/testdata/paths.hcl"), map[string]string{"base_url": api.URL}, nil)
+	srv := setups[0].connect(t, repoPath(t, "testkit/e2e/testdata/paths.hcl"), map[string]string{"base_url": api.URL}, nil)
 	text, _, err := srv.c.readResource(testCtx(t), "items://%FC")
 	reqs := api.take()
 	srv.c.close()

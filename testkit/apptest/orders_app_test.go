@@ -143,7 +143,7 @@ func TestOrdersAppInBrowser(t *testing.T) {
 func drive(t *testing.T, bt browserTools, in driverInput) driverOutput {
 	t.Helper()
 	inJSON, _ := json.Marshal(in)
-	raw := runNode(t, bt, []string{"APPTEST=" + string(inJSON)}, "internal/apptest/web/drive.mjs")
+	raw := runNode(t, bt, []string{"APPTEST=" + string(inJSON)}, "testkit/apptest/web/drive.mjs")
 	var out driverOutput
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatalf("the driver's output: %v\n%s", err, raw)
@@ -164,7 +164,7 @@ func buildHost(t *testing.T, bt browserTools) (hostURL, sandboxURL string) {
 	if err := os.Mkdir(web, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	runNode(t, bt, nil, "scripts/apps/build.mjs", bt.modules, "--out", web, "internal/apptest/web")
+	runNode(t, bt, nil, "scripts/apps/build.mjs", bt.modules, "--out", web, "testkit/apptest/web")
 	hostURL, sandboxURL = serveFile(t, web, "host.html"), serveFile(t, web, "sandbox.html")
 	if origin(hostURL) == origin(sandboxURL) {
 		t.Fatalf("the host and the sandbox share the origin %s", origin(hostURL))

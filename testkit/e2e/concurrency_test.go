@@ -14,7 +14,7 @@ import (
 // own arguments.
 func TestConcurrentCalls(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/paths.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/paths.hcl")
 	for _, s := range []setup{setups[0], setups[4]} {
 		t.Run(s.name, func(t *testing.T) {
 			api := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
@@ -50,7 +50,7 @@ func TestConcurrentCalls(t *testing.T) {
 // the API is abandoned (its context is cancelled).
 func TestCallTimeout(t *testing.T) {
 	requireSchemas(t)
-	cfg := repoPath(t, "internal/e2e/testdata/paths.hcl")
+	cfg := repoPath(t, "testkit/e2e/testdata/paths.hcl")
 	for _, s := range []setup{setups[0], setups[4]} {
 		t.Run(s.name, func(t *testing.T) {
 			cancelled := make(chan struct{}, 8)

@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/internal/wiretest"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
-// The wire-checking helpers live in internal/wiretest; these names keep the
+// The wire-checking helpers live in testkit/wiretest; these names keep the
 // tests of this package short.
 
 func requireSchemas(t testing.TB) { wiretest.RequireSchemas(t) }

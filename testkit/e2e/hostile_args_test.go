@@ -21,7 +21,7 @@ import (
 func TestHostileNumbers(t *testing.T) {
 	requireSchemas(t)
 	api := echoAPI(t)
-	srv := setups[1].connect(t, repoPath(t, "internal/e2e/testdata/hostile_args.hcl"), map[string]string{"base_url": api.URL}, nil)
+	srv := setups[1].connect(t, repoPath(t, "testkit/e2e/testdata/hostile_args.hcl"), map[string]string{"base_url": api.URL}, nil)
 	defer srv.c.close()
 	ctx := testCtx(t)
 	nums := make([]any, 60)

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // TestAuthorizationCodeWithPKCE walks the flow an MCP client takes with

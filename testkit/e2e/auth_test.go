@@ -18,9 +18,9 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/internal/authtest"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // headerAPI records the headers of every request it gets.
@@ -65,7 +65,7 @@ INSERT INTO orders (owner, item) VALUES ('alice', 'pen'), ('bob', 'ink'), ('alic
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	vars := map[string]string{"resource": endpoint, "issuer": as.Issuer, "api": apiSrv.URL, "db": db}
-	srv := openServer(t, repoPath(t, "internal/e2e/testdata/auth.hcl"), vars, nil, &server.Options{Logger: logger, HTTPAuth: true})
+	srv := openServer(t, repoPath(t, "testkit/e2e/testdata/auth.hcl"), vars, nil, &server.Options{Logger: logger, HTTPAuth: true})
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", proto.HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))
