@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
@@ -109,16 +110,16 @@ func (s *Server) askModern(ctx context.Context, req *mcp.Request, a *dispatch.As
 }
 
 // byRound orders questions by round, keeping the written order within one.
-func byRound(qs []*dispatch.Question) []*dispatch.Question {
-	out := append([]*dispatch.Question(nil), qs...)
+func byRound(qs []*table.Question) []*table.Question {
+	out := append([]*table.Question(nil), qs...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Round < out[j].Round })
 	return out
 }
 
 // nextRound returns the unanswered questions of the first round that has
 // any.
-func nextRound(qs []*dispatch.Question, answers map[string]json.RawMessage) []*dispatch.Question {
-	var out []*dispatch.Question
+func nextRound(qs []*table.Question, answers map[string]json.RawMessage) []*table.Question {
+	var out []*table.Question
 	round := 0
 	for _, q := range byRound(qs) {
 		if _, ok := answers[q.Key]; ok {
@@ -134,8 +135,8 @@ func nextRound(qs []*dispatch.Question, answers map[string]json.RawMessage) []*d
 }
 
 // askable keeps the questions the client declared it can answer.
-func askable(qs []*dispatch.Question, caps mcp.ClientCapabilities) []*dispatch.Question {
-	var out []*dispatch.Question
+func askable(qs []*table.Question, caps mcp.ClientCapabilities) []*table.Question {
+	var out []*table.Question
 	for _, q := range qs {
 		ok := q.Kind == "elicit" && caps.Elicitation != nil || q.Kind == "sample" && caps.Sampling != nil || q.Kind == "roots" && caps.Roots != nil
 		if ok {
@@ -239,7 +240,7 @@ func askInTask(ctx context.Context, req *mcp.Request, a *dispatch.Asking, post t
 	}
 }
 
-func containsQuestion(qs []*dispatch.Question, q *dispatch.Question) bool {
+func containsQuestion(qs []*table.Question, q *table.Question) bool {
 	for _, x := range qs {
 		if x == q {
 			return true
@@ -248,7 +249,7 @@ func containsQuestion(qs []*dispatch.Question, q *dispatch.Question) bool {
 	return false
 }
 
-func kindsOf(qs []*dispatch.Question) string {
+func kindsOf(qs []*table.Question) string {
 	var out []string
 	for _, q := range qs {
 		out = append(out, map[string]string{"elicit": "elicitation", "sample": "sampling", "roots": "roots"}[q.Kind])

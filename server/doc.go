@@ -1,14 +1,17 @@
 // Package server serves a compiled configuration: it implements
-// [mcp.Handler] over a [dispatch.Table].
+// [mcp.Handler] over a [table.Table].
 //
-//	*dispatch.Table ─server.New─▶ *server.Server (mcp.Handler) ─mcp─▶ wire
+//	*table.Table ─server.New─▶ *server.Server (mcp.Handler) ─mcp─▶ wire
 //
-// For each call it validates the arguments against the compiled JSON
-// Schema (all violations at once), converts them to the declared types,
-// checks the validation blocks, invokes the adapter action under the call's
-// deadline, and maps the answer through the error rules and the result
-// block. It is the glue between the protocol and the dispatch table; the
-// task runner (package tasks) is the only other package that sees both.
+// For each call it turns the request into a [dispatch.CallInput] and has
+// package dispatch run it on the table (dispatch.CallTool and the others):
+// dispatch validates the arguments against the compiled JSON Schema (all
+// violations at once), converts them to the declared types, checks the
+// validation blocks, invokes the adapter action under the call's deadline,
+// and maps the answer through the error rules and the result block. The
+// server turns what comes back into protocol results; it is the glue
+// between the protocol and the compiled table, and the task runner
+// (package tasks) is the only other package that sees both.
 //
 // A call of a tool with a task block that becomes a task goes to the
 // runner ([tasks.Runner], built from the task fields of [Options]),
@@ -25,7 +28,7 @@
 // its calls in flight); [Server.Close] retires the last one.
 // [Server.Swap] replaces the table without touching backends.
 //
-// Of mcpdecl it imports dispatch, mcp, auth (the token checks of a
+// Of mcpdecl it imports table, dispatch, mcp, auth (the token checks of a
 // generation's auth block), tasks and internal/rule only
 // (internal/arch checks it).
 package server

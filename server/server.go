@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
@@ -59,7 +60,7 @@ type Options struct {
 	OnBackendCall BackendCallFunc
 }
 
-// Server implements mcp.Handler over a dispatch table.
+// Server implements mcp.Handler over a compiled table.
 type Server struct {
 	state     atomic.Pointer[state]
 	swapMu    sync.Mutex // one swap at a time
@@ -92,7 +93,7 @@ func (s *Server) ToolHeaderParams(name string) map[string]string {
 }
 
 // New returns a Server serving t.
-func New(t *dispatch.Table, opts *Options) *Server {
+func New(t *table.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
@@ -123,14 +124,14 @@ func New(t *dispatch.Table, opts *Options) *Server {
 // table they started with. The caller owns t's backends (see Reload for a
 // swap that opens and closes them). It returns the lists that changed, for
 // list_changed notifications.
-func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
+func (s *Server) Swap(t *table.Table) mcp.ListKind {
 	kinds, _ := s.SwapAndDiff(t)
 	return kinds
 }
 
 // SwapAndDiff is Swap that also returns the URIs of resources whose
 // description or static content changed, for resources/updated.
-func (s *Server) SwapAndDiff(t *dispatch.Table) (mcp.ListKind, []string) {
+func (s *Server) SwapAndDiff(t *table.Table) (mcp.ListKind, []string) {
 	v, err := s.newVerifier(t)
 	kinds, updated, _ := s.swap(t, false, v, err)
 	return kinds, updated
@@ -162,7 +163,7 @@ func changedResources(prev, next *state) []string {
 }
 
 // Table returns the table being served.
-func (s *Server) Table() *dispatch.Table { return s.state.Load().table }
+func (s *Server) Table() *table.Table { return s.state.Load().table }
 
 // Info implements mcp.Handler.
 func (s *Server) Info() *mcp.ServerInfo { return s.state.Load().info }

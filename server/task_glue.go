@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
@@ -19,7 +20,7 @@ import (
 // taskRunner is what the server needs of the task runner (*tasks.Runner).
 type taskRunner interface {
 	// Start answers a tools/call with a task that call runs.
-	Start(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *dispatch.Tool, call tasks.Call) (*mcp.CallToolResult, error)
+	Start(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *table.Tool, call tasks.Call) (*mcp.CallToolResult, error)
 	mcp.TaskHandler
 	mcp.TaskWatcher
 	// Drain stops taking tasks and ends those running (see DrainTasks).
@@ -52,7 +53,7 @@ func taskObserver(o Observer) tasks.Observer {
 }
 
 // callAsTask answers a tools/call with a task.
-func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *dispatch.Tool) (*mcp.CallToolResult, error) {
+func (s *Server) callAsTask(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *table.Tool) (*mcp.CallToolResult, error) {
 	return s.tasks.Start(ctx, req, p, tool, &taskCall{s: s, st: s.acquire(), req: req, p: p})
 }
 
@@ -68,7 +69,7 @@ type taskCall struct {
 func (c *taskCall) Run(ctx context.Context, progress func(progress, total float64, message string), log func(level string, data any), ask dispatch.Asker) (*dispatch.ToolResult, error) {
 	in := c.s.callInput(ctx, c.st, c.req, c.p.Arguments, c.p.MRTR)
 	in.Progress, in.Log, in.Ask = progress, log, ask
-	return c.st.table.CallTool(ctx, c.p.Name, in)
+	return dispatch.CallTool(ctx, c.st.table, c.p.Name, in)
 }
 
 func (c *taskCall) AskFirst(ctx context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {

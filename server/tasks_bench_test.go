@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
@@ -35,7 +35,7 @@ func BenchmarkTaskOverhead(b *testing.B) {
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
@@ -57,7 +57,7 @@ func BenchmarkTaskOverhead(b *testing.B) {
 	taskReq.ClientCapabilities.Extensions = map[string]json.RawMessage{mcp.ExtensionTasks: json.RawMessage("{}")}
 
 	b.Run("plain", func(b *testing.B) {
-		srv := server.New(table, &server.Options{TaskStore: tasks.NewMemory()})
+		srv := server.New(tbl, &server.Options{TaskStore: tasks.NewMemory()})
 		measure(b, func() {
 			if r, err := srv.CallTool(ctx, plainReq, args); err != nil || r.Task != nil {
 				b.Fatal(r, err)
@@ -70,7 +70,7 @@ func BenchmarkTaskOverhead(b *testing.B) {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			srv := server.New(table, &server.Options{TaskStore: store})
+			srv := server.New(tbl, &server.Options{TaskStore: store})
 			measure(b, func() {
 				r, err := srv.CallTool(ctx, &taskReq, args)
 				if err != nil || r.Task == nil {

@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
@@ -121,7 +121,7 @@ func newReplicaHTTP(t *testing.T, config string, store tasks.Store, opts *server
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -129,7 +129,7 @@ func newReplicaHTTP(t *testing.T, config string, store tasks.Store, opts *server
 		opts = &server.Options{}
 	}
 	opts.TaskStore = store
-	srv, err := server.Open(context.Background(), table, opts)
+	srv, err := server.Open(context.Background(), tbl, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

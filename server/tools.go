@@ -41,7 +41,7 @@ func (s *Server) callTool(ctx context.Context, st *state, req *mcp.Request, p *m
 			return res, false, err
 		}
 	}
-	res, err := st.table.CallTool(ctx, p.Name, s.callInput(ctx, st, req, p.Arguments, p.MRTR))
+	res, err := dispatch.CallTool(ctx, st.table, p.Name, s.callInput(ctx, st, req, p.Arguments, p.MRTR))
 	if err != nil {
 		var more *needInput
 		if errors.As(err, &more) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // A task's life on the replica that runs it: the call on a worker, the
@@ -21,7 +22,7 @@ type taskRun struct {
 	call   Call // released when the task ends
 	id     string
 	owner  string // counted in the runner's per-owner bound until the task ends
-	tool   *dispatch.Tool
+	tool   *table.Tool
 	req    *mcp.Request
 	cancel context.CancelCauseFunc
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // DefaultLease is how long a task stays "working" without its replica
@@ -235,12 +236,12 @@ func validTaskID(id string) bool {
 // task: a 2026-07-28 client that declared the extension, a 2025-11-25 one
 // that asked with params.task. A tool that requires a task refuses other
 // clients.
-func Wanted(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec) (bool, error) {
+func Wanted(req *mcp.Request, p *mcp.CallToolParams, spec *table.TaskSpec) (bool, error) {
 	if req.Era == mcp.EraModern {
 		if req.DeclaresTasks() {
 			return true, nil
 		}
-		if spec.Mode == dispatch.TaskRequired {
+		if spec.Mode == table.TaskRequired {
 			return false, mcp.MissingTasksExtension()
 		}
 		return false, nil
@@ -248,7 +249,7 @@ func Wanted(req *mcp.Request, p *mcp.CallToolParams, spec *dispatch.TaskSpec) (b
 	if p.Task != nil {
 		return true, nil
 	}
-	if spec.Mode == dispatch.TaskRequired {
+	if spec.Mode == table.TaskRequired {
 		return false, mcp.Errorf(mcp.CodeMethodNotFound,
 			"the tool %q runs only as a task: call it with params.task (MCP 2025-11-25 tasks), or from a client speaking MCP 2026-07-28 with the tasks extension", p.Name)
 	}
@@ -287,7 +288,7 @@ type Post func(ctx context.Context, requests map[string]json.RawMessage) (map[st
 // ask_first (and always for 2025 clients, who cannot be asked from a
 // running task) the tool's questions are asked with this request, and
 // the task is created once they are answered.
-func (r *Runner) Start(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *dispatch.Tool, call Call) (*mcp.CallToolResult, error) {
+func (r *Runner) Start(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams, tool *table.Tool, call Call) (*mcp.CallToolResult, error) {
 	if r.draining.Load() {
 		call.Release()
 		return nil, mcp.Errorf(mcp.CodeInternalError, "the server is shutting down; call the tool again")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // fakeCall is a Call without a server: run is the call.
@@ -45,7 +46,7 @@ func (c *fakeCall) Result(res *dispatch.ToolResult, err error) (*mcp.CallToolRes
 
 func (c *fakeCall) Release() { c.released.Add(1) }
 
-var fakeTool = &dispatch.Tool{Name: "slow", Task: &dispatch.TaskSpec{Mode: dispatch.TaskOptional, TTL: time.Minute, PollInterval: time.Second, MaxResultBytes: 1 << 20}}
+var fakeTool = &table.Tool{Name: "slow", Task: &table.TaskSpec{Mode: table.TaskOptional, TTL: time.Minute, PollInterval: time.Second, MaxResultBytes: 1 << 20}}
 
 // stdioRequest is a tools/call of the one stdio client.
 func stdioRequest() *mcp.Request {

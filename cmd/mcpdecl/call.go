@@ -13,9 +13,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
@@ -66,7 +66,7 @@ func (c *callCmd) Run(s streams) error {
 }
 
 func (c *callCmd) run(s streams) error {
-	table, err := (&serveCmd{Paths: []string{c.Config}, loadFlags: c.loadFlags}).load(s, nil)
+	tbl, err := (&serveCmd{Paths: []string{c.Config}, loadFlags: c.loadFlags}).load(s, nil)
 	var ce *configError
 	if errors.As(err, &ce) {
 		return exitCode(1) // the diagnostics said it
@@ -74,21 +74,21 @@ func (c *callCmd) run(s streams) error {
 	if err != nil {
 		return err
 	}
-	target, err := c.target(table, os.Stdin)
+	target, err := c.target(tbl, os.Stdin)
 	if err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logs.Level(c.LogLevel)}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if failed := table.OpenBackends(ctx); len(failed) > 0 {
+	if failed := tbl.OpenBackends(ctx); len(failed) > 0 {
 		for _, f := range failed {
 			fmt.Fprintf(s.err, "mcpdecl call: %s\n", f.Err)
 		}
 		return exitCode(1)
 	}
-	defer table.CloseBackends(log)
-	out, err := testrun.Run(ctx, table, target, log)
+	defer tbl.CloseBackends(log)
+	out, err := testrun.Run(ctx, tbl, target, log)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (c *callCmd) print(s streams, out *testrun.Outcome) error {
 }
 
 // target checks what to call against the table and builds its arguments.
-func (c *callCmd) target(table *dispatch.Table, stdin io.Reader) (*testrun.Target, error) {
+func (c *callCmd) target(tbl *table.Table, stdin io.Reader) (*testrun.Target, error) {
 	answers, err := c.answers()
 	if err != nil {
 		return nil, err
@@ -124,22 +124,22 @@ func (c *callCmd) target(table *dispatch.Table, stdin io.Reader) (*testrun.Targe
 		return nil, usagef("name one tool, or give --resource URI or --prompt NAME (exactly one of the three)")
 	case c.Resource != "":
 		if len(c.Args) > 0 || c.JSON != "" {
-			return nil, usagef("a resource takes no arguments: a template's values are part of its URI, as in --resource %q", exampleURI(table))
+			return nil, usagef("a resource takes no arguments: a template's values are part of its URI, as in --resource %q", exampleURI(tbl))
 		}
-		if !table.HasResource(c.Resource) {
-			return nil, usagef("no resource or resource template serves %q.%s", c.Resource, rule.DidYouMean(c.Resource, testrun.ResourceURIs(table)))
+		if !tbl.HasResource(c.Resource) {
+			return nil, usagef("no resource or resource template serves %q.%s", c.Resource, rule.DidYouMean(c.Resource, testrun.ResourceURIs(tbl)))
 		}
 		return &testrun.Target{Resource: c.Resource, Answers: answers}, nil
 	case c.Prompt != "":
-		return c.promptTarget(table, stdin, answers)
+		return c.promptTarget(tbl, stdin, answers)
 	}
-	return c.toolTarget(table, stdin, answers)
+	return c.toolTarget(tbl, stdin, answers)
 }
 
-func (c *callCmd) toolTarget(table *dispatch.Table, stdin io.Reader, answers map[string]json.RawMessage) (*testrun.Target, error) {
-	tool := table.Tool(c.Tool)
+func (c *callCmd) toolTarget(tbl *table.Table, stdin io.Reader, answers map[string]json.RawMessage) (*testrun.Target, error) {
+	tool := tbl.Tool(c.Tool)
 	if tool == nil {
-		return nil, usagef("there is no tool %q.%s", c.Tool, rule.DidYouMean(c.Tool, testrun.ToolNames(table)))
+		return nil, usagef("there is no tool %q.%s", c.Tool, rule.DidYouMean(c.Tool, testrun.ToolNames(tbl)))
 	}
 	if len(tool.Questions) > 0 && len(answers) == 0 {
 		return nil, usagef("tool %q asks the client %s first; answer with --answer KEY=JSON (see mcpdecl call --help)", tool.Name, questionKeys(tool.Questions))
@@ -159,10 +159,10 @@ func (c *callCmd) toolTarget(table *dispatch.Table, stdin io.Reader, answers map
 	return &testrun.Target{Tool: tool.Name, Arguments: raw, Answers: answers}, nil
 }
 
-func (c *callCmd) promptTarget(table *dispatch.Table, stdin io.Reader, answers map[string]json.RawMessage) (*testrun.Target, error) {
-	prompt := table.Prompt(c.Prompt)
+func (c *callCmd) promptTarget(tbl *table.Table, stdin io.Reader, answers map[string]json.RawMessage) (*testrun.Target, error) {
+	prompt := tbl.Prompt(c.Prompt)
 	if prompt == nil {
-		return nil, usagef("there is no prompt %q.%s", c.Prompt, rule.DidYouMean(c.Prompt, testrun.PromptNames(table)))
+		return nil, usagef("there is no prompt %q.%s", c.Prompt, rule.DidYouMean(c.Prompt, testrun.PromptNames(tbl)))
 	}
 	base, err := c.jsonArgs(stdin, len(prompt.Args.List) > 0)
 	if err != nil {
@@ -246,14 +246,14 @@ func countSet(ss ...string) int {
 	return n
 }
 
-func exampleURI(t *dispatch.Table) string {
+func exampleURI(t *table.Table) string {
 	if len(t.Templates) > 0 {
 		return t.Templates[0].URITemplate
 	}
 	return "URI"
 }
 
-func questionKeys(qs []*dispatch.Question) string {
+func questionKeys(qs []*table.Question) string {
 	keys := make([]string, len(qs))
 	for i, q := range qs {
 		keys[i] = fmt.Sprintf("%s (%s)", q.Key, q.Kind)

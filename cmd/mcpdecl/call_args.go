@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // typedArgs sets each NAME=VALUE pair on args, the value typed by the
@@ -182,7 +182,7 @@ func typeWords(types []string) string {
 
 // promptArgs builds a prompt's arguments (strings, as the protocol
 // carries them) from the JSON object and NAME=VALUE pairs.
-func promptArgs(a *dispatch.Args, base map[string]any, pairs []string) (map[string]string, error) {
+func promptArgs(a *table.Args, base map[string]any, pairs []string) (map[string]string, error) {
 	names := make([]string, len(a.List))
 	for i, arg := range a.List {
 		names[i] = arg.Name

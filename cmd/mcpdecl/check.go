@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 type checkCmd struct {
@@ -24,25 +24,25 @@ type checkCmd struct {
 // each backend and checks every call against it without running it (SQL
 // statements are prepared).
 func (c *checkCmd) Run(s streams) error {
-	cfg, table, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
+	cfg, tbl, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
 	if err != nil {
 		return err
 	}
 	// A configuration with errors is not taken to the backends: the
 	// checks would run against blocks that were skipped or half read.
 	var notes []string
-	if table != nil && !diags.HasErrors() {
+	if tbl != nil && !diags.HasErrors() {
 		ctx, cancel := context.WithTimeout(context.Background(), c.Timeout)
 		defer cancel()
 		var online hcl.Diagnostics
-		notes, online = checkOnline(ctx, table)
+		notes, online = checkOnline(ctx, tbl)
 		diags = append(diags, online...)
 	}
 	sortDiagnostics(diags)
 	v := &validateCmd{Format: c.Format}
 	summaries := notes
-	if !diags.HasErrors() && table != nil {
-		summaries = append(summaries, fmt.Sprintf("%s: every call was checked against its backend (%s).", table.Server.Name, plural(checkable(table), "call")))
+	if !diags.HasErrors() && tbl != nil {
+		summaries = append(summaries, fmt.Sprintf("%s: every call was checked against its backend (%s).", tbl.Server.Name, plural(checkable(tbl), "call")))
 	}
 	if err := v.write(s, diags, cfg.Files, summaries); err != nil {
 		return err
@@ -56,7 +56,7 @@ func (c *checkCmd) Run(s streams) error {
 // checkOnline opens every backend the way the server's lifecycle does for
 // a check and checks every call that can be checked, then closes the
 // backends. It returns the backends' notes.
-func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnostics) {
+func checkOnline(ctx context.Context, t *table.Table) ([]string, hcl.Diagnostics) {
 	notes, diags, failed := t.OpenForCheck(ctx)
 	defer t.CloseBackends(nil)
 	for _, f := range failed {
@@ -69,10 +69,10 @@ func checkOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnost
 		}
 	}
 	slices.Sort(notes)
-	return notes, dispatch.RedactDiagnostics(diags, t.Secrets)
+	return notes, table.RedactDiagnostics(diags, t.Secrets)
 }
 
-func actions(t *dispatch.Table) []adapter.Action {
+func actions(t *table.Table) []adapter.Action {
 	var out []adapter.Action
 	for _, tool := range t.Tools {
 		out = append(out, tool.Action)
@@ -86,7 +86,7 @@ func actions(t *dispatch.Table) []adapter.Action {
 	return out
 }
 
-func checkable(t *dispatch.Table) int {
+func checkable(t *table.Table) int {
 	n := 0
 	for _, a := range actions(t) {
 		if _, ok := a.(adapter.Checker); ok {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // access is what inspect shows of a primitive's requirements on the
@@ -11,7 +11,7 @@ type access struct {
 	UsesIdentity bool     `json:"usesIdentity,omitempty"`
 }
 
-func accessOf(a dispatch.Access) access {
+func accessOf(a table.Access) access {
 	return access{Scopes: a.Scopes, UsesIdentity: a.UsesIdentity}
 }
 
@@ -41,7 +41,7 @@ type tokenInspection struct {
 	Scopes []string `json:"scopes,omitempty"`
 }
 
-func inspectAuth(t *dispatch.Table) *authInspection {
+func inspectAuth(t *table.Table) *authInspection {
 	a := t.Auth
 	if a == nil {
 		return nil

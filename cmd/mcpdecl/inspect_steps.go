@@ -1,40 +1,40 @@
 package main
 
-import "github.com/mcpdecl/mcpdecl/dispatch"
+import "github.com/mcpdecl/mcpdecl/table"
 
 // inspection is what inspect prints: the listing, with the steps each
 // tool, resource, resource template and prompt runs before its call,
 // which clients never see.
 type inspection struct {
-	Server            dispatch.ServerListing `json:"server"`
-	Tools             []toolInspection       `json:"tools"`
-	Resources         []resourceInspection   `json:"resources"`
-	ResourceTemplates []templateInspection   `json:"resourceTemplates"`
-	Prompts           []promptInspection     `json:"prompts"`
+	Server            table.ServerListing  `json:"server"`
+	Tools             []toolInspection     `json:"tools"`
+	Resources         []resourceInspection `json:"resources"`
+	ResourceTemplates []templateInspection `json:"resourceTemplates"`
+	Prompts           []promptInspection   `json:"prompts"`
 	// Auth summarises the auth block; absent without one.
 	Auth *authInspection `json:"auth,omitempty"`
 }
 
 type toolInspection struct {
-	dispatch.ToolListing
+	table.ToolListing
 	Steps []stepInspection `json:"steps,omitempty"`
 	access
 }
 
 type resourceInspection struct {
-	dispatch.ResourceListing
+	table.ResourceListing
 	Steps []stepInspection `json:"steps,omitempty"`
 	access
 }
 
 type templateInspection struct {
-	dispatch.TemplateListing
+	table.TemplateListing
 	Steps []stepInspection `json:"steps,omitempty"`
 	access
 }
 
 type promptInspection struct {
-	dispatch.PromptListing
+	table.PromptListing
 	Steps []stepInspection `json:"steps,omitempty"`
 	access
 }
@@ -53,7 +53,7 @@ type stepInspection struct {
 	Uses     []string `json:"uses,omitempty"`
 }
 
-func inspect(t *dispatch.Table) *inspection {
+func inspect(t *table.Table) *inspection {
 	l := t.Listing()
 	out := &inspection{Server: l.Server, Tools: []toolInspection{}, Resources: []resourceInspection{},
 		ResourceTemplates: []templateInspection{}, Prompts: []promptInspection{}}
@@ -73,7 +73,7 @@ func inspect(t *dispatch.Table) *inspection {
 	return out
 }
 
-func inspectSteps(steps []*dispatch.Step) []stepInspection {
+func inspectSteps(steps []*table.Step) []stepInspection {
 	var out []stepInspection
 	for _, s := range steps {
 		si := stepInspection{Name: s.Name, Kind: s.Kind, Backend: s.Backend, Uses: s.Uses}

@@ -9,8 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // loadFlags are the flags shared by commands that compile a configuration.
@@ -35,7 +35,7 @@ func (f loadFlags) varMap() (map[string]string, error) {
 // without a value stay unknown; with os.LookupEnv the configuration is
 // compiled as serve compiles it: env() and MCPDECL_VAR_<name> are read and
 // every variable needs a value.
-func compile(paths []string, flags loadFlags, lookupEnv func(string) (string, bool)) (*lang.Config, *dispatch.Table, hcl.Diagnostics, error) {
+func compile(paths []string, flags loadFlags, lookupEnv func(string) (string, bool)) (*lang.Config, *table.Table, hcl.Diagnostics, error) {
 	vars, err := flags.varMap()
 	if err != nil {
 		return nil, nil, nil, err
@@ -47,8 +47,8 @@ func compile(paths []string, flags loadFlags, lookupEnv func(string) (string, bo
 	}
 	// Compile even when decoding found problems, so that one run reports
 	// everything; the broken blocks are skipped by the compiler.
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: lookupEnv})
-	return cfg, table, dedupe(append(diags, d...)), nil
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{Vars: vars, LookupEnv: lookupEnv})
+	return cfg, tbl, dedupe(append(diags, d...)), nil
 }
 
 // hintSeparateConfigs explains the first duplicate server block that comes

@@ -11,10 +11,10 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
@@ -66,7 +66,7 @@ func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	table, err := c.load(s, log)
+	tbl, err := c.load(s, log)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 		return err
 	}
 	defer store.Close()
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks), MaxTasksPerOwner: offIfZero(c.MaxTasksPerCaller),
+	srv, err := server.Open(ctx, tbl, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: c.TaskLease, MaxTasks: offIfZero(c.MaxTasks), MaxTasksPerOwner: offIfZero(c.MaxTasksPerCaller),
 		HTTPAuth: c.HTTP != "", Observer: c.observer(), Tracer: c.tracer(), OnBackendCall: c.onBackendCall()})
 	if err != nil {
 		return err
@@ -95,10 +95,10 @@ func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: log, OnRequest: c.onRequest(), OnOpen: c.onOpen()})
 	go c.reloadOnHangup(ctx, hup, s, log, srv, proto, keys)
 	if c.HTTP == "" {
-		if table.Auth != nil {
+		if tbl.Auth != nil {
 			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
 		}
-		log.Info(fmt.Sprintf("serving %s over stdio (%s)", table.Server.Name, counts(table)), "server", table.Server.Name, "transport", "stdio")
+		log.Info(fmt.Sprintf("serving %s over stdio (%s)", tbl.Server.Name, counts(tbl)), "server", tbl.Server.Name, "transport", "stdio")
 		err := proto.ServeStdio(ctx, os.Stdin, os.Stdout)
 		if c.sharedTasks() { // tasks in memory end with the process anyway
 			drainCtx, cancel := context.WithTimeout(context.Background(), c.DrainTimeout)
@@ -107,15 +107,15 @@ func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 		}
 		return err
 	}
-	return c.serveHTTP(ctx, s, log, table, srv, proto, keys, store)
+	return c.serveHTTP(ctx, s, log, tbl, srv, proto, keys, store)
 }
 
 // load compiles the configuration for serving: env() reads the environment
 // and every variable needs a value. Diagnostics are written as a
 // compiler's text, or with JSON logs as one log line each; the error then
 // is a *configError.
-func (c *serveCmd) load(s streams, log *slog.Logger) (*dispatch.Table, error) {
-	cfg, table, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
+func (c *serveCmd) load(s streams, log *slog.Logger) (*table.Table, error) {
+	cfg, tbl, diags, err := compile(c.Paths, c.loadFlags, os.LookupEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +128,10 @@ func (c *serveCmd) load(s streams, log *slog.Logger) (*dispatch.Table, error) {
 		}
 		return nil, &configError{diags}
 	}
-	return table, nil
+	return tbl, nil
 }
 
-func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, table *dispatch.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store tasks.Store) error {
+func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, tbl *table.Table, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, store tasks.Store) error {
 	ln, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", c.HTTP, err)
@@ -139,7 +139,7 @@ func (c *serveCmd) serveHTTP(ctx context.Context, s streams, log *slog.Logger, t
 	handler, _, ready := c.httpHandler(ln.Addr(), log, srv, proto, keys, store)
 	hs := c.server(handler)
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), c.Path)
-	log.Info(fmt.Sprintf("serving %s on %s (%s)", table.Server.Name, url, counts(table)), "server", table.Server.Name, "url", url)
+	log.Info(fmt.Sprintf("serving %s on %s (%s)", tbl.Server.Name, url, counts(tbl)), "server", tbl.Server.Name, "url", url)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -179,13 +179,13 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 		case <-hup:
 		}
 		c.reloadKeys(keys, log)
-		table, err := c.load(s, log)
+		tbl, err := c.load(s, log)
 		if err != nil {
 			c.reloadFailed(err)
 			log.Error("reload failed; still serving the previous configuration", "error", err.Error())
 			continue
 		}
-		kinds, updated, err := srv.Reload(ctx, table)
+		kinds, updated, err := srv.Reload(ctx, tbl)
 		if err != nil {
 			log.Error("reload failed; still serving the previous configuration", "error", err.Error())
 			continue
@@ -195,11 +195,11 @@ func (c *serveCmd) reloadOnHangup(ctx context.Context, hup <-chan os.Signal, s s
 			proto.NotifyResourceUpdated(uri)
 		}
 		// The previous table's backends close when its last call ends.
-		log.Info("configuration reloaded", "tools", len(table.Tools))
+		log.Info("configuration reloaded", "tools", len(tbl.Tools))
 	}
 }
 
-func counts(t *dispatch.Table) string {
+func counts(t *table.Table) string {
 	out := fmt.Sprintf("%s, %s, %s, %s", plural(len(t.Tools), "tool"), plural(len(t.Resources)-appCount(t), "resource"),
 		plural(len(t.Templates), "resource template"), plural(len(t.Prompts), "prompt"))
 	if apps := appCount(t); apps > 0 {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
@@ -36,7 +36,7 @@ type readiness struct {
 	mu      sync.Mutex
 	last    *readyReport
 	lastAt  time.Time
-	lastFor *dispatch.Table
+	lastFor *table.Table
 }
 
 // readyTimeout bounds a whole check; readyCacheFor is how long its answer
@@ -124,23 +124,23 @@ func (r *readiness) report(ctx context.Context) *readyReport {
 	case srv == nil:
 		return &readyReport{Status: "loading"}
 	}
-	table := srv.Table()
+	tbl := srv.Table()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.last != nil && r.lastFor == table && time.Since(r.lastAt) < readyCacheFor {
+	if r.last != nil && r.lastFor == tbl && time.Since(r.lastAt) < readyCacheFor {
 		return r.last
 	}
 	// The check outlives a probe that gave up: the next one takes it.
 	checkCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyTimeout)
 	defer cancel()
-	rep := checkReady(checkCtx, table, r.store)
-	r.last, r.lastAt, r.lastFor = rep, time.Now(), table
+	rep := checkReady(checkCtx, tbl, r.store)
+	r.last, r.lastAt, r.lastFor = rep, time.Now(), tbl
 	return rep
 }
 
 // checkReady pings every backend that can be checked, and the task store,
 // at once; a ping still unanswered when ctx ends counts as unreachable.
-func checkReady(ctx context.Context, t *dispatch.Table, store tasks.Store) *readyReport {
+func checkReady(ctx context.Context, t *table.Table, store tasks.Store) *readyReport {
 	rep := &readyReport{Status: "ready"}
 	names := make([]string, 0, len(t.Backends))
 	for name := range t.Backends {

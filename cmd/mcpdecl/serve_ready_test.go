@@ -16,9 +16,9 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // readyBackends are an SQLite database, an HTTP API and commands: only
@@ -179,17 +179,17 @@ func TestReadinessKeepsItsAnswer(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	srv, err := server.Open(context.Background(), table, nil)
+	srv, err := server.Open(context.Background(), tbl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	counted := &countingPinger{Backend: table.Backends["orders"], real: table.Backends["orders"].(adapter.Pinger)}
-	table.Backends["orders"] = counted
+	counted := &countingPinger{Backend: tbl.Backends["orders"], real: tbl.Backends["orders"].(adapter.Pinger)}
+	tbl.Backends["orders"] = counted
 	r := &readiness{}
 	r.srv.Store(srv)
 	var wg sync.WaitGroup

@@ -10,10 +10,10 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
@@ -37,7 +37,7 @@ func (v *validateCmd) Run(s streams) error {
 	files := map[string]*hcl.File{}
 	var summaries []string
 	for _, p := range paths {
-		cfg, table, diags, err := compile([]string{p}, v.loadFlags, nil)
+		cfg, tbl, diags, err := compile([]string{p}, v.loadFlags, nil)
 		if err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func (v *validateCmd) Run(s streams) error {
 			diags = dedupe(append(diags, d...))
 		}
 		if !diags.HasErrors() && !v.NoLint {
-			diags = append(diags, lint.Check(cfg, table)...)
+			diags = append(diags, lint.Check(cfg, tbl)...)
 		}
 		all = append(all, diags...)
 		switch {
@@ -61,7 +61,7 @@ func (v *validateCmd) Run(s streams) error {
 			// it declares nothing to count but its tests.
 			summaries = append(summaries, p+": valid: "+english.Count(tests, "test")+" checked.")
 		default:
-			summaries = append(summaries, p+": "+successLine(table)+testsLine(tests))
+			summaries = append(summaries, p+": "+successLine(tbl)+testsLine(tests))
 		}
 	}
 	sortDiagnostics(all)
@@ -93,7 +93,7 @@ func (v *validateCmd) checkTests(p string, files map[string]*hcl.File) (int, hcl
 	n := 0
 	var diags hcl.Diagnostics
 	for _, suite := range suites {
-		prep, d := testrun.Prepare(suite, dispatch.Options{Vars: vars})
+		prep, d := testrun.Prepare(suite, table.Options{Vars: vars})
 		if prep.Config != nil {
 			maps.Copy(files, prep.Config.Files)
 		}
@@ -130,7 +130,7 @@ func (v *validateCmd) write(s streams, diags hcl.Diagnostics, files map[string]*
 	return nil
 }
 
-func successLine(t *dispatch.Table) string {
+func successLine(t *table.Table) string {
 	if t == nil {
 		return "valid."
 	}
@@ -146,7 +146,7 @@ func successLine(t *dispatch.Table) string {
 }
 
 // appCount is how many of the table's resources are apps.
-func appCount(t *dispatch.Table) int {
+func appCount(t *table.Table) int {
 	n := 0
 	for _, r := range t.Resources {
 		if r.App != nil {
