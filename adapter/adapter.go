@@ -1,7 +1,7 @@
 // Package adapter defines the contract between the mcpdecl compiler and the
 // backends (HTTP, SQL, shell) that run tool calls and resource reads.
 //
-// Package dispatch hands each `backend` block and each call block (`http
+// Package table hands each `backend` block and each call block (`http
 // "catalog" { ... }`, `sql "orders" { ... }`, `shell { ... }`) to the
 // [Adapter] registered for its kind. Compiling is pure: no connections, no
 // processes, no network, so that `mcpdecl validate` is safe anywhere. I/O

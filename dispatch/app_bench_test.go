@@ -33,12 +33,12 @@ app "page" {
   csp { connect_domains = ["https://api.example.com"] }
 }`
 			}
-			table := compileApps(b, writeConfig(b, src, map[string]string{"page.html": benchPage}))
-			uri := table.Resources[0].URI
+			tbl := compileApps(b, writeConfig(b, src, map[string]string{"page.html": benchPage}))
+			uri := tbl.Resources[0].URI
 			in := &dispatch.CallInput{}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := table.ReadResource(context.Background(), uri, in); err != nil {
+				if _, err := dispatch.ReadResource(context.Background(), tbl, uri, in); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // authConfig serves orders from SQLite (only the caller's rows) and an
@@ -123,7 +124,7 @@ func (a *recordingAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(`{"ok":true}`))
 }
 
-func authTable(t *testing.T) (*Table, *recordingAPI) {
+func authTable(t *testing.T) (*table.Table, *recordingAPI) {
 	t.Helper()
 	dir := t.TempDir()
 	sql := "CREATE TABLE orders (id INTEGER, owner TEXT); INSERT INTO orders VALUES (1, 'alice'), (2, 'bob'), (3, 'alice');"
@@ -137,15 +138,15 @@ func authTable(t *testing.T) (*Table, *recordingAPI) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := Compile(cfg, all.Registry(), Options{Vars: map[string]string{"url": srv.URL, "db": filepath.Join(dir, "orders.db")}})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"url": srv.URL, "db": filepath.Join(dir, "orders.db")}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if failed := table.OpenBackends(context.Background()); len(failed) > 0 {
+	if failed := tbl.OpenBackends(context.Background()); len(failed) > 0 {
 		t.Fatal(failed[0])
 	}
-	t.Cleanup(func() { table.CloseBackends(nil) })
-	return table, api
+	t.Cleanup(func() { tbl.CloseBackends(nil) })
+	return tbl, api
 }
 
 func identity(sub string, scopes ...string) *auth.Identity {
@@ -163,9 +164,9 @@ func resultText(r *ToolResult) string {
 // TestClaimsFilterSQLRows: auth.claims.sub is bound as a parameter, so
 // each caller sees only their own rows; the result reads auth.subject.
 func TestClaimsFilterSQLRows(t *testing.T) {
-	table, _ := authTable(t)
+	tbl, _ := authTable(t)
 	for sub, want := range map[string]string{"alice": "alice has 2 orders", "bob": "bob has 1 orders", "eve": "eve has 0 orders"} {
-		res, err := table.CallTool(context.Background(), "my_orders", &CallInput{Identity: identity(sub, "orders:read")})
+		res, err := CallTool(context.Background(), tbl, "my_orders", &CallInput{Identity: identity(sub, "orders:read")})
 		if err != nil || res.IsError || resultText(res) != want {
 			t.Errorf("%s: got %+v, %v; want %q", sub, res, err, want)
 		}
@@ -176,8 +177,8 @@ func TestClaimsFilterSQLRows(t *testing.T) {
 // the claim is refused (the tool declares no such argument); the claim
 // comes from the token only.
 func TestClaimArgumentCannotBeSent(t *testing.T) {
-	table, _ := authTable(t)
-	res, err := table.CallTool(context.Background(), "my_orders", &CallInput{Identity: identity("bob", "orders:read"), Arguments: json.RawMessage(`{"sub":"alice"}`)})
+	tbl, _ := authTable(t)
+	res, err := CallTool(context.Background(), tbl, "my_orders", &CallInput{Identity: identity("bob", "orders:read"), Arguments: json.RawMessage(`{"sub":"alice"}`)})
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), "sub") {
 		t.Fatalf("got %+v, %v; want an error result naming the argument sub", res, err)
 	}
@@ -186,8 +187,8 @@ func TestClaimArgumentCannotBeSent(t *testing.T) {
 // TestClaimsReachHTTP: claims in the path, a header and the body, in the
 // step and the call.
 func TestClaimsReachHTTP(t *testing.T) {
-	table, api := authTable(t)
-	res, err := table.CallTool(context.Background(), "order", &CallInput{Identity: identity("alice", "orders:write"), Arguments: json.RawMessage(`{"item":"pen"}`)})
+	tbl, api := authTable(t)
+	res, err := CallTool(context.Background(), tbl, "order", &CallInput{Identity: identity("alice", "orders:write"), Arguments: json.RawMessage(`{"item":"pen"}`)})
 	if err != nil || res.IsError {
 		t.Fatalf("got %+v, %v", res, err)
 	}
@@ -207,8 +208,8 @@ func TestClaimsReachHTTP(t *testing.T) {
 // InsufficientScope error naming what to ask for (what it holds, plus
 // what is needed), and nothing runs.
 func TestMissingScope(t *testing.T) {
-	table, api := authTable(t)
-	_, err := table.CallTool(context.Background(), "order", &CallInput{Identity: identity("alice", "orders:read"), Arguments: json.RawMessage(`{"item":"pen"}`)})
+	tbl, api := authTable(t)
+	_, err := CallTool(context.Background(), tbl, "order", &CallInput{Identity: identity("alice", "orders:read"), Arguments: json.RawMessage(`{"item":"pen"}`)})
 	var ce *CallError
 	if !errors.As(err, &ce) || ce.Code != InsufficientScope || !slices.Equal(ce.Scopes, []string{"orders:read", "orders:write"}) {
 		t.Fatalf("got %v (%#v), want InsufficientScope with orders:read orders:write", err, ce)
@@ -216,7 +217,7 @@ func TestMissingScope(t *testing.T) {
 	if len(api.seen) != 0 {
 		t.Errorf("the backend was called")
 	}
-	_, err = table.ReadResource(context.Background(), "orders://me", &CallInput{Identity: identity("alice")})
+	_, err = ReadResource(context.Background(), tbl, "orders://me", &CallInput{Identity: identity("alice")})
 	if !errors.As(err, &ce) || ce.Code != InsufficientScope {
 		t.Fatalf("resource: got %v, want InsufficientScope", err)
 	}
@@ -226,23 +227,23 @@ func TestMissingScope(t *testing.T) {
 // reads auth.* is refused with a message; one that does not still runs,
 // scopes or not.
 func TestIdentityRequired(t *testing.T) {
-	table, api := authTable(t)
-	res, err := table.CallTool(context.Background(), "my_orders", &CallInput{})
+	tbl, api := authTable(t)
+	res, err := CallTool(context.Background(), tbl, "my_orders", &CallInput{})
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), "no verified access token") {
 		t.Fatalf("got %+v, %v", res, err)
 	}
-	res, err = table.CallTool(context.Background(), "open", &CallInput{})
+	res, err = CallTool(context.Background(), tbl, "open", &CallInput{})
 	if err != nil || res.IsError || len(api.seen) != 1 {
 		t.Fatalf("open: got %+v, %v", res, err)
 	}
-	if _, err := table.GetPrompt(context.Background(), "hello", nil, &CallInput{}); err == nil {
+	if _, err := GetPrompt(context.Background(), tbl, "hello", nil, &CallInput{}); err == nil {
 		t.Fatal("prompt: want a refusal without identity")
 	}
-	p, err := table.GetPrompt(context.Background(), "hello", nil, &CallInput{Identity: identity("alice")})
+	p, err := GetPrompt(context.Background(), tbl, "hello", nil, &CallInput{Identity: identity("alice")})
 	if err != nil || p.Messages[0].Content.Text != "Hello alice of acme" {
 		t.Fatalf("prompt: got %+v, %v", p, err)
 	}
-	c, err := table.ReadResource(context.Background(), "orders://me", &CallInput{Identity: identity("alice", "orders:read")})
+	c, err := ReadResource(context.Background(), tbl, "orders://me", &CallInput{Identity: identity("alice", "orders:read")})
 	if err != nil || !strings.Contains(c[0].Text, "2") {
 		t.Fatalf("resource: got %+v, %v", c, err)
 	}
@@ -251,19 +252,19 @@ func TestIdentityRequired(t *testing.T) {
 // TestRequiredClaimMissing: a token without a required claim is refused,
 // naming it; an optional one absent is null.
 func TestRequiredClaimMissing(t *testing.T) {
-	table, api := authTable(t)
+	tbl, api := authTable(t)
 	id := &auth.Identity{Subject: "alice", Scopes: []string{"orders:write"}, Claims: map[string]any{"sub": "alice"}}
-	res, err := table.CallTool(context.Background(), "order", &CallInput{Identity: id, Arguments: json.RawMessage(`{"item":"pen"}`)})
+	res, err := CallTool(context.Background(), tbl, "order", &CallInput{Identity: id, Arguments: json.RawMessage(`{"item":"pen"}`)})
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), `"tenant" claim`) {
 		t.Fatalf("got %+v, %v", res, err)
 	}
 	id.Claims["tenant"] = "acme"
-	res, err = table.CallTool(context.Background(), "order", &CallInput{Identity: id, Arguments: json.RawMessage(`{"item":"pen"}`)})
+	res, err = CallTool(context.Background(), tbl, "order", &CallInput{Identity: id, Arguments: json.RawMessage(`{"item":"pen"}`)})
 	if err != nil || res.IsError || !strings.Contains(api.body[len(api.body)-1], `"level":null`) {
 		t.Fatalf("got %+v, %v, body %v", res, err, api.body)
 	}
 	id.Claims["tenant"] = []any{"not", "a", "string"}
-	res, _ = table.CallTool(context.Background(), "order", &CallInput{Identity: id, Arguments: json.RawMessage(`{"item":"pen"}`)})
+	res, _ = CallTool(context.Background(), tbl, "order", &CallInput{Identity: id, Arguments: json.RawMessage(`{"item":"pen"}`)})
 	if !res.IsError || !strings.Contains(resultText(res), "is not a string") {
 		t.Fatalf("got %+v", res)
 	}
@@ -272,9 +273,9 @@ func TestRequiredClaimMissing(t *testing.T) {
 // TestClaimsReachCommands: auth.subject is one argv element and a claim
 // an environment value of a command.
 func TestClaimsReachCommands(t *testing.T) {
-	table, _ := authTable(t)
+	tbl, _ := authTable(t)
 	id := identity("alice; rm -rf /", "orders:read")
-	res, err := table.CallTool(context.Background(), "shell_whoami", &CallInput{Identity: id})
+	res, err := CallTool(context.Background(), tbl, "shell_whoami", &CallInput{Identity: id})
 	if err != nil || res.IsError || resultText(res) != "alice; rm -rf /|acme" {
 		t.Fatalf("got %+v, %v", res, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // The runtime side of the table: a call (tools/call, resources/read,
@@ -60,15 +61,15 @@ type Asker func(ctx context.Context, a *Asking) (map[string]json.RawMessage, err
 type Asking struct {
 	// Target names the call ("tool search", "prompt review").
 	Target    string
-	Questions []*Question
+	Questions []*table.Question
 	// Args are the call's decoded arguments (defaults applied), which a
 	// multi-round answer must stay bound to.
 	Args  map[string]any
-	build func(*Question) (string, any, error)
+	build func(*table.Question) (string, any, error)
 }
 
 // Build writes a question as sent: its method and params.
-func (a *Asking) Build(q *Question) (method string, params any, err error) { return a.build(q) }
+func (a *Asking) Build(q *table.Question) (method string, params any, err error) { return a.build(q) }
 
 // AskFailure says why the client could not be asked, for the model.
 type AskFailure struct{ Message string }
@@ -195,7 +196,7 @@ func logBackendCall(ctx context.Context, log *slog.Logger, what, step string, to
 // adapterRequest is what an adapter gets for one call. What it sends the
 // client while it runs (progress, log lines such as a command's stderr)
 // is redacted like everything else the server writes.
-func (t *Table) adapterRequest(ctx context.Context, in *CallInput, args *callArgs) *adapter.Request {
+func adapterRequest(ctx context.Context, t *table.Table, in *CallInput, args *callArgs) *adapter.Request {
 	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header, Vars: in.authVars(), Observer: in.Backends}
 	own := CallSecrets(ctx)
 	ar.Progress = func(progress, total float64, message string) {

@@ -1,19 +1,25 @@
-// Package dispatch compiles a decoded configuration ([lang.Config]) into an
-// immutable dispatch [Table]: every tool, resource, resource template and
-// prompt with its JSON Schema, compiled expressions and adapter action.
+// Package dispatch is the interpreter of calls on a compiled [table.Table]:
+// a tools/call, resources/read, prompts/get or completion/complete is
+// decoded, checked, run and mapped here, so that a call can be made and
+// tested without the protocol.
 //
-//	*lang.Config ─dispatch.Compile(reg)─▶ *dispatch.Table ─server─▶ wire
+//	*lang.Config ─table.Compile─▶ *table.Table ─dispatch─▶ results ─server─▶ wire
 //
-// Compile evaluates variables and locals, checks every reference and type
-// (HCL expressions by evaluating them with unknown arguments; expr-lang
-// programs against a typed environment), hands call blocks to the adapters
-// of an [adapter.Registry], and collects every diagnostic in one run. It
-// performs no I/O on any backend: `mcpdecl validate` stops here.
+// Every entry point is a function that takes the context, then the table,
+// then what the call names and its [CallInput]:
 //
-// [Inspect] is what `mcpdecl inspect` prints of a table: its listing with
-// the steps, scopes and identity use of each primitive, and the auth
-// block without its secrets.
+//	dispatch.CallTool(ctx, tbl, name, in)                      → *ToolResult
+//	dispatch.ReadResource(ctx, tbl, uri, in)                   → []Contents
+//	dispatch.GetPrompt(ctx, tbl, name, arguments, in)          → *PromptResult
+//	dispatch.Complete(ctx, tbl, refType, name, arg, typed, in) → []string
 //
-// It imports lang, eval, adapter, auth and the leaves under internal/;
-// never the protocol, the server or the command line.
+// The table is only read: one table serves any number of calls at once.
+// dispatch owns the call-time types (CallInput, ToolResult, Block,
+// Contents, PromptResult, CallError, Asking, AskFailure, the backend
+// observer hooks and the per-call secrets of WithCallSecrets); what a
+// configuration declares stays in package table.
+//
+// dispatch may import table, adapter, auth, eval, lang and the internal
+// leaf packages; it must not import the adapters, mcp, server or cmd. The
+// server turns what comes back into protocol messages.
 package dispatch

@@ -1,162 +1,331 @@
 package dispatch
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"sort"
+	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/yosida95/uritemplate/v3"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
-	"github.com/mcpdecl/mcpdecl/internal/rule"
-	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
-func (c *compiler) compilePrompts() {
-	for _, p := range c.cfg.Prompts {
-		prompt := &Prompt{Name: p.Name, DeclRange: p.DeclRange}
-		prompt.Title = c.staticString(p.Title)
-		prompt.Description = c.staticString(p.Description)
-		prompt.Icons = c.compileIcons(p.Icons)
-		for _, a := range p.Args {
-			if a.Spec != nil && a.Spec.Type.Kind != lang.KindString {
-				c.add(hcl.Diagnostics{errorf(a.Spec.TypeExpr.Expr.Range(), "Prompt arguments are strings",
-					"MCP passes prompt arguments as strings, so %q cannot be %s. Remove the type, or convert inside the message, as in tonumber(args.%s).", a.Name, a.Spec.Type, a.Name)})
-			}
-		}
-		prompt.Args = c.compileArgs(p.Args, nil, fmt.Sprintf("The prompt %q", p.Name))
-		uses := map[string]bool{}
-		scope := c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name)) // questions: asked before auth.* is read
-		newScope := func() *adapter.Scope {
-			return c.withAuth(c.scope(prompt.Args, fmt.Sprintf("the prompt %q", p.Name)), uses)
-		}
-		prompt.Questions = c.compileQuestions(p.Elicit, p.Sample, p.Roots, scope)
-		prompt.Steps = c.compileSteps(p.Steps, fmt.Sprintf("prompt %q", p.Name), prompt.Args, newScope, 0)
-		scope = c.scopeWithSteps(newScope, p.Steps)
-		if len(prompt.Questions) > 0 {
-			// The messages may use the answers, answers.<key>.
-			scope.Names.Extra = append(scope.Names.Extra, answersNamespace(prompt.Questions))
-			scope.Extra = maps.Clone(scope.Extra)
-			if scope.Extra == nil {
-				scope.Extra = map[string]cty.Value{}
-			}
-			scope.Extra["answers"] = cty.DynamicVal
-		}
-		for _, m := range p.Messages {
-			if msg := c.compileMessage(m, scope); msg != nil {
-				prompt.Messages = append(prompt.Messages, msg)
-			}
-		}
-		prompt.Access = c.primitiveAccess(p.Scopes, fmt.Sprintf("The prompt %q", p.Name))
-		prompt.UsesIdentity = len(uses) > 0
-		c.table.Prompts = append(c.table.Prompts, prompt)
-	}
+// PromptResult is a rendered prompt.
+type PromptResult struct {
+	Description string
+	Messages    []PromptMessage
 }
 
-// answersNamespace is what answers.<key>.<field> may name in a prompt's
-// messages.
-func answersNamespace(qs []*Question) eval.Namespace {
-	ns := eval.Namespace{Root: "answers", What: "question key", Keys: map[string][]string{}}
-	for _, q := range qs {
-		ns.Keys[q.Key] = answerFieldNames(q.Kind)
-	}
-	return ns
+// PromptMessage is one message of a rendered prompt.
+type PromptMessage struct {
+	Role    string
+	Content Block
 }
 
-func (c *compiler) compileMessage(m *lang.Message, scope *adapter.Scope) *Message {
-	msg := &Message{Role: m.Role}
-	check := func(attr *hcl.Attribute) hcl.Expression {
-		if attr == nil {
-			return nil
-		}
-		_, d := scope.CheckDynamic(attr, cty.String)
-		c.add(d)
-		return attr.Expr
+// GetPrompt renders the prompt named name with the client's arguments.
+// Failures are *CallError (missing or invalid arguments are InvalidParams,
+// as the protocol says), or the Asker's own error.
+func GetPrompt(ctx context.Context, t *table.Table, name string, arguments map[string]string, in *CallInput) (*PromptResult, error) {
+	prompt := t.Prompt(name)
+	if prompt == nil {
+		return nil, callError(InvalidParams, fmt.Sprintf("unknown prompt %q", name))
 	}
+	if e := admit(t, in, &prompt.Access, fmt.Sprintf("prompt %q", name)); e != nil {
+		return nil, e
+	}
+	raw, _ := json.Marshal(arguments)
+	own := sensitiveArgTexts(prompt.Args, raw)
+	res, err := getPrompt(WithCallSecrets(ctx, own), t, prompt, arguments, raw, in)
+	return res, redactCallError(err, own, t.Secrets)
+}
+
+func getPrompt(ctx context.Context, t *table.Table, prompt *table.Prompt, arguments map[string]string, raw json.RawMessage, in *CallInput) (*PromptResult, error) {
+	if missing := missingArgs(prompt.Args, arguments); len(missing) > 0 {
+		return nil, callError(InvalidParams, fmt.Sprintf("prompt %q needs the %s %s", prompt.Name, english.Noun(len(missing), "argument"), strings.Join(missing, ", ")))
+	}
+	args, err := decode(prompt.Args, t.Static, raw)
+	if err != nil {
+		return nil, callError(InvalidParams, err.Error())
+	}
+	extra := maps.Clone(in.authVars())
+	if len(prompt.Questions) > 0 {
+		answers, err := askForPrompt(ctx, t, in, prompt, args)
+		if err != nil {
+			return nil, err
+		}
+		if extra == nil {
+			extra = answers
+		} else {
+			maps.Copy(extra, answers)
+		}
+	}
+	if len(prompt.Steps) > 0 {
+		stepVars, err := promptSteps(ctx, t, in, prompt, args)
+		if err != nil {
+			return nil, err
+		}
+		if extra == nil {
+			extra = map[string]cty.Value{}
+		}
+		extra["steps"] = stepVars["steps"]
+	}
+	out := &PromptResult{Description: prompt.Description}
+	for _, m := range prompt.Messages {
+		content, err := messageContent(ctx, t, in, m, args, extra)
+		if err != nil {
+			return nil, err
+		}
+		out.Messages = append(out.Messages, PromptMessage{Role: m.Role, Content: content})
+	}
+	return out, nil
+}
+
+// promptSteps runs a prompt's steps before its messages are built: a
+// step's failure is the server's (Internal); a step's error rule turns
+// the request down with its message (InvalidParams: the arguments name
+// something that is not there, say).
+func promptSteps(ctx context.Context, t *table.Table, in *CallInput, prompt *table.Prompt, args *callArgs) (map[string]cty.Value, error) {
+	ctx, cancel := withTimeout(ctx, in.DefaultTimeout)
+	defer cancel()
+	run, stop, err := runSteps(ctx, t, in, "prompt "+prompt.Name, prompt.Steps, args, in.DefaultTimeout)
+	switch {
+	case err != nil:
+		in.logger().Error("a step failed", "prompt", prompt.Name, "error", err)
+		return nil, callError(Internal, fmt.Sprintf("the prompt %s cannot be built: %s", prompt.Name, err))
+	case stop != nil && stop.failed:
+		return nil, callError(Internal, stop.text)
+	case stop != nil:
+		return nil, callError(InvalidParams, stop.text)
+	}
+	return run.vars(), nil
+}
+
+func missingArgs(a *table.Args, given map[string]string) []string {
+	var out []string
+	for _, arg := range a.List {
+		if _, ok := given[arg.Name]; arg.Required && !ok {
+			out = append(out, arg.Name)
+		}
+	}
+	return out
+}
+
+func messageContent(ctx context.Context, t *table.Table, in *CallInput, m *table.Message, args *callArgs, extra map[string]cty.Value) (Block, error) {
+	switch m.Kind {
+	case KindText:
+		text, err := evalString(t, m.Text, args.Cty, extra)
+		if err != nil {
+			return Block{}, buildError(err, "the prompt message cannot be built")
+		}
+		return TextBlock(text), nil
+	case KindImage, KindAudio:
+		data, err := evalString(t, m.Data, args.Cty, extra)
+		if err != nil {
+			return Block{}, buildError(err, "the prompt "+m.Kind+" cannot be built")
+		}
+		return Block{Kind: m.Kind, Data: data, MimeType: m.MimeType}, nil
+	}
+	return embeddedResource(ctx, t, in, m, args, extra)
+}
+
+// embeddedResource builds an embedded resource: inline text or blob, or the
+// server's own resource read by URI.
+func embeddedResource(ctx context.Context, t *table.Table, in *CallInput, m *table.Message, args *callArgs, extra map[string]cty.Value) (Block, error) {
+	uri := m.URI
+	if m.URIExpr != nil {
+		var err error
+		if uri, err = evalString(t, m.URIExpr, args.Cty, extra); err != nil {
+			return Block{}, callError(InvalidParams, "the embedded resource's URI cannot be built: "+err.Error())
+		}
+	}
+	c := &Contents{URI: uri, MimeType: m.MimeType}
 	switch {
 	case m.Text != nil:
-		msg.Kind, msg.Text = "text", check(m.Text)
-	case len(m.Image) > 0:
-		msg.Kind, msg.Data, msg.MimeType = "image", check(m.Image[0].Data), c.mediaType(m.Image[0].MimeType, "image/")
-	case len(m.Audio) > 0:
-		msg.Kind, msg.Data, msg.MimeType = "audio", check(m.Audio[0].Data), c.mediaType(m.Audio[0].MimeType, "audio/")
-	case len(m.Resource) > 0:
-		r := m.Resource[0]
-		msg.Kind, msg.MimeType = "resource", c.staticString(r.MimeType)
-		if refersToArgs(r.URI.Expr) {
-			msg.URIExpr = check(r.URI)
-		} else {
-			msg.URI = c.staticString(r.URI)
+		text, err := evalString(t, m.Text, args.Cty, extra)
+		if err != nil {
+			return Block{}, buildError(err, "the embedded resource cannot be built")
 		}
-		msg.Text, msg.Data = check(r.Text), check(r.Blob)
-		if r.Text != nil && r.Blob != nil {
-			c.add(hcl.Diagnostics{errorf(r.Blob.NameRange, "Conflicting resource content",
-				"An embedded resource holds text or blob, not both. Keep one of them.")})
+		c.Text = text
+	case m.Data != nil:
+		blob, err := evalString(t, m.Data, args.Cty, extra)
+		if err != nil {
+			return Block{}, buildError(err, "the embedded resource cannot be built")
 		}
-		if msg.Text == nil && msg.Data == nil {
-			c.checkOwnResource(r.URI, msg.URI)
+		c.Blob = blob
+	default:
+		contents, err := ReadResource(ctx, t, uri, in)
+		if err != nil {
+			return Block{}, err
+		}
+		c = &contents[0]
+	}
+	return Block{Kind: KindResource, Resource: c}, nil
+}
+
+// askForPrompt asks a prompt's questions; with every answer in, it returns
+// them as answers.<key> for the messages.
+func askForPrompt(ctx context.Context, t *table.Table, in *CallInput, prompt *table.Prompt, args *callArgs) (map[string]cty.Value, error) {
+	answers, err := askAll(ctx, t, in, "prompt "+prompt.Name, prompt.Questions, args)
+	var failure *AskFailure
+	if errors.As(err, &failure) {
+		return nil, callError(Internal, failure.Message)
+	}
+	if err != nil {
+		return nil, err
+	}
+	fields, instead, err := decodeAnswers(prompt.Questions, answers)
+	if err != nil {
+		return nil, err
+	}
+	if instead != nil {
+		return nil, callError(InvalidParams, instead.Content[0].Text)
+	}
+	// From the decoded answers, not JSON text: strings keep the bytes the
+	// user typed (cty's own decoding normalises them).
+	v, err := eval.FromGoJSON(fields["answers"], cty.DynamicPseudoType)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]cty.Value{"answers": v}, nil
+}
+
+// buildError is the error of a prompt piece that could not be computed: a
+// file the arguments name that is not there is the caller's mistake
+// (invalid params); anything else is the server's.
+func buildError(err error, what string) error {
+	if missingFile(err) {
+		return callError(InvalidParams, what+": "+err.Error())
+	}
+	return callError(Internal, what+": "+err.Error())
+}
+
+// Complete returns values for a prompt argument (refType "ref/prompt",
+// name the prompt's) or a template variable ("ref/resource", name the
+// template's URI template), from its completion call, or else its
+// completions list or enum, filtered by the prefix typed.
+func Complete(ctx context.Context, t *table.Table, refType, name, argName, typed string, in *CallInput) ([]string, error) {
+	var args *table.Args
+	var access table.Access // completion calls never read auth.*: scopes only
+	switch refType {
+	case "ref/prompt":
+		prompt := t.Prompt(name)
+		if prompt == nil {
+			return nil, callError(InvalidParams, fmt.Sprintf("unknown prompt %q", name))
+		}
+		args, access.Scopes = prompt.Args, prompt.Scopes
+	case "ref/resource":
+		for _, tm := range t.Templates {
+			if tm.URITemplate == name {
+				args, access.Scopes = tm.Args, tm.Scopes
+			}
+		}
+		if args == nil {
+			return nil, callError(InvalidParams, fmt.Sprintf("no resource template %q", name))
 		}
 	default:
-		return nil
+		return nil, callError(InvalidParams, fmt.Sprintf("unknown reference type %q", refType))
 	}
-	return msg
+	if e := admit(t, in, &access, "completion of "+name); e != nil {
+		return nil, e
+	}
+	if arg := findArg(args, argName); arg != nil && arg.Complete != nil {
+		return callCompletions(ctx, t, in, arg.Complete, typed), nil
+	}
+	return completionValues(args, argName, typed), nil
 }
 
-func (c *compiler) mediaType(attr *hcl.Attribute, prefix string) string {
-	mt := c.staticString(attr)
-	if mt != "" && len(mt) <= len(prefix) || mt != "" && mt[:len(prefix)] != prefix {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid MIME type",
-			"%q is not %s MIME type; write one such as %q.", mt, english.A(prefix[:len(prefix)-1]), prefix+map[string]string{"image/": "png", "audio/": "wav"}[prefix])})
-	}
-	return mt
-}
-
-// checkOwnResource checks that an embedded resource given only by URI is
-// one the server serves, since it will be read through the server itself.
-func (c *compiler) checkOwnResource(attr *hcl.Attribute, uri string) {
-	if uri == "" {
-		return
-	}
-	var uris []string
-	for _, r := range c.cfg.Resources {
-		u := c.staticStringQuiet(r.URI)
-		if u == uri {
-			return
+func completionValues(a *table.Args, name, prefix string) []string {
+	out := []string{}
+	for _, arg := range a.List {
+		if arg.Name != name {
+			continue
 		}
-		uris = append(uris, u)
-	}
-	for _, t := range c.cfg.Templates {
-		if tmpl, err := uritemplate.New(c.staticStringQuiet(t.URITemplate)); err == nil && tmpl.Match(uri) != nil {
-			return
+		source := arg.Completions
+		if len(source) == 0 {
+			source = arg.Enum
+		}
+		for _, v := range source {
+			if strings.HasPrefix(strings.ToLower(v), strings.ToLower(prefix)) {
+				out = append(out, v)
+			}
 		}
 	}
-	c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Unknown resource",
-		"No resource or resource template serves %q, so the message cannot embed it. Give text or blob inline, or declare the resource.%s", uri, rule.DidYouMean(uri, uris))})
+	sort.Strings(out)
+	return out
 }
 
-// staticStringQuiet evaluates a static string without reporting problems
-// (they are reported where the attribute is compiled).
-func (c *compiler) staticStringQuiet(attr *hcl.Attribute) string {
-	if attr == nil {
-		return ""
-	}
-	v, d := c.scope(nil, "").StaticValue(attr, cty.String)
-	if d.HasErrors() || v.IsNull() || !v.IsKnown() {
-		return ""
-	}
-	return v.AsString()
-}
-
-// refersToArgs reports whether an expression depends on the call: the
-// arguments or the answers of steps.
-func refersToArgs(e hcl.Expression) bool {
-	for _, tr := range e.Variables() {
-		if root := tr.RootName(); root == "args" || root == "steps" {
-			return true
+func findArg(a *table.Args, name string) *table.Arg {
+	for _, arg := range a.List {
+		if arg.Name == name {
+			return arg
 		}
 	}
-	return false
+	return nil
+}
+
+// callCompletions asks a complete block's call for values: the first
+// column of SQL rows, the lines of a command, or a JSON list of strings
+// from an API. Values not starting with what was typed are dropped; a
+// failing call gives no values (completion is a convenience) and is logged.
+func callCompletions(ctx context.Context, t *table.Table, in *CallInput, cc *table.CompleteCall, typed string) []string {
+	out := []string{}
+	if cc.Action == nil {
+		return out
+	}
+	raw, _ := json.Marshal(map[string]string{"value": typed})
+	args, err := decode(cc.Args, t.Static, raw)
+	if err != nil {
+		return out
+	}
+	req := adapterRequest(ctx, t, in, args)
+	callCtx, cancel := withDeadline(ctx, in.DefaultTimeout, req)
+	res, failure := invoke(callCtx, in.logger(), "completion", "", cc.Action, req)
+	cancel()
+	if failure != "" || res == nil || res.Failure != "" {
+		in.logger().Warn("completion call failed", "failure", failure)
+		return out
+	}
+	for _, v := range completionCandidates(res) {
+		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(typed)) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func completionCandidates(res *adapter.Result) []string {
+	var out []string
+	switch {
+	case res.Fields["rows"] != nil:
+		rows, _ := res.Fields["rows"].([]map[string]any)
+		cols, _ := res.Fields["columns"].([]string)
+		for _, r := range rows {
+			if len(cols) > 0 {
+				out = append(out, formatValue(r[cols[0]]))
+			}
+		}
+	case res.Fields["lines"] != nil:
+		switch lines := res.Fields["lines"].(type) {
+		case []string:
+			out = append(out, lines...)
+		case []any:
+			for _, l := range lines {
+				out = append(out, formatValue(l))
+			}
+		}
+	default:
+		if list, ok := res.Fields["body"].([]any); ok {
+			for _, v := range list {
+				out = append(out, formatValue(v))
+			}
+		}
+	}
+	return out
 }

@@ -1,283 +1,290 @@
 package dispatch
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/yosida95/uritemplate/v3"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
-	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
-	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
-func (c *compiler) compileResources() {
-	for _, r := range c.cfg.Resources {
-		res := &Resource{DeclRange: r.DeclRange, Name: r.Name}
-		res.URI = c.staticString(r.URI)
-		c.checkURI(r.URI, res.URI, c.uris)
-		if n := c.staticString(r.DisplayName); n != "" {
-			res.Name = n
+// ReadResource reads uri: the resource with exactly that URI, else the
+// most specific matching template (the one with the most literal
+// characters). Failures are *CallError: NotFound for an unknown URI, a
+// missing file or a read the configuration turns down; InvalidParams for
+// a URI that does not fit its template; Internal otherwise. Nothing it
+// returns holds a sensitive variable.
+func ReadResource(ctx context.Context, t *table.Table, uri string, in *CallInput) ([]Contents, error) {
+	c, err := readResourceOrTemplate(ctx, t, uri, in)
+	if c != nil && len(t.Secrets) > 0 {
+		c.Text = rule.RedactEach(c.Text, t.Secrets)
+	}
+	if c == nil {
+		return nil, redactCallError(err, t.Secrets)
+	}
+	return []Contents{*c}, nil
+}
+
+func readResourceOrTemplate(ctx context.Context, t *table.Table, uri string, in *CallInput) (*Contents, error) {
+	if r := t.Resource(uri); r != nil {
+		if e := admit(t, in, &r.Access, fmt.Sprintf("resource %q", r.URI)); e != nil {
+			return nil, e
 		}
-		res.Title = c.staticString(r.Title)
-		res.Description = c.staticString(r.Description)
-		res.MimeType = c.staticString(r.MimeType)
-		res.Icons = c.compileIcons(r.Icons)
-		res.Annotations = c.resourceAnnotations(r.Audience, r.Priority)
-		c.resourceContent(r, res)
-		c.table.Resources = append(c.table.Resources, res)
-	}
-}
-
-func (c *compiler) checkURI(attr *hcl.Attribute, uri string, seen map[string]hcl.Range) {
-	if attr == nil || uri == "" {
-		return
-	}
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme == "" {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid resource URI",
-			"%q is not an absolute URI; a resource URI needs a scheme, as in \"library://policy\" or \"file:///srv/notes.md\".", uri)})
-		return
-	}
-	if prev, dup := seen[uri]; dup {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Duplicate resource URI",
-			"The URI %q is already served by the resource declared at %s. Resource URIs must be unique.", uri, prev)})
-		return
-	}
-	seen[uri] = attr.Range
-}
-
-func (c *compiler) resourceContent(r *lang.Resource, res *Resource) {
-	res.Text = c.staticString(r.Text)
-	res.Blob = c.staticString(r.Blob)
-	if r.Blob != nil && res.Blob != "" {
-		if _, err := base64.StdEncoding.DecodeString(res.Blob); err != nil {
-			c.add(hcl.Diagnostics{errorf(r.Blob.Expr.Range(), "Invalid blob", "blob must be base64 data (use filebase64(\"file\") to read a binary file): %s.", err)})
+		c, err := readResource(ctx, t, in, r)
+		if c != nil {
+			c.CacheScope = r.CacheScope
 		}
+		return c, err
 	}
-	if r.File != nil {
-		res.File = c.configFile(r.File, "Resource file")
+	if decoded, err := url.PathUnescape(uri); err == nil && !utf8.ValidString(decoded) {
+		// Decoding would turn the bytes into U+FFFD, and different URIs
+		// would reach the same backend value.
+		return nil, callError(InvalidParams, fmt.Sprintf("the URI %q is not UTF-8 once its %%-escapes are decoded", uri))
 	}
-	if size := c.staticValue(r.Size, cty.Number); size != cty.NilVal && size.IsKnown() && !size.IsNull() {
-		res.Size, _ = size.AsBigFloat().Int64()
+	if tm, vars := t.MatchTemplate(uri); tm != nil {
+		if e := admit(t, in, &tm.Access, fmt.Sprintf("resource template %q", tm.URITemplate)); e != nil {
+			return nil, e
+		}
+		c, err := readTemplate(ctx, t, in, tm, uri, vars)
+		if c != nil {
+			c.CacheScope = tm.CacheScope
+		}
+		return c, err
 	}
-	where := fmt.Sprintf("the resource %q", r.Name)
-	uses := map[string]bool{}
-	newScope := func() *adapter.Scope {
-		scope := c.withAuth(c.scope(&Args{Type: cty.EmptyObject, Env: eval.EnvType(nil)}, where), uses)
-		scope.Names.NoArgsHint = fmt.Sprintf("A resource has a fixed URI and takes no arguments. To read a value from the URI, "+
-			"make it a resource_template with a variable, as in uri_template = \"%s/{name}\", and use args.name.", exampleURI(res.URI))
-		return scope
-	}
-	res.Steps = c.compileSteps(r.Steps, fmt.Sprintf("resource %q", r.Name), nil, newScope, 0)
-	var env []eval.EnvField
-	if r.Call != nil {
-		res.Kind = r.Call.Kind
-		res.Action = c.compileCall(r.Call, fmt.Sprintf("resource %q", r.Name), c.scopeWithSteps(newScope, r.Steps))
-		env = c.resultEnv(r.Call.Kind)
-	}
-	env = append(env, c.ownerStepsEnv(r.Steps)...)
-	env = append(env, c.authEnv()...)
-	res.Answer = c.compileAnswer(first(r.Result), r.Errors, env, nil, r.Call != nil || len(r.Steps) > 0)
-	res.Access = c.primitiveAccess(r.Scopes, fmt.Sprintf("The resource %q", r.Name))
-	res.UsesIdentity = len(uses) > 0 || answerReadsAuth(&res.Answer)
-	res.CacheScope = c.cacheScope(r.CacheScope, fmt.Sprintf("The resource %q", r.Name), res.UsesIdentity, r.Call, r.Steps)
-	if r.Call == nil && len(r.Result) > 0 {
-		c.add(hcl.Diagnostics{errorf(r.Result[0].DeclRange, "Result without a call",
-			"A result block maps the answer of a call; this resource has static content. Remove the result block.")})
-	}
+	return nil, notFound(uri, "")
 }
 
-// exampleURI is the resource's URI without a trailing slash, or an
-// example when it has none.
-func exampleURI(uri string) string {
-	if uri == "" {
-		return "notes://items"
+func readResource(ctx context.Context, t *table.Table, in *CallInput, r *table.Resource) (*Contents, error) {
+	c := &Contents{URI: r.URI, MimeType: r.MimeType}
+	if r.App != nil {
+		c.UI = r.App.Meta
 	}
-	for len(uri) > 1 && uri[len(uri)-1] == '/' {
-		uri = uri[:len(uri)-1]
-	}
-	return uri
-}
-
-// configFile resolves a file path relative to the config file and checks
-// that the file is there, so a typo is found before serving. what names
-// the file in messages ("Resource file").
-func (c *compiler) configFile(attr *hcl.Attribute, what string) string {
-	p := c.staticString(attr)
-	if p == "" {
-		return ""
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(filepath.Dir(attr.Range.Filename), p)
-	}
-	info, err := os.Stat(p)
 	switch {
-	case err != nil || info.IsDir():
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), what+" not found",
-			"%s is not a readable file. Paths are relative to the configuration file.", p)})
-	case info.Mode().IsRegular() && info.Size() > eval.MaxFileBytes:
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), what+" too large",
-			"%s holds %d bytes; %s is sent whole in one message, and may hold at most 10 MiB. Serve a large file through a backend instead.", p, info.Size(), english.A(strings.ToLower(what)))})
-	}
-	return p
-}
-
-func (c *compiler) resourceAnnotations(audience, priority *hcl.Attribute) map[string]any {
-	out := map[string]any{}
-	for _, a := range c.stringListAttr(audience) {
-		if a != "user" && a != "assistant" {
-			c.add(hcl.Diagnostics{errorf(audience.Expr.Range(), "Invalid audience", "An audience is a list of \"user\" and \"assistant\", not %q.", a)})
-		}
-	}
-	if aud := c.stringListAttr(audience); len(aud) > 0 {
-		out["audience"] = toAnySlice(aud)
-	}
-	if p := c.staticValue(priority, cty.Number); p != cty.NilVal && p.IsKnown() && !p.IsNull() {
-		f, _ := p.AsBigFloat().Float64()
-		if f < 0 || f > 1 {
-			c.add(hcl.Diagnostics{errorf(priority.Expr.Range(), "Invalid priority", "priority is a number from 0 (least important) to 1 (most important).")})
-		}
-		out["priority"] = f
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func toAnySlice(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
-}
-
-func (c *compiler) compileTemplates() {
-	seen := map[string]hcl.Range{}
-	for _, t := range c.cfg.Templates {
-		tmpl := &Template{DeclRange: t.DeclRange, Name: t.Name}
-		tmpl.URITemplate = c.staticString(t.URITemplate)
-		if n := c.staticString(t.DisplayName); n != "" {
-			tmpl.Name = n
-		}
-		tmpl.Title = c.staticString(t.Title)
-		tmpl.Description = c.staticString(t.Description)
-		tmpl.MimeType = c.staticString(t.MimeType)
-		tmpl.Icons = c.compileIcons(t.Icons)
-		tmpl.Annotations = c.resourceAnnotations(t.Audience, t.Priority)
-		tmpl.Variables = c.templateVariables(t, seen)
-		args := c.templateArgs(t, tmpl.Variables)
-		tmpl.Args = c.compileArgs(args, t.Validations, fmt.Sprintf("The resource template %q", t.Name))
-		c.templateContent(t, tmpl)
-		c.table.Templates = append(c.table.Templates, tmpl)
-	}
-}
-
-func (c *compiler) templateVariables(t *lang.ResourceTemplate, seen map[string]hcl.Range) []string {
-	if tmpl := tmplString(c, t); tmpl != "" {
-		parsed, err := uritemplate.New(tmpl)
+	case r.Action != nil:
+		args := &callArgs{JSON: map[string]any{}, Cty: cty.EmptyObjectVal}
+		return readByCall(ctx, t, in, r.URI, r.MimeType, r.Steps, r.Action, &r.Answer, args)
+	case r.File != "":
+		b, err := eval.ReadConfigFile("", r.File)
 		if err != nil {
-			c.add(hcl.Diagnostics{errorf(t.URITemplate.Expr.Range(), "Invalid URI template",
-				"%q is not a valid RFC 6570 URI template: %s. Variables are written in braces, as in \"library://books/{isbn}\".", tmpl, err)})
-			return nil
+			in.logger().Error("resource file unreadable", "uri", r.URI, "error", err, "path", filePath(err))
+			if missingFile(err) {
+				return nil, notFound(r.URI, "")
+			}
+			return nil, callError(Internal, fmt.Sprintf("the resource %s cannot be read: %s", r.URI, err))
 		}
-		if prev, dup := seen[tmpl]; dup {
-			c.add(hcl.Diagnostics{errorf(t.URITemplate.Expr.Range(), "Duplicate URI template",
-				"The URI template %q is already declared at %s.", tmpl, prev)})
+		if r.App != nil {
+			// Checked as UTF-8 when loaded; an edit since is sent as text
+			// all the same, since hosts render an app's page only as text.
+			c.Text = table.InjectCSP(string(b), r.App.Policy)
+			break
 		}
-		seen[tmpl] = t.URITemplate.Range
-		vars := parsed.Varnames()
-		if len(vars) == 0 {
-			c.add(hcl.Diagnostics{errorf(t.URITemplate.Expr.Range(), "URI template without variables",
-				"%q has no {variables}; use a resource block for a fixed URI.", tmpl)})
-		}
-		return vars
+		setContents(c, b)
+	case r.Blob != "":
+		c.Blob = r.Blob
+	default:
+		c.Text = r.Text
 	}
-	return nil
+	return c, nil
 }
 
-func tmplString(c *compiler, t *lang.ResourceTemplate) string {
-	return c.staticString(t.URITemplate)
+// setContents stores file bytes as text when they are UTF-8 text, else as a
+// base64 blob.
+func setContents(c *Contents, b []byte) {
+	if isText(c.MimeType, b) {
+		c.Text = string(b)
+		return
+	}
+	c.Blob = base64.StdEncoding.EncodeToString(b)
 }
 
-// templateArgs matches declared args to template variables: a declared
-// arg must be a variable; an undeclared variable is a required string.
-func (c *compiler) templateArgs(t *lang.ResourceTemplate, vars []string) []*lang.Arg {
-	declared := map[string]bool{}
-	for _, a := range t.Args {
-		declared[a.Name] = true
-		if vars != nil && !contains(vars, a.Name) {
-			c.add(hcl.Diagnostics{errorf(a.NameRange, "Argument is not a template variable",
-				"The URI template has no {%s}; its variables are %s.%s Template arguments come from the URI.", a.Name, listNames(vars), rule.DidYouMean(a.Name, vars))})
+func readTemplate(ctx context.Context, t *table.Table, in *CallInput, tm *table.Template, uri string, vars map[string]string) (*Contents, error) {
+	raw, _ := json.Marshal(templateArgs(tm, vars))
+	args, err := decode(tm.Args, t.Static, raw)
+	if err != nil {
+		var p *argProblem
+		if errors.As(err, &p) {
+			return nil, callError(InvalidParams, fmt.Sprintf("%s does not fit the template %s: %s", uri, tm.URITemplate, p.msg))
+		}
+		return nil, err
+	}
+	if tm.Action != nil {
+		return readByCall(ctx, t, in, uri, tm.MimeType, tm.Steps, tm.Action, &tm.Answer, args)
+	}
+	var run *stepRun
+	if len(tm.Steps) > 0 {
+		stepsCtx, cancel := withTimeout(ctx, in.DefaultTimeout)
+		run, err = readSteps(stepsCtx, t, in, uri, tm.Steps, args)
+		cancel()
+		if err != nil {
+			return nil, err
 		}
 	}
-	args := append([]*lang.Arg{}, t.Args...)
-	for _, v := range vars {
-		if !declared[v] {
-			args = append(args, &lang.Arg{Name: v, DeclRange: t.URITemplate.Range, NameRange: t.URITemplate.Expr.Range(),
-				Spec: &lang.ArgSpec{Type: &lang.Type{Kind: lang.KindString}}})
+	c := &Contents{URI: uri, MimeType: tm.MimeType}
+	expr, blob := tm.Text, false
+	if expr == nil {
+		expr, blob = tm.Blob, true
+	}
+	text, err := evalString(t, expr, args.Cty, callVars(in, run))
+	if err != nil {
+		in.logger().Error("template content failed", "uri", uri, "error", err, "path", filePath(err))
+		if missingFile(err) {
+			return nil, notFound(uri, "")
 		}
+		return nil, callError(Internal, fmt.Sprintf("the resource %s cannot be built: %s", uri, err))
 	}
-	return args
+	if blob {
+		c.Blob = text
+	} else {
+		c.Text = text
+	}
+	return c, nil
 }
 
-func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
-	uses := map[string]bool{}
-	newScope := func() *adapter.Scope {
-		scope := c.withAuth(c.scope(tmpl.Args, fmt.Sprintf("the resource template %q", t.Name)), uses)
-		scope.Reserved = reservedVars(tmpl.URITemplate)
-		return scope
-	}
-	tmpl.Steps = c.compileSteps(t.Steps, fmt.Sprintf("resource_template %q", t.Name), tmpl.Args, newScope, 0)
-	scope := c.scopeWithSteps(newScope, t.Steps)
-	if t.Text != nil {
-		_, d := scope.CheckDynamic(t.Text, cty.String)
-		c.add(d)
-		tmpl.Text = t.Text.Expr
-	}
-	if t.Blob != nil {
-		_, d := scope.CheckDynamic(t.Blob, cty.String)
-		c.add(d)
-		tmpl.Blob = t.Blob.Expr
-	}
-	var env []eval.EnvField
-	if t.Call != nil {
-		tmpl.Kind = t.Call.Kind
-		tmpl.Action = c.compileCall(t.Call, fmt.Sprintf("resource_template %q", t.Name), scope)
-		env = c.resultEnv(t.Call.Kind)
-	}
-	env = append(env, c.ownerStepsEnv(t.Steps)...)
-	env = append(env, c.authEnv()...)
-	tmpl.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tmpl.Args, t.Call != nil || len(t.Steps) > 0)
-	tmpl.Access = c.primitiveAccess(t.Scopes, fmt.Sprintf("The resource template %q", t.Name))
-	tmpl.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tmpl.Answer)
-	tmpl.CacheScope = c.cacheScope(t.CacheScope, fmt.Sprintf("The resource template %q", t.Name), tmpl.UsesIdentity, t.Call, t.Steps)
-}
-
-// reservedExpr matches an RFC 6570 expression with reserved ("+") or
-// fragment ("#") expansion, whose values keep "/" as it is.
-var reservedExpr = regexp.MustCompile(`\{[+#]([^}]*)\}`)
-
-// reservedVars names the variables of a URI template that are expanded
-// with reserved or fragment expansion ({+path}, {#section}).
-func reservedVars(tmpl string) map[string]bool {
-	out := map[string]bool{}
-	for _, m := range reservedExpr.FindAllStringSubmatch(tmpl, -1) {
-		for _, v := range strings.Split(m[1], ",") {
-			name, _, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(v), "*"), ":")
-			out[name] = true
+// templateArgs converts URI variables (always strings) to the JSON types
+// their arguments declare, so "42" can satisfy an integer argument.
+func templateArgs(tm *table.Template, vars map[string]string) map[string]any {
+	out := map[string]any{}
+	for _, a := range tm.Args.List {
+		v, ok := vars[a.Name]
+		if !ok {
+			continue
+		}
+		out[a.Name] = v
+		if a.Type == cty.Number || a.Type == cty.Bool {
+			// A number as json.Number: the URI's digits, not a double's.
+			dec := json.NewDecoder(strings.NewReader(v))
+			dec.UseNumber()
+			var n any
+			if json.Valid([]byte(v)) && dec.Decode(&n) == nil {
+				out[a.Name] = n
+			}
 		}
 	}
 	return out
+}
+
+func readByCall(ctx context.Context, t *table.Table, in *CallInput, uri, mimeType string, steps []*table.Step, action adapter.Action, ans *table.Answer, args *callArgs) (*Contents, error) {
+	log := in.logger()
+	ctx, cancel := withTimeout(ctx, in.DefaultTimeout)
+	defer cancel()
+	var run *stepRun
+	if len(steps) > 0 {
+		var err error
+		if run, err = readSteps(ctx, t, in, uri, steps, args); err != nil {
+			return nil, err
+		}
+	}
+	req := adapterRequest(ctx, t, in, args)
+	req.Vars, req.Timeout, req.AnswerOnly = callVars(in, run), in.DefaultTimeout, readsNoFields(ans)
+	res, failure := invoke(ctx, log, "resource "+uri, "", action, req)
+	if failure != "" {
+		return nil, callError(Internal, failure)
+	}
+	out, err := mapAnswer(ans, in.withIdentity(run.withSteps(res)), args.JSON)
+	if err != nil {
+		log.ErrorContext(ctx, "mapping the answer failed", "uri", uri, "error", err)
+		return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be read: %s", uri, err))
+	}
+	if out.failed {
+		return nil, callError(Internal, out.text)
+	}
+	if out.isError {
+		return nil, notFound(uri, out.text)
+	}
+	c := &Contents{URI: uri, MimeType: mimeType}
+	switch {
+	case out.media != nil:
+		c.Blob = base64.StdEncoding.EncodeToString(out.media.Data)
+		if c.MimeType == "" {
+			c.MimeType = out.media.MimeType
+		}
+	case out.structured != nil && (mimeType == "application/json" || mimeType == "" && out.text == ""):
+		b, err := out.structuredJSON()
+		if err != nil {
+			log.ErrorContext(ctx, "encoding the answer failed", "uri", uri, "error", err)
+			return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be sent: %s", uri, err))
+		}
+		c.Text = string(b)
+	default:
+		c.Text = out.text
+	}
+	return c, nil
+}
+
+// readSteps runs the steps of a read: a step's failure is the server's
+// (Internal), a step's error rule turns the read down (NotFound with its
+// message), as for the read's own call.
+func readSteps(ctx context.Context, t *table.Table, in *CallInput, uri string, steps []*table.Step, args *callArgs) (*stepRun, error) {
+	run, stop, err := runSteps(ctx, t, in, "resource "+uri, steps, args, in.DefaultTimeout)
+	switch {
+	case err != nil:
+		in.logger().Error("a step failed", "uri", uri, "error", err)
+		return nil, callError(Internal, fmt.Sprintf("the answer for %s could not be read: %s", uri, err))
+	case stop != nil && stop.failed:
+		return nil, callError(Internal, stop.text)
+	case stop != nil:
+		return nil, notFound(uri, stop.text)
+	}
+	return run, nil
+}
+
+// notFound is the one failure of a read that finds nothing to serve: an
+// unknown URI, a missing file, or a read the configuration turns down (an
+// error rule that held, a result block's is_error). It carries the rule's
+// message for the client when there is one.
+func notFound(uri, msg string) *CallError {
+	return &CallError{Code: NotFound, URI: uri, Message: msg}
+}
+
+// evalString evaluates a per-call HCL expression to text, with further
+// variables (answers, steps) beside args.
+func evalString(t *table.Table, expr hcl.Expression, args cty.Value, extra map[string]cty.Value) (string, error) {
+	ctx := t.Static.WithArgs(expr, args)
+	for k, v := range extra {
+		ctx.Variables[k] = v
+	}
+	v, diags := eval.Value(expr, ctx)
+	if diags.HasErrors() {
+		if fe := eval.FileErrorOf(diags); fe != nil {
+			return "", fe
+		}
+		return "", errors.New(diags[0].Detail)
+	}
+	// A number or bool is written as text, as HCL converts it for any
+	// string attribute ("${args.n}" alone is the number itself).
+	if v.IsKnown() && !v.IsNull() && v.Type().IsPrimitiveType() {
+		v, _ = convert.Convert(v, cty.String)
+	}
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "", fmt.Errorf("the value is not a string")
+	}
+	return v.AsString(), nil
+}
+
+// missingFile reports whether err is a file() or filebase64() that found
+// no file it may read: for the client, the resource does not exist.
+func missingFile(err error) bool {
+	var fe *eval.FileError
+	return errors.As(err, &fe) && fe.Missing
+}
+
+// filePath is the server path behind a file error, for the log only.
+func filePath(err error) string {
+	var fe *eval.FileError
+	if errors.As(err, &fe) {
+		return fe.Path
+	}
+	return ""
 }

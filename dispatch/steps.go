@@ -1,392 +1,239 @@
 package dispatch
 
 import (
+	"context"
 	"fmt"
-	"maps"
-	"reflect"
 	"slices"
-	"strings"
+	"sync"
 	"time"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/eval"
-	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
-// Step is a compiled `step` block: one call made before its owner's main
-// call, in source order. Its answer is steps.<Name> in the HCL expressions
-// and expr-lang programs that come after it.
-//
-// At run time, HCL expressions see the root variable "steps"
-// (adapter.Request.Vars["steps"], built with StepsValue): an object with
-// one attribute per step of the owner, the step's Value, or null when it
-// was skipped or has not run. expr-lang programs see the field "steps" of
-// their environment: a map from step name to the step's
-// adapter.Result.Fields (a skipped step is left out, and reads as zero
-// fields: status 0, body nil).
-//
-// A step with ForEach makes its call once per item of a list, and
-// steps.<Name> is then the list of the answers, in item order: a tuple of
-// Values in HCL, a list of field maps for expr-lang; a skipped step is an
-// empty list in both.
-type Step struct {
-	Name string
-	// Kind is the adapter kind of Action: "http", "sql" or "shell".
-	Kind string
-	// Backend names the backend block the call uses; "" for a shell call
-	// without one.
-	Backend string
-	Action  adapter.Action
-	// When is the condition to run the step; nil: always. Its environment
-	// is WhenEnv.
-	When *eval.Program
-	// Errors are the step's own error rules, over Env; the first that
-	// holds stops the whole call with its message.
-	Errors []*ErrorRule
-	// Env is the environment of Errors: the step's own answer (the fields
-	// of its kind: status, headers, body, text; rows, ...), args and
-	// steps (the earlier steps).
-	Env reflect.Type
-	// WhenEnv is the environment of When: args and steps (the earlier
-	// steps).
-	WhenEnv reflect.Type
-	// Type is the cty type of steps.<Name> in HCL expressions: an object
-	// with one attribute per field of its kind, or a list of them for a
-	// step with ForEach.
-	Type cty.Type
-	// ForEach, when not nil, makes the step one call per item of a list.
-	ForEach *ForEach
-	// Uses names the earlier steps that the step's call, when and error
-	// rules refer to, in step order.
-	Uses      []string
-	DeclRange hcl.Range
+// stepRun holds the answers of one call's steps as they come in: by step
+// name, the adapter's fields (what expr-lang programs read as
+// steps.<name>) and the step's value (what HCL expressions read).
+type stepRun struct {
+	steps  []*table.Step
+	fields map[string]any
+	// auth is auth.* of the call, nil when it reads none.
+	auth   map[string]cty.Value
+	values map[string]cty.Value
+	// cached is vars() as of the last step that ran, built when asked.
+	cached map[string]cty.Value
 }
 
-// Value is one answer of the step as HCL expressions read it,
-// steps.<name> (or one item of it, for a step with ForEach): an object
-// built from the adapter's
-// Result.Fields, whatever Go types the adapter used (ints, string maps,
-// rows), read as JSON values; numbers keep the digits the backend wrote.
-func (s *Step) Value(fields map[string]any) (cty.Value, error) {
-	at := s.answerType()
-	if !at.IsObjectType() {
-		return cty.EmptyObjectVal, nil
+// vars are the further variables of the call's HCL expressions: steps.
+func (r *stepRun) vars() map[string]cty.Value {
+	if r == nil {
+		return nil
 	}
-	attrs := make(map[string]cty.Value, len(at.AttributeTypes()))
-	for name, ty := range at.AttributeTypes() {
-		v, err := eval.FromGoJSON(plainJSON(fields[name]), ty)
-		if err != nil {
-			// A Go type of its own (a time, a driver's value): read it
-			// through its JSON form.
-			v, err = eval.FromGoJSON(jsonValue(fields[name]), ty)
+	if r.cached == nil {
+		r.cached = map[string]cty.Value{"steps": table.StepsValue(r.steps, r.values)}
+		if v, ok := r.auth["auth"]; ok {
+			r.cached["auth"] = v
 		}
-		if err != nil {
-			return cty.NilVal, fmt.Errorf("step %q: %s: %w", s.Name, name, err)
-		}
-		attrs[name] = v
 	}
-	return cty.ObjectVal(attrs), nil
+	return r.cached
 }
 
-// StepsValue is the value of the root variable steps for HCL expressions:
-// every step of steps, with its value in done, or null when it is not
-// there (skipped, or not run yet); an empty list for a step with ForEach.
-func StepsValue(steps []*Step, done map[string]cty.Value) cty.Value {
-	if len(steps) == 0 {
-		return cty.EmptyObjectVal
+// withSteps adds steps to an answer's fields, for the owner's error rules
+// and result block (res nil: the owner makes no call of its own).
+func (r *stepRun) withSteps(res *adapter.Result) *adapter.Result {
+	if r == nil {
+		return res
 	}
-	attrs := make(map[string]cty.Value, len(steps))
+	return withFields(res, map[string]any{"steps": r.fields})
+}
+
+// stopped is why a step ended the call: its call failed (failed), or one of
+// its error rules held, with the message written for the model.
+type stopped struct {
+	failed bool
+	text   string
+}
+
+// runSteps runs an owner's steps under ctx, which carries the call's one
+// deadline (timeout, also passed to each adapter as its Request.Timeout
+// when positive). Steps run in source order, except that a step that only
+// reads runs together with the read-only steps right after it that read
+// none of their answers (see wave). A step whose when does not hold is
+// skipped. The first step (in source order) that fails, or whose error
+// rule holds, stops the call: nothing after it runs. err is a failure of
+// the configuration (a program that cannot run), written for the log.
+func runSteps(ctx context.Context, t *table.Table, in *CallInput, owner string, steps []*table.Step, args *callArgs, timeout time.Duration) (*stepRun, *stopped, error) {
+	run := &stepRun{steps: steps, fields: make(map[string]any, len(steps)), values: make(map[string]cty.Value, len(steps)), auth: in.authVars()}
+	for i := 0; i < len(steps); {
+		n := wave(steps, i)
+		if stop, err := runWave(ctx, t, in, owner, steps[i:i+n], run, args, timeout); stop != nil || err != nil {
+			return nil, stop, err
+		}
+		i += n
+	}
+	return run, nil, nil
+}
+
+// wave is how many steps from steps[i] on run at the same time: a step
+// that changes nothing is joined by the steps right after it that change
+// nothing and read none of the wave's answers. Any other step runs alone,
+// so writes keep their written order with everything around them.
+func wave(steps []*table.Step, i int) int {
+	if !changesNothing(steps[i]) {
+		return 1
+	}
+	n := 1
+	for i+n < len(steps) && changesNothing(steps[i+n]) && !usesAny(steps[i+n], steps[i:i+n]) {
+		n++
+	}
+	return n
+}
+
+func changesNothing(s *table.Step) bool {
+	ro, ok := s.Action.(adapter.ReadOnlyAction)
+	return ok && ro.ChangesNothing()
+}
+
+func usesAny(s *table.Step, others []*table.Step) bool {
+	for _, o := range others {
+		if slices.Contains(s.Uses, o.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stepCall is one step of a wave: its request, and what its call gave
+// (what each item's call gave, for a step with for_each).
+type stepCall struct {
+	step    *table.Step
+	req     *adapter.Request
+	res     *adapter.Result
+	failure string
+	each    *eachCall
+}
+
+// runWave runs steps that may run at the same time (one, most often),
+// then reads their answers in source order. The list of a step with
+// for_each is computed before any step of the wave is called, so a list
+// that stops the call (too long) leaves the whole wave uncalled.
+func runWave(ctx context.Context, t *table.Table, in *CallInput, owner string, steps []*table.Step, run *stepRun, args *callArgs, timeout time.Duration) (*stopped, error) {
+	calls := make([]*stepCall, 0, len(steps))
 	for _, s := range steps {
-		if v, ok := done[s.Name]; ok {
-			attrs[s.Name] = v
-		} else if s.ForEach != nil {
-			attrs[s.Name] = cty.EmptyTupleVal
-		} else {
-			attrs[s.Name] = cty.NullVal(s.Type)
+		if s.When != nil {
+			hit, err := runProgram(s.When.Program, buildEnv(s.WhenEnv, map[string]any{"steps": run.fields}, args.JSON))
+			if err != nil {
+				return nil, fmt.Errorf("step %q: when %q: %w", s.Name, s.When.Source, err)
+			}
+			if hit != true {
+				continue
+			}
 		}
-	}
-	return cty.ObjectVal(attrs)
-}
-
-// plainJSON turns the Go types adapters put at the top of Result.Fields
-// (string maps, string lists, rows) into the shapes of decoded JSON that
-// eval.FromGoJSON reads; values inside are decoded JSON already.
-func plainJSON(v any) any {
-	switch x := v.(type) {
-	case int:
-		return int64(x)
-	case map[string]string:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = e
+		req := adapterRequest(ctx, t, in, args)
+		if len(s.Uses) > 0 {
+			req.Vars = run.vars() // nothing to build for a step that reads no other
 		}
-		return out
-	case []string:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = e
+		if timeout > 0 {
+			req.Timeout = timeout
 		}
-		return out
-	case []map[string]any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = e
+		c := &stepCall{step: s, req: req}
+		if s.ForEach != nil {
+			var stop *stopped
+			if c.each, stop = eachItems(s, req); stop != nil {
+				return stop, nil
+			}
 		}
-		return out
+		calls = append(calls, c)
 	}
-	return v
-}
-
-// ctyTypeOf is the cty type HCL expressions see for a field of a call
-// kind's answer: numbers, strings, bools and string maps keep their type
-// (so that misuse is a load-time error); anything else, such as a JSON
-// body or rows, is of a type known only when the call runs.
-func ctyTypeOf(t reflect.Type) cty.Type {
-	switch t.Kind() {
-	case reflect.String:
-		return cty.String
-	case reflect.Bool:
-		return cty.Bool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64:
-		return cty.Number
-	case reflect.Map:
-		if t.Key().Kind() == reflect.String && t.Elem().Kind() == reflect.String {
-			return cty.Map(cty.String)
+	log := in.logger()
+	call := func(c *stepCall) {
+		if c.each != nil {
+			runEach(ctx, t, log, owner, c, run, args)
+			return
 		}
+		c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Name, c.step.Action, c.req)
 	}
-	return cty.DynamicPseudoType
-}
-
-// stepKind is the call kind of a step block; "" when it has no call
-// (reported by lang).
-func stepKind(s *lang.Step) string {
-	if s.Call == nil {
-		return ""
-	}
-	return s.Call.Kind
-}
-
-// stepType is the cty object type of a step of the given kind.
-func (c *compiler) stepType(kind string) cty.Type {
-	attrs := map[string]cty.Type{}
-	for _, f := range c.resultEnv(kind) {
-		attrs[f.Name] = ctyTypeOf(f.Type)
-	}
-	return cty.Object(attrs)
-}
-
-// stepFieldNames lists the fields of a step of the given kind.
-func (c *compiler) stepFieldNames(kind string) []string {
-	env := c.resultEnv(kind)
-	if len(env) == 0 {
-		return nil // an unknown kind, reported where it is written
-	}
-	out := make([]string, len(env))
-	for i, f := range env {
-		out[i] = f.Name
-	}
-	return out
-}
-
-// stepView is what the expressions at one place see of an owner's steps:
-// the steps that ran before (visible), and, for the others, why they
-// cannot be used there (hidden).
-type stepView struct {
-	visible []*lang.Step
-	hidden  map[string]string
-	used    map[string]bool
-}
-
-// viewBefore is what the call and when of step i see: the steps before
-// it. ownAnswer says the view is that of the step's error rules, which
-// read the step's own answer by its field names.
-func (c *compiler) viewBefore(steps []*lang.Step, i int, ownAnswer bool) stepView {
-	v := stepView{visible: steps[:i], hidden: map[string]string{}}
-	self := steps[i]
-	for _, later := range steps[i+1:] {
-		if _, taken := v.hidden[later.Name]; !taken {
-			v.hidden[later.Name] = fmt.Sprintf("The step %q runs after %q; move it above %q, or refer to an earlier step.", later.Name, self.Name, self.Name)
-		}
-	}
-	if ownAnswer {
-		v.hidden[self.Name] = fmt.Sprintf("An error rule of the step %q reads the step's own answer by its names (%s), not as steps.%s.",
-			self.Name, strings.Join(c.stepFieldNames(stepKind(self)), ", "), self.Name)
+	if len(calls) == 1 {
+		call(calls[0])
 	} else {
-		v.hidden[self.Name] = fmt.Sprintf("The step %q cannot use its own answer in its call or its when: it is not there yet. Refer to an earlier step, or read the answer in the step's error rules or after the step.", self.Name)
+		var wg sync.WaitGroup
+		for _, c := range calls {
+			wg.Go(func() { call(c) })
+		}
+		wg.Wait()
 	}
-	return v
-}
-
-// withSteps makes the steps of v visible to the HCL expressions checked
-// with s: steps.<name>.<field> is checked as args.<name> is, and typed
-// with unknown values so that type errors through a step are found.
-func (c *compiler) withSteps(s *adapter.Scope, v stepView) *adapter.Scope {
-	keys := make(map[string][]string, len(v.visible))
-	attrs := make(map[string]cty.Type, len(v.visible))
-	lists := map[string]bool{}
-	for _, st := range v.visible {
-		keys[st.Name] = c.stepFieldNames(stepKind(st))
-		attrs[st.Name] = c.stepValueType(st)
-		if st.ForEach != nil {
-			lists[st.Name] = true
+	for _, c := range calls {
+		if stop, err := run.take(c, args); stop != nil || err != nil {
+			return stop, err
 		}
 	}
-	s.Names.Extra = append(slices.Clip(s.Names.Extra), eval.Namespace{Root: "steps", What: "step", Keys: keys, Hidden: v.hidden, Used: v.used, Lists: lists})
-	extra := maps.Clone(s.Extra)
-	if extra == nil {
-		extra = map[string]cty.Value{}
-	}
-	extra["steps"] = cty.UnknownVal(cty.Object(attrs))
-	s.Extra = extra
-	return s
+	return nil, nil
 }
 
-// stepsEnv is the field steps of an expr-lang environment: one struct
-// field per visible step, with the fields of its kind.
-func (c *compiler) stepsEnv(v stepView) eval.EnvField {
-	fields := make([]eval.EnvField, 0, len(v.visible))
-	for _, st := range v.visible {
-		fields = append(fields, eval.EnvField{Name: st.Name, Type: c.stepEnvType(st)})
+// take reads a step's answer: its call's failure, its error rules, its
+// backend's failure, in that order, stop the call; otherwise the answer
+// becomes steps.<name> for what comes after.
+func (r *stepRun) take(c *stepCall, args *callArgs) (*stopped, error) {
+	if c.each != nil {
+		return r.takeEach(c)
 	}
-	return eval.EnvField{Name: "steps", Type: eval.EnvType(fields), Hidden: v.hidden}
+	s, res := c.step, c.res
+	if stop, err := verdict(s, res, c.failure, r, args, nil); stop != nil || err != nil {
+		return stop, err
+	}
+	v, err := s.Value(res.Fields)
+	if err != nil {
+		return nil, err
+	}
+	r.fields[s.Name], r.values[s.Name], r.cached = res.Fields, v, nil
+	return nil, nil
 }
 
-// allSteps is the view of the owner's main call, result, error rules and
-// content: every step.
-func allSteps(steps []*lang.Step) stepView {
-	return stepView{visible: steps}
+// verdict reads one answer of a step (of one item, for a step with
+// for_each, whose each is then given): the call's failure, the step's
+// error rules, the backend's failure, in that order, stop the call.
+func verdict(s *table.Step, res *adapter.Result, failure string, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
+	if failure != "" {
+		return &stopped{failed: true, text: failure}, nil
+	}
+	if stop, err := stepErrors(s, res, run, args, each); stop != nil || err != nil {
+		return stop, err
+	}
+	if res.Failure != "" {
+		return &stopped{failed: true, text: res.Failure}, nil
+	}
+	return nil, nil
 }
 
-// compileSteps compiles an owner's steps. newScope returns a fresh scope of
-// the owner (its args); owner names it for messages (`tool "x"`); timeout
-// is the owner's deadline.
-func (c *compiler) compileSteps(decls []*lang.Step, owner string, args *Args, newScope func() *adapter.Scope, timeout time.Duration) []*Step {
-	if len(decls) == 0 {
-		return nil
+// stepErrors applies a step's error rules to its answer: the first that
+// holds stops the call with its message.
+func stepErrors(s *table.Step, res *adapter.Result, run *stepRun, args *callArgs, each map[string]any) (*stopped, error) {
+	if len(s.Errors) == 0 {
+		return nil, nil
 	}
-	argsEnv := reflect.Type(eval.EnvType(nil))
-	if args != nil {
-		argsEnv = args.Env
+	fields := make(map[string]any, len(res.Fields)+2)
+	for k, v := range res.Fields {
+		fields[k] = v
 	}
-	out := make([]*Step, 0, len(decls))
-	for i, d := range decls {
-		st := &Step{Name: d.Name, Kind: stepKind(d), DeclRange: d.DeclRange, Type: c.stepValueType(d)}
-		used := map[string]bool{}
-		before := c.viewBefore(decls, i, false)
-		before.used = used
-		elem := cty.NilType
-		if d.ForEach != nil {
-			st.ForEach, elem = c.compileForEach(d, c.withSteps(newScope(), before))
+	fields["steps"] = run.fields
+	if each != nil {
+		fields["each"] = each
+	}
+	env := buildEnv(s.Env, fields, args.JSON)
+	for _, rule := range s.Errors {
+		hit, err := runProgram(rule.When.Program, env)
+		if err != nil {
+			return nil, fmt.Errorf("step %q: error rule %q: %w", s.Name, rule.When.Source, err)
 		}
-		if d.Call != nil {
-			st.Backend = d.Call.Backend
-			scope := c.withSteps(newScope(), before)
-			if elem != cty.NilType {
-				scope = withEach(scope, elem)
+		if hit == true {
+			msg, err := renderTemplate(rule.Message, env, "error message")
+			if err != nil {
+				return nil, fmt.Errorf("step %q: %w", s.Name, err)
 			}
-			st.Action = c.compileCallWithin(d.Call, fmt.Sprintf("%s step %q", owner, d.Name), scope, timeout)
-			if st.Backend == "" {
-				st.Backend = describedBackend(st.Action)
-			}
-		}
-		argsField := eval.EnvField{Name: "args", Type: argsEnv}
-		st.WhenEnv = eval.EnvType([]eval.EnvField{argsField, c.stepsEnv(before)})
-		if d.When != nil {
-			p, diags := eval.CompileProgram(d.When, st.WhenEnv, true, c.cfg.Files)
-			c.add(diags)
-			st.When = p
-			programSteps(p, used)
-		}
-		own := c.viewBefore(decls, i, true)
-		env := append(slices.Clone(c.resultEnv(stepKind(d))), argsField, c.stepsEnv(own))
-		if d.ForEach != nil {
-			env = append(env, eachField)
-		}
-		st.Env = eval.EnvType(env)
-		for _, r := range d.Errors {
-			when, d1 := eval.CompileProgram(r.When, st.Env, true, c.cfg.Files)
-			msg, d2 := eval.CompileTemplate(r.Message, st.Env, c.cfg.Files)
-			c.add(d1)
-			c.add(d2)
-			programSteps(when, used)
-			templateSteps(msg, used)
-			st.Errors = append(st.Errors, &ErrorRule{When: when, Message: msg})
-		}
-		for _, earlier := range decls[:i] {
-			if used[earlier.Name] && !slices.Contains(st.Uses, earlier.Name) {
-				st.Uses = append(st.Uses, earlier.Name)
-			}
-		}
-		out = append(out, st)
-	}
-	return out
-}
-
-// describedBackend is the backend a compiled action names (a shell call's
-// backend = "..." attribute), or "".
-func describedBackend(a adapter.Action) string {
-	if a == nil {
-		return ""
-	}
-	name, _ := a.Describe()["backend"].(string)
-	return name
-}
-
-// programSteps records the steps a program names (steps.<name>).
-func programSteps(p *eval.Program, used map[string]bool) {
-	if p == nil || p.Program == nil {
-		return
-	}
-	node := p.Node()
-	ast.Walk(&node, stepVisitor(used))
-}
-
-func templateSteps(t *eval.Template, used map[string]bool) {
-	if t == nil {
-		return
-	}
-	for _, part := range t.Parts {
-		programSteps(part.Program, used)
-	}
-}
-
-// stepVisitor records the name in each steps.<name> member access.
-type stepVisitor map[string]bool
-
-func (v stepVisitor) Visit(node *ast.Node) {
-	m, ok := (*node).(*ast.MemberNode)
-	if !ok {
-		return
-	}
-	if id, ok := m.Node.(*ast.IdentifierNode); ok && id.Value == "steps" {
-		if name, ok := m.Property.(*ast.StringNode); ok {
-			v[name.Value] = true
+			return &stopped{text: msg}, nil
 		}
 	}
-}
-
-// scopeWithSteps is a fresh scope of the owner in which every step is
-// visible: that of its main call, content, text and messages. Without
-// steps it is the owner's scope as it was.
-func (c *compiler) scopeWithSteps(newScope func() *adapter.Scope, steps []*lang.Step) *adapter.Scope {
-	s := newScope()
-	if len(steps) == 0 {
-		return s
-	}
-	return c.withSteps(s, allSteps(steps))
-}
-
-// ownerStepsEnv is the steps field of the owner's result and error rules:
-// every step; none when the owner has no steps.
-func (c *compiler) ownerStepsEnv(steps []*lang.Step) []eval.EnvField {
-	if len(steps) == 0 {
-		return nil
-	}
-	return []eval.EnvField{c.stepsEnv(allSteps(steps))}
+	return nil, nil
 }

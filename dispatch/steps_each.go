@@ -1,167 +1,163 @@
 package dispatch
 
 import (
+	"context"
 	"fmt"
-	"maps"
-	"math/big"
-	"reflect"
-	"slices"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
-	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
-const (
-	// defaultMaxItems bounds the items of a for_each that sets no
-	// max_items: a list from a backend may be long, and each item is a
-	// call.
-	defaultMaxItems = 100
-	// maxMaxItems is the highest max_items a step may set.
-	maxMaxItems = 1000
-	// eachAtOnce is how many items of a step that changes nothing are
-	// called at the same time (one table-wide rule, whatever the backend).
-	eachAtOnce = 4
-)
+// eachCall is a step with for_each in a wave: its items, and what the call
+// of each item gave, by item index.
+// eachAtOnce is how many items of a step that changes nothing are
+// called at the same time (one table-wide rule, whatever the backend).
+const eachAtOnce = 4
 
-// ForEach makes a step one call per item of a list: the call and the
-// step's error rules see each.value (the item) and each.index (its
-// position from 0), and steps.<name> is the list of the answers, in item
-// order.
-type ForEach struct {
-	// Expr gives the list (a list, set or tuple), evaluated once per call
-	// with args and the earlier steps, after the step's when.
-	Expr hcl.Expression
-	// Source is Expr as written, for inspect.
-	Source string
-	// MaxItems is the longest list the step calls for; a longer one stops
-	// the call before any item is called.
-	MaxItems int
+type eachCall struct {
+	items   []cty.Value
+	answers []*adapter.Result
+	stops   []*stopped
+	errs    []error
 }
 
-// eachEnvType is the type of each in expr-lang programs.
-var eachEnvType = eval.EnvType([]eval.EnvField{
-	{Name: "value", Type: eval.AnyType},
-	{Name: "index", Type: reflect.TypeFor[int]()},
-})
-
-// eachField is the field each of a for_each step's error rules.
-var eachField = eval.EnvField{Name: "each", Type: eachEnvType}
-
-// answerType is the cty type of one answer of s (an object with the
-// fields of its kind), whether steps.<name> is that answer or a list of
-// them.
-func (s *Step) answerType() cty.Type {
-	if s.Type.IsListType() {
-		return s.Type.ElementType()
-	}
-	return s.Type
-}
-
-// stepValueType is the cty type of steps.<name> in HCL: an answer, or a
-// list of answers for a step with for_each.
-func (c *compiler) stepValueType(s *lang.Step) cty.Type {
-	t := c.stepType(stepKind(s))
-	if s.ForEach != nil {
-		return cty.List(t)
-	}
-	return t
-}
-
-// stepEnvType is the Go type of steps.<name> in expr-lang: a struct with
-// the fields of its kind, or a slice of them for a step with for_each.
-func (c *compiler) stepEnvType(s *lang.Step) reflect.Type {
-	t := eval.EnvType(c.resultEnv(stepKind(s)))
-	if s.ForEach != nil {
-		return reflect.SliceOf(t)
-	}
-	return t
-}
-
-// compileForEach checks a step's for_each (with the steps before it in
-// scope) and its max_items, and returns the element type the list's items
-// have for each.value.
-func (c *compiler) compileForEach(d *lang.Step, scope *adapter.Scope) (*ForEach, cty.Type) {
-	fe := &ForEach{Expr: d.ForEach.Expr, Source: c.sourceOf(d.ForEach.Expr.Range()), MaxItems: c.maxItems(d, scope)}
-	why := fmt.Sprintf("for_each gives the items of the step %q, so it cannot use each: each.value is known in the step's call and error rules.", d.Name)
-	scope.Names.Extra = append(slices.Clip(scope.Names.Extra), eval.Namespace{Root: "each", What: "field", Keys: map[string][]string{},
-		Hidden: map[string]string{"value": why, "index": why}})
-	v, diags := scope.CheckDynamic(d.ForEach, cty.DynamicPseudoType)
-	c.add(diags)
+// eachItems evaluates the list of a step with for_each, in the request of
+// the step (args and the earlier steps). Instead of items it may return
+// why the call stops: a list that cannot be computed, is not a list, or is
+// longer than the step's bound. null is an empty list.
+func eachItems(s *table.Step, req *adapter.Request) (*eachCall, *stopped) {
+	v, diags := eval.Value(s.ForEach.Expr, req.Context(s.ForEach.Expr))
 	if diags.HasErrors() {
-		return fe, cty.DynamicPseudoType
+		d := diags[0]
+		return nil, &stopped{failed: true, text: fmt.Sprintf("The step %q was not run: its list of items (for_each) could not be computed (%s: %s).", s.Name, d.Summary, d.Detail)}
+	}
+	v, _ = v.UnmarkDeep()
+	if v.IsNull() {
+		return &eachCall{}, nil
 	}
 	ty := v.Type()
-	switch {
-	case ty == cty.DynamicPseudoType || ty.IsTupleType():
-	case ty.IsListType() || ty.IsSetType():
-		return fe, ty.ElementType()
-	default:
-		c.add(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "for_each is not a list",
-			Detail: fmt.Sprintf("for_each of the step %q must give a list, with one call per item; this gives %s. Write a list, such as args.ids or steps.search.body.items, or [for k, v in <map> : v] for the values of a map.",
-				d.Name, adapter.TypeName(ty)),
-			Subject: d.ForEach.Expr.Range().Ptr(),
-		}})
-		return fe, cty.DynamicPseudoType
+	if !ty.IsListType() && !ty.IsSetType() && !ty.IsTupleType() || !v.IsWhollyKnown() {
+		return nil, &stopped{failed: true, text: fmt.Sprintf("The step %q was not run: its for_each gave %s, not a list of items.", s.Name, adapter.TypeName(ty))}
 	}
-	if v.IsWhollyKnown() && !v.IsNull() && v.LengthInt() > fe.MaxItems {
-		c.add(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Too many items",
-			Detail:   fmt.Sprintf("for_each of the step %q gives %d items, and it may call for at most %d (max_items). Shorten the list, or raise max_items (at most %d).", d.Name, v.LengthInt(), fe.MaxItems, maxMaxItems),
-			Subject:  d.ForEach.Expr.Range().Ptr(),
-		}})
+	if n := v.LengthInt(); n > s.ForEach.MaxItems {
+		return nil, &stopped{text: fmt.Sprintf("This would make %d calls, one per item, and at most %d are allowed, so nothing was called. Ask for fewer items (a narrower search, or a lower limit).", n, s.ForEach.MaxItems)}
 	}
-	return fe, cty.DynamicPseudoType
+	items := make([]cty.Value, 0, v.LengthInt())
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		items = append(items, e)
+	}
+	n := len(items)
+	return &eachCall{items: items, answers: make([]*adapter.Result, n), stops: make([]*stopped, n), errs: make([]error, n)}, nil
 }
 
-// maxItems is a step's max_items, or the default bound.
-func (c *compiler) maxItems(d *lang.Step, scope *adapter.Scope) int {
-	if d.MaxItems == nil {
-		return defaultMaxItems
+// runEach calls the items of a step with for_each: those of a step that
+// changes nothing a few at a time (eachAtOnce), any other one after the
+// other in item order. Once an item stops the call, no later item starts;
+// the items before it still finish, since the first stop in item order is
+// the one reported.
+func runEach(ctx context.Context, t *table.Table, log *slog.Logger, owner string, c *stepCall, run *stepRun, args *callArgs) {
+	n := len(c.each.items)
+	workers := 1
+	if changesNothing(c.step) {
+		workers = min(eachAtOnce, n)
 	}
-	v, diags := scope.StaticValue(d.MaxItems, cty.Number)
-	c.add(diags)
-	if diags.HasErrors() || v.IsNull() {
-		return defaultMaxItems
+	var next atomic.Int64
+	var firstStop atomic.Int64
+	firstStop.Store(int64(n))
+	work := func() {
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= n || int64(i) > firstStop.Load() {
+				return
+			}
+			if runItem(ctx, t, log, owner, c, i, run, args) {
+				lowerTo(&firstStop, int64(i))
+			}
+		}
 	}
-	n, acc := v.AsBigFloat().Int64()
-	if acc != big.Exact || n < 1 || n > maxMaxItems {
-		c.add(hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid max_items",
-			Detail:   fmt.Sprintf("max_items must be a whole number from 1 to %d (the most calls one step may make); got %s.", maxMaxItems, v.AsBigFloat().Text('g', -1)),
-			Subject:  d.MaxItems.Expr.Range().Ptr(),
-		}})
-		return defaultMaxItems
+	if workers <= 1 {
+		work()
+		return
 	}
-	return int(n)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(work)
+	}
+	wg.Wait()
 }
 
-// withEach makes each visible to the HCL expressions of a for_each step's
-// call: each.value (of type elem when the list's type says it) and
-// each.index. Like args, each is known only when the call runs, so the
-// adapters escape and bind it as they do arguments.
-func withEach(s *adapter.Scope, elem cty.Type) *adapter.Scope {
-	s.Names.Extra = append(slices.Clip(s.Names.Extra), eval.Namespace{Root: "each", What: "field", Keys: map[string][]string{"value": nil, "index": nil}})
-	s.Extra = maps.Clone(s.Extra)
-	if s.Extra == nil {
-		s.Extra = map[string]cty.Value{}
+// runItem calls one item and reads its answer; it reports whether the item
+// stops the call.
+func runItem(ctx context.Context, t *table.Table, log *slog.Logger, owner string, c *stepCall, i int, run *stepRun, args *callArgs) bool {
+	s, e := c.step, c.each
+	req := *c.req
+	vars := make(map[string]cty.Value, len(c.req.Vars)+1)
+	for k, v := range c.req.Vars {
+		vars[k] = v
 	}
-	s.Extra["each"] = cty.UnknownVal(cty.Object(map[string]cty.Type{"value": elem, "index": cty.Number}))
-	return s
+	vars["each"] = cty.ObjectVal(map[string]cty.Value{"value": e.items[i], "index": cty.NumberIntVal(int64(i))})
+	req.Vars = vars
+	res, failure := invoke(ctx, log, owner+" step "+s.Name+"["+strconv.Itoa(i)+"]", s.Name, s.Action, &req)
+	each := map[string]any{"value": itemJSON(e.items[i]), "index": i}
+	e.answers[i] = res
+	e.stops[i], e.errs[i] = verdict(s, res, failure, run, args, each)
+	if e.errs[i] != nil {
+		e.errs[i] = fmt.Errorf("item %d: %w", i, e.errs[i])
+	}
+	return e.stops[i] != nil || e.errs[i] != nil
 }
 
-// sourceOf is the text of a range in the configuration, for inspect.
-func (c *compiler) sourceOf(r hcl.Range) string {
-	f := c.cfg.Files[r.Filename]
-	if f == nil || r.End.Byte > len(f.Bytes) || r.Start.Byte > r.End.Byte {
-		return ""
+// itemJSON is an item as expr-lang programs read each.value: decoded
+// JSON, numbers with their digits.
+func itemJSON(v cty.Value) any {
+	out, err := eval.ToJSON(v)
+	if err != nil {
+		return nil
 	}
-	return string(f.Bytes[r.Start.Byte:r.End.Byte])
+	return out
+}
+
+// lowerTo sets a to v when v is lower.
+func lowerTo(a *atomic.Int64, v int64) {
+	for {
+		cur := a.Load()
+		if v >= cur || a.CompareAndSwap(cur, v) {
+			return
+		}
+	}
+}
+
+// takeEach reads the answers of a step with for_each in item order: the
+// first item that stopped the call stops it; otherwise the answers become
+// steps.<name>, a list in item order.
+func (r *stepRun) takeEach(c *stepCall) (*stopped, error) {
+	s, e := c.step, c.each
+	for i := range e.items {
+		if e.stops[i] != nil || e.errs[i] != nil {
+			return e.stops[i], e.errs[i]
+		}
+	}
+	fields := make([]map[string]any, len(e.items))
+	values := make([]cty.Value, len(e.items))
+	for i, res := range e.answers {
+		v, err := s.Value(res.Fields)
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i, err)
+		}
+		fields[i], values[i] = res.Fields, v
+	}
+	r.fields[s.Name], r.cached = fields, nil
+	r.values[s.Name] = cty.EmptyTupleVal
+	if len(values) > 0 {
+		r.values[s.Name] = cty.TupleVal(values)
+	}
+	return nil, nil
 }

@@ -1,351 +1,311 @@
-package dispatch_test
+package dispatch
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
-	"reflect"
-	"slices"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
-const stepBackends = `
-backend "http" "shop" {
-  base_url = "http://127.0.0.1:1"
-}
-backend "sql" "db" {
-  driver    = "sqlite"
-  dsn       = "file::memory:"
-  read_only = false
-}
-`
-
-// compileSource loads and compiles one configuration held in memory.
-func compileSource(t *testing.T, name, src string) (*dispatch.Table, hcl.Diagnostics) {
-	t.Helper()
-	cfg, diags := lang.LoadSource(name, []byte(src))
-	if cfg.Incomplete {
-		return nil, diags
-	}
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
-	return table, append(diags, d...)
+// stepsAPI answers GET /pair/{x} only once another GET /pair/ request is
+// in flight at the same time (else, after a while, 503), so two steps
+// pass only when they run together; every other request is recorded in
+// the order it arrived.
+type stepsAPI struct {
+	mu      sync.Mutex
+	arrived []string
+	waiting chan struct{}
 }
 
-// positioned renders each error as "file:line:col: summary: detail".
-func positioned(diags hcl.Diagnostics) []string {
-	var out []string
-	for _, d := range diags {
-		if d.Severity != hcl.DiagError {
-			continue
+func (a *stepsAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	a.arrived = append(a.arrived, r.Method+" "+r.URL.Path)
+	a.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/pair/"):
+		a.mu.Lock()
+		partner := a.waiting
+		if partner == nil {
+			a.waiting = make(chan struct{})
+			partner = a.waiting
+		} else {
+			a.waiting = nil
+			close(partner)
 		}
-		pos := "?"
-		if d.Subject != nil {
-			pos = fmt.Sprintf("%s:%d:%d", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
+		a.mu.Unlock()
+		select {
+		case <-partner:
+			json.NewEncoder(w).Encode(map[string]string{"v": strings.TrimPrefix(r.URL.Path, "/pair/")})
+		case <-time.After(5 * time.Second):
+			w.WriteHeader(http.StatusServiceUnavailable)
 		}
-		out = append(out, fmt.Sprintf("%s: %s: %s", pos, d.Summary, d.Detail))
+	case strings.HasPrefix(r.URL.Path, "/sleep/"):
+		ms, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/sleep/"))
+		select {
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+		case <-r.Context().Done():
+		}
+		w.Write([]byte(`{"slept":true}`))
+	case strings.HasPrefix(r.URL.Path, "/missing/"):
+		time.Sleep(time.Duration(len(r.URL.Path)) * time.Millisecond) // the later step answers first
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{}`))
+	default:
+		json.NewEncoder(w).Encode(map[string]string{"v": strings.TrimPrefix(r.URL.Path, "/")})
 	}
+}
+
+// take returns the requests that arrived so far and forgets them.
+func (a *stepsAPI) take() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := a.arrived
+	a.arrived = nil
 	return out
 }
 
-// wantPositioned requires exactly the given errors, each starting with its
-// entry ("file:line:col: summary: detail prefix").
-func wantPositioned(t *testing.T, diags hcl.Diagnostics, want ...string) {
+func stepsTable(t *testing.T, src string) (*table.Table, *stepsAPI) {
 	t.Helper()
-	got := positioned(diags)
-	if len(got) != len(want) {
-		t.Fatalf("want %d errors, got %d:\n%s", len(want), len(got), strings.Join(got, "\n"))
-	}
-	for i := range want {
-		if !strings.HasPrefix(got[i], want[i]) {
-			t.Errorf("error %d:\n got %s\nwant %s...", i, got[i], want[i])
-		}
-	}
+	api := &stepsAPI{}
+	srv := httptest.NewServer(api)
+	t.Cleanup(srv.Close)
+	cfg, diags := lang.LoadSource("steps.hcl", []byte(`
+variable "url" {
+  type = string
 }
-
-func TestStepsCompiled(t *testing.T) {
-	table, diags := compileSource(t, "t.hcl", stepBackends+`
-tool "place_order" {
-  description = "Order a plant."
-  arg "plant_id" { type = number }
-  arg "quantity" { type = number }
-  step "plant" {
-    when = "args.quantity > 0"
-    http "shop" { path = "/plants/${args.plant_id}" }
-    error {
-      when    = "body.stock < args.quantity"
-      message = "No '{{ body.name }}' plants are in stock."
-    }
-  }
-  step "price" {
-    when = "steps.plant.status == 200"
-    sql "db" { query = "SELECT ${steps.plant.body.price} AS price" }
-  }
-  step "audit" {
-    shell { command = ["true"] }
-  }
-  http "shop" {
-    method = "POST"
-    path   = "/orders"
-    body   = { plantId = args.plant_id, quantity = args.quantity, price = steps.price.rows[0].price }
-  }
-  result { text = "Order {{ body.id }} placed for {{ steps.plant.body.name }}." }
+backend "http" "api" {
+  base_url = var.url
 }
-`)
+`+src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	tool := table.Tools[0]
-	if len(tool.Steps) != 3 {
-		t.Fatalf("want 3 steps, got %d", len(tool.Steps))
-	}
-	plant, price, audit := tool.Steps[0], tool.Steps[1], tool.Steps[2]
-	for _, c := range []struct {
-		step          *dispatch.Step
-		name, kind    string
-		backend       string
-		when          bool
-		errors        int
-		uses          []string
-		firstLineDecl int
-	}{
-		{plant, "plant", "http", "shop", true, 1, nil, 15},
-		{price, "price", "sql", "db", true, 0, []string{"plant"}, 23},
-		{audit, "audit", "shell", "", false, 0, nil, 27},
-	} {
-		s := c.step
-		if s.Name != c.name || s.Kind != c.kind || s.Backend != c.backend || (s.When != nil) != c.when || len(s.Errors) != c.errors ||
-			!slices.Equal(s.Uses, c.uses) || s.Action == nil || s.DeclRange.Start.Line != c.firstLineDecl {
-			t.Errorf("step %s = {%s %q when:%v errors:%d uses:%v line:%d}, want kind %s, backend %q, when %v, %d errors, uses %v, at line %d", c.name, s.Kind, s.Backend, s.When != nil, len(s.Errors), s.Uses, s.DeclRange.Start.Line, c.kind, c.backend, c.when, c.errors, c.uses, c.firstLineDecl)
-		}
-	}
-	if got := envNames(plant.Env); !slices.Equal(got, []string{"status", "headers", "body", "text", "args", "steps"}) {
-		t.Errorf("error env of plant = %v", got)
-	}
-	if got := envNames(price.WhenEnv); !slices.Equal(got, []string{"args", "steps"}) {
-		t.Errorf("when env of price = %v", got)
-	}
-	if got := envNames(tool.Env); !slices.Equal(got, []string{"status", "headers", "body", "text", "steps", "args"}) {
-		t.Errorf("answer env of the tool = %v", got)
-	}
-	wantType := cty.Object(map[string]cty.Type{"status": cty.Number, "headers": cty.Map(cty.String), "body": cty.DynamicPseudoType, "text": cty.String})
-	if !plant.Type.Equals(wantType) {
-		t.Errorf("plant.Type = %#v", plant.Type)
-	}
-}
-
-// envNames lists the names of an expr-lang environment struct.
-func envNames(env reflect.Type) []string {
-	var out []string
-	for i := range env.NumField() {
-		out = append(out, env.Field(i).Tag.Get("expr"))
-	}
-	return out
-}
-
-// TestStepReferences: each wrong use of steps is an error at its column
-// that says what to do, in HCL expressions and in expr-lang programs.
-func TestStepReferences(t *testing.T) {
-	_, diags := compileSource(t, "t.hcl", stepBackends+`
-tool "t" {
-  description = "d"
-  arg "id" { type = number }
-  step "a" {
-    when = "steps.b.status == 200"
-    http "shop" { path = "/x/${steps.a.body.id}" }
-    error {
-      when    = "steps.a.status == 404"
-      message = "m"
-    }
-  }
-  step "b" {
-    http "shop" { path = "/y/${steps.plnt.body}/${steps.a.bdy}" }
-    error {
-      when    = "steps.a.status == 'x'"
-      message = "{{ steps.c.body }}"
-    }
-  }
-  http "shop" {
-    path  = "/z/${steps.b.status + "x"}"
-    query = { q = steps.c.text }
-  }
-  result { text = "steps.b.bdy" }
-}
-`)
-	wantPositioned(t, diags,
-		`t.hcl:16:32: Step not available here: The step "a" cannot use its own answer in its call or its when`,
-		`t.hcl:15:19: Invalid expression: The step "b" runs after "a"; move it above "a", or refer to an earlier step.`,
-		`t.hcl:18:24: Invalid expression: An error rule of the step "a" reads the step's own answer by its names (status, headers, body, text), not as steps.a.`,
-		`t.hcl:23:32: Reference to unknown step: There is no step "plnt"; the steps here are a.`,
-		`t.hcl:23:51: Reference to unknown field: steps.a holds status, headers, body, text; there is no "bdy". Did you mean steps.a.body?`,
-		`t.hcl:25:33: Invalid expression: Invalid operation: == (mismatched types int and string).`,
-		`t.hcl:26:27: Invalid expression: There is no step named c; the steps that can be used here are a. Did you mean steps.a?`,
-		`t.hcl:30:36: Invalid operand: Unsuitable value for right operand: a number is required.`,
-		`t.hcl:31:19: Reference to unknown step: There is no step "c"; the steps here are a, b.`,
-		`t.hcl:33:28: Invalid expression: There is no field bdy in steps.b; its fields are status, headers, body, text. Did you mean steps.b.body?`,
-	)
-}
-
-// TestStepsWithoutMainCall: a tool whose steps make all its calls may
-// have error rules and a result over them; a when that is no condition,
-// and a step that names itself in its when, are errors.
-func TestStepsWithoutMainCall(t *testing.T) {
-	_, diags := compileSource(t, "t.hcl", stepBackends+`
-tool "t" {
-  description = "d"
-  step "a" {
-    http "shop" { path = "/a" }
-  }
-  error {
-    when    = "steps.a.status == 404"
-    message = "Not found."
-  }
-  result { text = "steps.a.text" }
-}
-tool "u" {
-  description = "d"
-  step "a" {
-    when = "steps.a.status"
-    http "shop" { path = "/a" }
-  }
-  step "b" {
-    when = "args.x"
-    http "shop" { path = "/b" }
-  }
-  result { text = "steps.a.headers['Link']" }
-}
-`)
-	wantPositioned(t, diags,
-		`t.hcl:25:19: Invalid expression: The step "a" cannot use its own answer`,
-		`t.hcl:29:18: Invalid expression: There is no argument named x`,
-		`t.hcl:32:36: Invalid expression: The keys of steps.a.headers are lower case: write steps.a.headers['link']`,
-	)
-}
-
-// TestStepsJSONSyntax: steps in the JSON syntax compile, and a wrong
-// reference is reported at its place in the JSON file.
-func TestStepsJSONSyntax(t *testing.T) {
-	src := `{
-  "backend": { "http": { "shop": { "base_url": "http://127.0.0.1:1" } } },
-  "tool": {
-    "t": {
-      "description": "d",
-      "step": {
-        "a": { "http": { "shop": { "path": "/a/${steps.b.text}" } } },
-        "b": { "http": { "shop": { "path": "/b/${steps.a.text}" } } }
-      },
-      "http": { "shop": { "path": "/c/${steps.b.status}" } },
-      "result": { "text": "steps.a.body" }
-    }
-  }
-}`
-	_, diags := compileSource(t, "t.hcl.json", src)
-	wantPositioned(t, diags, `t.hcl.json:7:50: Step not available here: The step "b" runs after "a"`)
-	table, diags := compileSource(t, "t.hcl.json", strings.Replace(src, "${steps.b.text}", "x", 1))
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"url": srv.URL}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	if s := table.Tools[0].Steps; len(s) != 2 || s[0].Name != "a" || s[1].Name != "b" || !slices.Equal(s[1].Uses, []string{"a"}) {
-		t.Errorf("steps from JSON = %+v", s)
+	if failed := tbl.OpenBackends(context.Background()); len(failed) > 0 {
+		t.Fatal(failed[0])
 	}
+	t.Cleanup(func() { tbl.CloseBackends(nil) })
+	return tbl, api
 }
 
-// TestStepsInResourcesAndPrompts: templates, resources and prompts read
-// their steps in their text, call and messages.
-func TestStepsInResourcesAndPrompts(t *testing.T) {
-	table, diags := compileSource(t, "t.hcl", stepBackends+`
-resource "r" {
-  uri = "x://r"
+// TestReadingStepsRunTogether: two lookups that do not read each other
+// run at the same time (the API answers neither until both are in).
+func TestReadingStepsRunTogether(t *testing.T) {
+	tbl, _ := stepsTable(t, `
+tool "both" {
+  description = "Two lookups."
   step "a" {
-    sql "db" { query = "SELECT 1 AS n" }
-  }
-  http "shop" { path = "/r/${steps.a.rows[0].n}" }
-}
-resource_template "rt" {
-  uri_template = "x://rt/{id}"
-  step "a" {
-    http "shop" { path = "/rt/${args.id}" }
-  }
-  text = "Name: ${steps.a.body.name}"
-}
-prompt "p" {
-  arg "topic" {}
-  step "rows" {
-    sql "db" { query = "SELECT title FROM notes WHERE topic = ${args.topic}" }
-  }
-  message "user" {
-    text = "Notes: ${jsonencode(steps.rows.rows)}"
-  }
-  message "user" {
-    text = "${steps.rows.rowz}"
-  }
-}
-`)
-	wantPositioned(t, diags, `t.hcl:34:15: Reference to unknown field: steps.rows holds rows, columns, rows_affected, last_insert_id, truncated; there is no "rowz". Did you mean steps.rows.rows?`)
-	_ = table
-	table, diags = compileSource(t, "t.hcl", strings.Replace(stepBackends+`
-prompt "p" {
-  step "rows" {
-    sql "db" { query = "SELECT 1" }
-  }
-  message "user" { text = "${steps.rows.rowz}" }
-}`, "rowz", "rows", 1))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	if len(table.Prompts[0].Steps) != 1 || table.Prompts[0].Steps[0].Kind != "sql" {
-		t.Errorf("prompt steps = %+v", table.Prompts[0].Steps)
-	}
-}
-
-// TestStepValues: the values a runtime gives steps, as HCL expressions
-// read them: an object of the step's type from the adapter's fields, null
-// for a step that did not run.
-func TestStepValues(t *testing.T) {
-	table, diags := compileSource(t, "t.hcl", stepBackends+`
-tool "t" {
-  description = "d"
-  step "a" {
-    http "shop" { path = "/a" }
+    http "api" {
+      path = "/pair/A"
+    }
   }
   step "b" {
-    sql "db" { query = "SELECT 1" }
+    http "api" {
+      path = "/pair/B"
+    }
   }
-  result { text = "'x'" }
+  result {
+    text = "{{ steps.a.body.v }} {{ steps.b.body.v }}"
+  }
 }`)
-	if diags.HasErrors() {
-		t.Fatal(diags)
+	res := callTableTool(t, tbl, "both", `{}`)
+	if res.IsError || res.Content[0].Text != "A B" {
+		t.Errorf("both = %+v; want the two lookups made together", res)
 	}
-	a, b := table.Tools[0].Steps[0], table.Tools[0].Steps[1]
-	va, err := a.Value(map[string]any{"status": 200, "headers": map[string]string{"x-next": "/p/2"},
-		"body": map[string]any{"price": json.Number("4.50"), "tags": []any{"a"}}, "text": "{}"})
-	if err != nil {
-		t.Fatal(err)
+}
+
+// TestWritingStepsKeepTheirOrder: a write runs alone, after the steps
+// above it and before those below it; a step reading another's answer
+// waits for it.
+func TestWritingStepsKeepTheirOrder(t *testing.T) {
+	tbl, api := stepsTable(t, `
+tool "ordered" {
+  description = "Reads around a write."
+  step "before" {
+    http "api" {
+      path = "/before"
+    }
+  }
+  step "write" {
+    http "api" {
+      method = "POST"
+      path   = "/write"
+    }
+  }
+  step "after" {
+    http "api" {
+      path = "/after"
+    }
+  }
+  step "then" {
+    http "api" {
+      path = "/then-${steps.after.body.v}"
+    }
+  }
+  result {
+    text = "steps.then.body.v"
+  }
+}`)
+	for range 5 {
+		res := callTableTool(t, tbl, "ordered", `{}`)
+		want := []string{"GET /before", "POST /write", "GET /after", "GET /then-after"}
+		if got := api.take(); res.IsError || res.Content[0].Text != "then-after" || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("ordered = %+v, requests %q; want %q", res, got, want)
+		}
 	}
-	steps := dispatch.StepsValue(table.Tools[0].Steps, map[string]cty.Value{"a": va})
-	if got := steps.GetAttr("a").GetAttr("status"); !got.RawEquals(cty.NumberIntVal(200)) {
-		t.Errorf("steps.a.status = %#v", got)
+}
+
+// TestFirstStopWins: when steps that ran together both stop the call, the
+// message is the first step's in source order, whichever answered first.
+func TestFirstStopWins(t *testing.T) {
+	tbl, _ := stepsTable(t, `
+tool "missing" {
+  description = "Two lookups that find nothing."
+  step "long" {
+    http "api" {
+      path = "/missing/a-longer-path-answered-later"
+    }
+    error {
+      when    = "status == 404"
+      message = "The first is missing."
+    }
+  }
+  step "short" {
+    http "api" {
+      path = "/missing/b"
+    }
+    error {
+      when    = "status == 404"
+      message = "The second is missing."
+    }
+  }
+  result {
+    text = "'found'"
+  }
+}`)
+	for range 3 {
+		res := callTableTool(t, tbl, "missing", `{}`)
+		if !res.IsError || res.Content[0].Text != "The first is missing." {
+			t.Fatalf("missing = %+v; want the first step's message", res)
+		}
 	}
-	if got := steps.GetAttr("a").GetAttr("headers").Index(cty.StringVal("x-next")); got.AsString() != "/p/2" {
-		t.Errorf("steps.a.headers = %#v", got)
+}
+
+// TestStepAnswersRedacted: a step's answer that repeats a sensitive
+// variable (an echo endpoint) reaches the model redacted, in the result
+// and in a step's error message alike.
+func TestStepAnswersRedacted(t *testing.T) {
+	tbl, _ := stepsTable(t, `
+variable "token" {
+  sensitive = true
+  default   = "tok-8812-secret"
+}
+tool "echo" {
+  description = "Echoes a path."
+  arg "fail" {
+    type    = bool
+    default = false
+  }
+  step "a" {
+    http "api" {
+      path = "/${var.token}"
+    }
+    error {
+      when    = "args.fail"
+      message = "Refused: {{ body.v }}."
+    }
+  }
+  result {
+    text = "'got ' + steps.a.body.v"
+  }
+}`)
+	for args, want := range map[string]string{`{}`: "got [redacted]", `{"fail":true}`: "Refused: [redacted]."} {
+		res := callTableTool(t, tbl, "echo", args)
+		if got := res.Content[0].Text; got != want {
+			t.Errorf("echo %s = %q, want %q", args, got, want)
+		}
 	}
-	if got := steps.GetAttr("a").GetAttr("body").GetAttr("price"); got.AsBigFloat().Text('f', 2) != "4.50" {
-		t.Errorf("steps.a.body.price = %#v", got)
+}
+
+// TestStepLogsAndProgressReachTheClient: what a step's command writes on
+// stderr reaches the client as log lines, and its progress as progress,
+// as for a tool's own call.
+func TestStepLogsAndProgressReachTheClient(t *testing.T) {
+	tbl, _ := stepsTable(t, `
+tool "copy" {
+  description = "Copies nothing, noisily."
+  step "dd" {
+    shell {
+      command          = ["dd", "if=/dev/null", "of=/dev/null"]
+      progress_pattern = "^([0-9]+)[+]0 records in"
+    }
+  }
+  result {
+    text = "'exit ' + string(steps.dd.exit_code)"
+  }
+}`)
+	var mu sync.Mutex
+	var logs []string
+	var progress []float64
+	in := &CallInput{
+		Arguments: json.RawMessage(`{}`),
+		Log: func(level string, data any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs = append(logs, level+": "+data.(string))
+		},
+		Progress: func(p, total float64, message string) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, p)
+		},
 	}
-	if got := steps.GetAttr("b"); !got.IsNull() || !got.Type().Equals(b.Type) {
-		t.Errorf("steps.b of a step that did not run = %#v, want null of its type", got)
+	res, err := CallTool(context.Background(), tbl, "copy", in)
+	if err != nil || res.IsError || res.Content[0].Text != "exit 0" {
+		t.Fatalf("copy = %+v, %v", res, err)
 	}
-	vb, err := b.Value(map[string]any{"rows": []map[string]any{{"n": int64(1)}}, "columns": []string{"n"}, "rows_affected": 0, "last_insert_id": 0, "truncated": false})
-	if err != nil {
-		t.Fatal(err)
+	mu.Lock()
+	defer mu.Unlock()
+	if !strings.Contains(strings.Join(logs, "\n"), "records in") || len(progress) == 0 || progress[0] != 0 {
+		t.Errorf("logs %q, progress %v; want dd's stderr lines and progress 0", logs, progress)
 	}
-	if got := vb.GetAttr("rows").Index(cty.NumberIntVal(0)).GetAttr("n"); !got.RawEquals(cty.NumberIntVal(1)) {
-		t.Errorf("steps.b.rows[0].n = %#v", got)
+}
+
+// TestStepsShareTheToolsDeadline: the tool's timeout bounds its steps and
+// its call together: a step taking most of it leaves the call the rest,
+// and the model is told the tool's timeout.
+func TestStepsShareTheToolsDeadline(t *testing.T) {
+	tbl, api := stepsTable(t, `
+tool "slow" {
+  description = "Two slow calls."
+  timeout     = "400ms"
+  step "first" {
+    http "api" {
+      path = "/sleep/300"
+    }
+  }
+  http "api" {
+    path = "/sleep/300"
+  }
+}`)
+	res := callTableTool(t, tbl, "slow", `{}`)
+	if !res.IsError || !strings.Contains(res.Content[0].Text, "400ms") {
+		t.Errorf("slow = %+v; want the call stopped at the tool's 400ms for both calls together", res)
+	}
+	if n := len(api.take()); n != 2 {
+		t.Errorf("the API saw %d requests, want the step's and the call's", n)
 	}
 }

@@ -5,14 +5,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // TestTimedOutMarksTheDeadlineOnly: a result is marked TimedOut when the
 // tool's own deadline stopped its command, and not when the command failed
 // by itself, succeeded, or its caller went away first.
 func TestTimedOutMarksTheDeadlineOnly(t *testing.T) {
-	table, diags := compileSource(t, "timeout.hcl", `
+	tbl, diags := compileSource(t, "timeout.hcl", `
 tool "nap" {
   description = "Sleeps past its deadline."
   timeout     = "200ms"
@@ -40,7 +45,7 @@ tool "quick" {
 	}
 	call := func(ctx context.Context, name string) *dispatch.ToolResult {
 		t.Helper()
-		res, err := table.CallTool(ctx, name, &dispatch.CallInput{Arguments: []byte(`{}`)})
+		res, err := dispatch.CallTool(ctx, tbl, name, &dispatch.CallInput{Arguments: []byte(`{}`)})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -60,4 +65,15 @@ tool "quick" {
 	if res := call(ctx, "nap"); res.TimedOut {
 		t.Errorf("nap cancelled by its caller: marked TimedOut: %+v", res)
 	}
+}
+
+// compileSource loads and compiles one configuration text.
+func compileSource(t *testing.T, name, src string) (*table.Table, hcl.Diagnostics) {
+	t.Helper()
+	cfg, diags := lang.LoadSource(name, []byte(src))
+	if cfg.Incomplete {
+		return nil, diags
+	}
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
+	return tbl, append(diags, d...)
 }

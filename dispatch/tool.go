@@ -1,442 +1,371 @@
 package dispatch
 
 import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"math/big"
-	"reflect"
-	"sort"
+	"log/slog"
 	"time"
 
-	"github.com/expr-lang/expr/ast"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/eval"
-	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
-func (c *compiler) compileTools() {
-	for _, t := range c.cfg.Tools {
-		where := fmt.Sprintf("The tool %q", t.Name)
-		tool := &Tool{Name: t.Name, DeclRange: t.DeclRange}
-		tool.Title = c.staticString(t.Title)
-		tool.Description = c.staticString(t.Description)
-		tool.Icons = c.compileIcons(t.Icons)
-		tool.Timeout = c.duration(t.Timeout)
-		if len(t.Annotations) > 0 {
-			tool.Annotations = c.compileAnnotations(t.Annotations[0])
-		}
-		if t.InputSchema != nil {
-			tool.Args = c.argsFromSchema(t, where)
-			tool.HeaderParams = c.pendingHeaders
-		} else {
-			tool.Args = c.compileArgs(t.Args, t.Validations, where)
-		}
-		uses := map[string]bool{}
-		scope := c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)) // questions: asked before auth.* is read
-		newScope := func() *adapter.Scope { return c.withAuth(c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)), uses) }
-		tool.Steps = c.compileSteps(t.Steps, fmt.Sprintf("tool %q", t.Name), tool.Args, newScope, tool.Timeout)
-		callScope := c.scopeWithSteps(newScope, t.Steps)
-		var env []eval.EnvField
-		if t.Call != nil {
-			tool.Kind = t.Call.Kind
-			tool.Action = c.compileCallWithin(t.Call, fmt.Sprintf("tool %q", t.Name), callScope, tool.Timeout)
-			env = c.resultEnv(t.Call.Kind)
-		}
-		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
-		tool.Task = c.compileTask(t.Task, where)
-		c.checkTask(t, tool)
-		env = append(env, questionEnv(tool.Questions)...)
-		env = append(env, c.ownerStepsEnv(t.Steps)...)
-		env = append(env, c.authEnv()...)
-		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil || len(t.Steps) > 0)
-		tool.Content = c.compileContent(t.Content, callScope)
-		if tool.Result != nil && first(t.Result).OutputSchema != nil {
-			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
-			tool.OutputDeclared = true
-			c.checkTruncatedAllowed(tool, first(t.Result))
-		} else if tool.Result != nil && tool.Result.Structured != nil {
-			tool.OutputSchema = inferOutputSchema(tool.Result.Structured, tool.Result.MaxItems > 0)
-		}
-		tool.Access = c.primitiveAccess(t.Scopes, where)
-		tool.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tool.Answer)
-		c.table.Tools = append(c.table.Tools, tool)
-	}
+// ToolResult is what a tool call gives the model: content blocks, the
+// structured content as JSON (nil when there is none) and whether it is an
+// error the model should act on.
+type ToolResult struct {
+	IsError    bool
+	Content    []Block
+	Structured json.RawMessage
+	// TimedOut marks an error result given because the tool's own
+	// deadline (its timeout, or the server's default) stopped the call,
+	// for metrics and logs; the client sees only IsError.
+	TimedOut bool
 }
 
-func first[T any](list []*T) *T {
-	if len(list) == 0 {
-		return nil
-	}
-	return list[0]
+// Block is one content block of a result or a prompt message. Kind is the
+// protocol's type: text, image, audio, resource_link or resource.
+type Block struct {
+	Kind     string
+	Text     string // text
+	Data     string // image, audio: base64
+	MimeType string
+	// Link is a resource_link's target; Resource an embedded resource.
+	Link     *Link
+	Resource *Contents
 }
 
-func (c *compiler) resultEnv(kind string) []eval.EnvField {
-	if a, ok := c.reg.Lookup(kind); ok {
-		return a.Info().ResultEnv
-	}
-	return nil
+// Link is the target of a resource_link block.
+type Link struct {
+	URI, Name, MimeType, Description string
 }
 
-// compileAnswer compiles the error rules and the result block against the
-// environment of the call kind plus args.
-func (c *compiler) compileAnswer(res *lang.Result, rules []*lang.ErrorRule, env []eval.EnvField, args *Args, hasCall bool) Answer {
-	fields := append([]eval.EnvField{}, env...)
-	argsEnv := reflect.Type(eval.EnvType(nil))
-	if args != nil {
-		argsEnv = args.Env
+// Contents is a resource's content: text or a base64 blob.
+type Contents struct {
+	URI, MimeType, Text, Blob string
+	// UI is an app's _meta.ui (McpUiResourceMeta); nil for other
+	// resources and apps that set none of it.
+	UI map[string]any
+	// CacheScope is the resource's or template's cacheScope
+	// (CachePublic or CachePrivate).
+	CacheScope string
+}
+
+// Block kinds.
+const (
+	KindText         = "text"
+	KindImage        = "image"
+	KindAudio        = "audio"
+	KindResourceLink = "resource_link"
+	KindResource     = "resource"
+)
+
+// TextBlock is a text content block.
+func TextBlock(s string) Block { return Block{Kind: KindText, Text: s} }
+
+// CallTool calls the tool named name: decode and check the arguments, ask
+// the client the tool's questions, run the call, apply error rules and the
+// result block, check the output schema. A tool that fails in a way the
+// model can act on gives a result with IsError; err is a *CallError (an
+// unknown tool), an Asker's own error, or nil. Nothing it returns holds a
+// sensitive variable, nor (outside the backend's own answer) a sensitive
+// argument.
+func CallTool(ctx context.Context, t *table.Table, name string, in *CallInput) (*ToolResult, error) {
+	tool := t.Tool(name)
+	if tool == nil {
+		return nil, callError(InvalidParams, fmt.Sprintf("unknown tool %q", name))
 	}
-	fields = append(fields, eval.EnvField{Name: "args", Type: argsEnv})
-	ans := Answer{Env: eval.EnvType(fields)}
-	for _, r := range rules {
-		if !hasCall {
-			c.add(hcl.Diagnostics{errorf(r.DeclRange, "Error rule without a call",
-				"An error block inspects the answer of a call (http, sql or shell) or of a step, and this block makes none. Remove it, or use a validation block to check arguments.")})
-			continue
+	if e := admit(t, in, &tool.Access, fmt.Sprintf("tool %q", name)); e != nil {
+		if e.Code == InsufficientScope {
+			return nil, e
 		}
-		when, d1 := eval.CompileProgram(r.When, ans.Env, true, c.cfg.Files)
-		msg, d2 := eval.CompileTemplate(r.Message, ans.Env, c.cfg.Files)
-		c.add(d1)
-		c.add(d2)
-		ans.Errors = append(ans.Errors, &ErrorRule{When: when, Message: msg})
+		return errorResult(e.Message), nil // the model can tell the user
 	}
+	own := sensitiveArgTexts(tool.Args, in.Arguments)
+	ctx = WithCallSecrets(ctx, own)
+	res, err := callTool(ctx, t, tool, in)
+	if len(own) > 0 || len(t.Secrets) > 0 {
+		if res != nil && res.IsError {
+			redactBlocks(res.Content, own)
+		}
+		if res != nil {
+			redactToolResult(res, t.Secrets)
+		}
+		err = redactCallError(err, own, t.Secrets)
+	}
+	return res, err
+}
+
+func callTool(ctx context.Context, t *table.Table, tool *table.Tool, in *CallInput) (*ToolResult, error) {
+	log := in.logger()
+	args, err := decode(tool.Args, t.Static, in.Arguments)
+	if err != nil {
+		return argError(ctx, log, tool.Name, err), nil
+	}
+	var answerFields map[string]any
+	if len(tool.Questions) > 0 {
+		answers, instead, err := ask(ctx, t, in, "tool "+tool.Name, tool.Questions, args)
+		if answers == nil {
+			return instead, err
+		}
+		if answerFields, instead, err = decodeAnswers(tool.Questions, answers); instead != nil || err != nil {
+			return instead, err // declined before the call: nothing is run
+		}
+	}
+	timeout := tool.Timeout
+	if timeout <= 0 {
+		timeout = in.DefaultTimeout
+	}
+	res, run, instead := runTool(ctx, t, in, tool, args, timeout)
+	if instead != nil {
+		return instead, nil
+	}
+	if answerFields != nil {
+		res = withFields(res, answerFields)
+	}
+	res = in.withIdentity(run.withSteps(res))
+	out, err := mapAnswer(&tool.Answer, res, args.JSON)
+	if err != nil {
+		log.ErrorContext(ctx, "mapping the answer failed", "tool", tool.Name, "error", err)
+		return errorResult(fmt.Sprintf("The answer could not be read: %s. The tool's configuration may not match what the backend returned.", err)), nil
+	}
+	if msg := checkOutput(ctx, log, tool, out); msg != "" {
+		return errorResult(msg), nil
+	}
+	if len(tool.Content) > 0 {
+		return contentResult(ctx, t, log, tool, args, callVars(in, run), out), nil
+	}
+	r, err := toolResult(out)
+	if err != nil {
+		log.ErrorContext(ctx, "encoding the answer failed", "tool", tool.Name, "error", err)
+		return errorResult(fmt.Sprintf("The answer could not be sent: %s. The tool's result expressions may produce a value JSON cannot hold.", err)), nil
+	}
+	return r, nil
+}
+
+// runTool runs a tool's steps and its call under the call's one deadline
+// (timeout, when positive). Instead of an answer it may return the error
+// result that ended the call: a step's failure or error rule, or the
+// call's own failure.
+func runTool(ctx context.Context, t *table.Table, in *CallInput, tool *table.Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
+	if tool.Action == nil && len(tool.Steps) == 0 {
+		return nil, nil, nil
+	}
+	log := in.logger()
+	parent := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	res, run, instead := runToolWithin(ctx, t, in, log, tool, args, timeout)
+	if instead != nil && stoppedAtDeadline(ctx, parent) {
+		instead.TimedOut = true
+	}
+	return res, run, instead
+}
+
+// stoppedAtDeadline reports that the call's own deadline (ctx's) ended it,
+// not its caller going away (parent's end).
+func stoppedAtDeadline(ctx, parent context.Context) bool {
+	return errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil
+}
+
+// runToolWithin is runTool inside the call's deadline, already in ctx.
+func runToolWithin(ctx context.Context, t *table.Table, in *CallInput, log *slog.Logger, tool *table.Tool, args *callArgs, timeout time.Duration) (*adapter.Result, *stepRun, *ToolResult) {
+	var run *stepRun
+	if len(tool.Steps) > 0 {
+		var stop *stopped
+		var err error
+		run, stop, err = runSteps(ctx, t, in, "tool "+tool.Name, tool.Steps, args, timeout)
+		if err != nil {
+			log.ErrorContext(ctx, "a step failed", "tool", tool.Name, "error", err)
+			return nil, nil, errorResult(fmt.Sprintf("The call could not go on: %s. The tool's configuration may not match what the backend returned.", err))
+		}
+		if stop != nil {
+			return nil, nil, errorResult(stop.text)
+		}
+	}
+	if tool.Action == nil {
+		return nil, run, nil
+	}
+	req := adapterRequest(ctx, t, in, args)
+	req.Vars, req.AnswerOnly = callVars(in, run), readsNoFields(&tool.Answer)
+	if timeout > 0 {
+		req.Timeout = timeout
+	}
+	res, failure := invoke(ctx, log, "tool "+tool.Name, "", tool.Action, req)
+	if failure != "" {
+		return nil, nil, errorResult(failure)
+	}
+	return res, run, nil
+}
+
+// ask obtains the answers to questions before a call. Instead of answers
+// it may return a result for the model (the client cannot be asked), or
+// the Asker's own error.
+func ask(ctx context.Context, t *table.Table, in *CallInput, target string, qs []*table.Question, args *callArgs) (map[string]json.RawMessage, *ToolResult, error) {
+	answers, err := askAll(ctx, t, in, target, qs, args)
+	var failure *AskFailure
+	if errors.As(err, &failure) {
+		return nil, errorResult(failure.Message), nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return answers, nil, nil
+}
+
+func askAll(ctx context.Context, t *table.Table, in *CallInput, target string, qs []*table.Question, args *callArgs) (map[string]json.RawMessage, error) {
+	if in.Ask == nil {
+		return nil, &AskFailure{"This must ask the client first, and nothing here can carry the question."}
+	}
+	build := func(q *table.Question) (string, any, error) { return buildQuestion(t, q, args) }
+	return in.Ask(ctx, &Asking{Target: target, Questions: qs, Args: args.JSON, build: build})
+}
+
+// contentResult builds the answer of a tool from its content blocks, then
+// the result block's text (if any) and structured content.
+func contentResult(ctx context.Context, t *table.Table, log *slog.Logger, tool *table.Tool, args *callArgs, vars map[string]cty.Value, out *outcome) *ToolResult {
+	r := &ToolResult{IsError: out.isError}
+	for _, item := range tool.Content {
+		block, err := contentBlock(t, item, args, vars)
+		if err != nil {
+			log.ErrorContext(ctx, "content block failed", "tool", tool.Name, "error", err)
+			return errorResult("The answer could not be built: " + err.Error())
+		}
+		r.Content = append(r.Content, block)
+	}
+	if out.text != "" {
+		r.Content = append(r.Content, TextBlock(out.text))
+	}
+	if out.structured != nil {
+		b, err := out.structuredJSON()
+		if err != nil {
+			log.ErrorContext(ctx, "encoding the answer failed", "tool", tool.Name, "error", err)
+			return errorResult("The answer could not be sent: " + err.Error())
+		}
+		r.Structured = b
+	}
+	return r
+}
+
+func contentBlock(t *table.Table, item *table.ContentItem, args *callArgs, vars map[string]cty.Value) (Block, error) {
+	var firstErr error
+	str := func(e hcl.Expression) string {
+		if e == nil || firstErr != nil {
+			return ""
+		}
+		v, err := evalString(t, e, args.Cty, vars)
+		firstErr = err
+		return v
+	}
+	switch item.Kind {
+	case KindText:
+		return TextBlock(str(item.Text)), firstErr
+	case KindImage, KindAudio:
+		return Block{Kind: item.Kind, Data: str(item.Data), MimeType: str(item.MimeType)}, firstErr
+	case KindResourceLink:
+		link := &Link{URI: str(item.URI), Name: str(item.Name), MimeType: str(item.MimeType), Description: str(item.Description)}
+		return Block{Kind: KindResourceLink, Link: link}, firstErr
+	}
+	c := &Contents{URI: str(item.URI), MimeType: str(item.MimeType), Text: str(item.Text), Blob: str(item.Blob)}
+	return Block{Kind: KindResource, Resource: c}, firstErr
+}
+
+// checkOutput validates structured content against the tool's output
+// schema, as the protocol requires of servers that declare one.
+func checkOutput(ctx context.Context, log *slog.Logger, tool *table.Tool, out *outcome) string {
+	if out.isError || out.structured == nil || !tool.OutputDeclared {
+		return ""
+	}
+	validator, err := tool.OutputValidator()
+	if validator == nil || err != nil {
+		return ""
+	}
+	value := table.JSONValue(out.structured)
+	if absurd := absurdNumbers(value); len(absurd) > 0 {
+		// Checked first, as in arguments: the schema library would expand
+		// such a number exactly, at a cost the backend's answer chooses.
+		log.WarnContext(ctx, "structured answer holds numbers of absurd size", "tool", tool.Name)
+		return "The answer holds numbers too large to check against the tool's output schema:\n" + renderViolations(absurd, "answer", "field") +
+			"\nThis is a problem of the backend's answer, not of the arguments."
+	}
+	if err := tool.ValidateOutput(value); err != nil {
+		log.WarnContext(ctx, "structured answer does not match the output schema", "tool", tool.Name, "error", err)
+		return "The answer does not match the tool's output schema:\n" + violations(err, "answer", "field") +
+			"\nThis is a problem of the server's configuration or of the backend, not of the arguments."
+	}
+	return ""
+}
+
+func argError(ctx context.Context, log *slog.Logger, name string, err error) *ToolResult {
+	var p *argProblem
+	if errors.As(err, &p) {
+		return errorResult(p.msg)
+	}
+	log.ErrorContext(ctx, "argument handling failed", "target", name, "error", err)
+	return errorResult("The arguments could not be checked (the details are in the server log).")
+}
+
+func errorResult(msg string) *ToolResult {
+	return &ToolResult{Content: []Block{TextBlock(msg)}, IsError: true}
+}
+
+// toolResult shapes an outcome as a tool result: media as an image, audio
+// or embedded blob, text as text, structured values as structured content
+// (with a text copy, as the protocol recommends).
+func toolResult(out *outcome) (*ToolResult, error) {
+	r := &ToolResult{IsError: out.isError, Content: make([]Block, 0, 2)}
+	if out.media != nil {
+		r.Content = append(r.Content, mediaBlock(out.media))
+	}
+	if out.structured != nil {
+		b, err := out.structuredJSON()
+		if err != nil {
+			return nil, err
+		}
+		r.Structured = b
+	}
+	if out.text != "" || out.media == nil {
+		r.Content = append(r.Content, TextBlock(out.text))
+	}
+	return r, nil
+}
+
+func mediaBlock(m *adapter.Media) Block {
+	data := base64.StdEncoding.EncodeToString(m.Data)
+	switch {
+	case hasPrefix(m.MimeType, "image/"):
+		return Block{Kind: KindImage, Data: data, MimeType: m.MimeType}
+	case hasPrefix(m.MimeType, "audio/"):
+		return Block{Kind: KindAudio, Data: data, MimeType: m.MimeType}
+	}
+	return Block{Kind: KindResource, Resource: &Contents{URI: "mcpdecl://result", MimeType: m.MimeType, Blob: data}}
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// withFields adds fields (the client's answers) to what the programs see.
+func withFields(res *adapter.Result, fields map[string]any) *adapter.Result {
+	out := &adapter.Result{}
 	if res != nil {
-		ans.Result = c.compileResult(res, ans.Env)
+		*out = *res
 	}
-	return ans
-}
-
-func (c *compiler) compileResult(res *lang.Result, env reflect.Type) *ResultMap {
-	out := &ResultMap{}
-	if res.Structured == nil && res.Text == nil {
-		c.add(hcl.Diagnostics{errorf(res.DeclRange, "Empty result block",
-			"A result block needs structured (an expression for structuredContent), text (the text content), or both.")})
+	out.Fields = make(map[string]any, len(out.Fields)+len(fields))
+	if res != nil {
+		for k, v := range res.Fields {
+			out.Fields[k] = v
+		}
 	}
-	if res.Structured != nil {
-		p, d := eval.CompileProgram(res.Structured, env, false, c.cfg.Files)
-		c.add(d)
-		out.Structured = p
-	}
-	if res.Text != nil {
-		c.compileResultText(out, res.Text, env)
-	}
-	if res.IsError != nil {
-		p, d := eval.CompileProgram(res.IsError, env, true, c.cfg.Files)
-		c.add(d)
-		out.IsError = p
-	}
-	out.MaxBytes = c.positiveInt(res.MaxBytes, "max_bytes must be a positive number of bytes, for example 20000.")
-	out.MaxItems = c.positiveInt(res.MaxItems, "max_items must be a positive number of items, for example 50.")
-	if res.MaxItems != nil && res.Structured == nil {
-		c.add(hcl.Diagnostics{errorf(res.MaxItems.NameRange, "max_items without structured", "max_items cuts the lists of the structured result; add structured, or use max_bytes to cut the text.")})
+	for k, v := range fields {
+		out.Fields[k] = v
 	}
 	return out
-}
-
-// positiveInt evaluates an optional static whole number above zero.
-func (c *compiler) positiveInt(attr *hcl.Attribute, detail string) int {
-	v := c.staticValue(attr, cty.Number)
-	if v == cty.NilVal || !v.IsKnown() || v.IsNull() {
-		return 0
-	}
-	n, acc := v.AsBigFloat().Int64()
-	if n <= 0 || acc != big.Exact {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid "+attr.Name, "%s", detail)})
-		return 0
-	}
-	return int(n)
-}
-
-// inferOutputSchema describes the object a structured expression builds
-// when it is an object literal ({'books': body}): its keys are always
-// there, and truncated may be when max_items can cut its lists. Other
-// expressions say nothing certain, so no schema is given.
-func inferOutputSchema(p *eval.Program, cuts bool) map[string]any {
-	var keys []string
-	switch n := p.Node().(type) {
-	case *ast.MapNode:
-		for _, pair := range n.Pairs {
-			key, ok := pair.(*ast.PairNode).Key.(*ast.StringNode)
-			if !ok {
-				return nil
-			}
-			keys = append(keys, key.Value)
-		}
-	case *ast.ConstantNode:
-		m, ok := n.Value.(map[string]any)
-		if !ok {
-			return nil
-		}
-		for k := range m {
-			keys = append(keys, k)
-		}
-	default:
-		return nil
-	}
-	props := map[string]any{}
-	required := make([]any, 0, len(keys))
-	sort.Strings(keys)
-	for _, k := range keys {
-		props[k] = map[string]any{}
-		required = append(required, k)
-	}
-	if _, taken := props["truncated"]; cuts && !taken {
-		props["truncated"] = map[string]any{"type": "boolean"}
-	}
-	return map[string]any{"type": "object", "properties": props, "required": required}
-}
-
-// checkTruncatedAllowed: max_items marks a cut object with "truncated":
-// true, which a declared output schema closed to other properties would
-// reject, turning every cut answer into an error.
-func (c *compiler) checkTruncatedAllowed(tool *Tool, res *lang.Result) {
-	schema := tool.OutputSchema
-	if tool.Result.MaxItems == 0 || schema == nil || res.MaxItems == nil {
-		return
-	}
-	if props, _ := schema["properties"].(map[string]any); props != nil && props["truncated"] != nil {
-		return
-	}
-	for _, key := range []string{"additionalProperties", "unevaluatedProperties"} {
-		if schema[key] == false {
-			c.add(hcl.Diagnostics{errorf(res.MaxItems.NameRange, "max_items needs truncated in the output schema",
-				"When max_items cuts a list, the answer gets \"truncated\": true, which output_schema does not allow (%s is false). Add truncated = { type = \"boolean\" } to its properties.", key)})
-			return
-		}
-	}
-}
-
-// compileResultText compiles `text`: a template when it holds {{ }}
-// pieces, otherwise an expr-lang expression.
-func (c *compiler) compileResultText(out *ResultMap, attr *hcl.Attribute, env reflect.Type) {
-	if v, d := attr.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() && eval.IsTemplate(v.AsString()) {
-		t, d := eval.CompileTemplate(attr, env, c.cfg.Files)
-		c.add(d)
-		out.TextTemplate = t
-		return
-	}
-	p, d := eval.CompileProgram(attr, env, false, c.cfg.Files)
-	c.add(d)
-	out.Text = p
-}
-
-func (c *compiler) outputSchema(attr *hcl.Attribute) map[string]any {
-	v := c.staticValue(attr, cty.DynamicPseudoType)
-	if v == cty.NilVal || !v.IsWhollyKnown() {
-		return nil
-	}
-	j, err := eval.ToJSON(v)
-	doc, ok := j.(map[string]any)
-	if err != nil || !ok {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "output_schema must be a JSON Schema object, as in { type = \"object\", properties = { ... } }.")})
-		return nil
-	}
-	if doc["type"] != "object" {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "An MCP output schema describes structuredContent, which is an object: set type = \"object\".")})
-	}
-	if _, err := compileJSONSchema("mcpdecl:output-schema.json", doc); err != nil {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid output schema", "output_schema is not a valid JSON Schema: %s.", err)})
-	}
-	return doc
-}
-
-func (c *compiler) compileAnnotations(a *lang.Annotations) map[string]any {
-	out := map[string]any{}
-	if t := c.staticString(a.Title); t != "" {
-		out["title"] = t
-	}
-	for _, h := range []struct {
-		attr *hcl.Attribute
-		key  string
-	}{{a.ReadOnly, "readOnlyHint"}, {a.Destructive, "destructiveHint"}, {a.Idempotent, "idempotentHint"}, {a.OpenWorld, "openWorldHint"}} {
-		if v, ok := c.staticBool(h.attr); ok {
-			out[h.key] = v
-		}
-	}
-	if ro, _ := c.staticBool(a.ReadOnly); ro {
-		if d, set := c.staticBool(a.Destructive); set && d {
-			c.add(hcl.Diagnostics{errorf(a.Destructive.NameRange, "Contradicting annotations",
-				"A read-only tool cannot be destructive. Set read_only = false or destructive = false.")})
-		}
-	}
-	return out
-}
-
-func (c *compiler) duration(attr *hcl.Attribute) time.Duration {
-	s := c.staticString(attr)
-	if s == "" {
-		return 0
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Invalid duration",
-			"%q is not a positive duration; write a number with a unit, for example \"5s\" or \"1m30s\".", s)})
-	}
-	return d
-}
-
-// compileContent checks each content block's expressions as strings over
-// the arguments.
-func (c *compiler) compileContent(blocks []*lang.Content, scope *adapter.Scope) []*ContentItem {
-	var out []*ContentItem
-	for _, b := range blocks {
-		item := &ContentItem{Kind: b.Kind}
-		for _, f := range []struct {
-			attr *hcl.Attribute
-			dst  *hcl.Expression
-		}{{b.Text, &item.Text}, {b.Data, &item.Data}, {b.Blob, &item.Blob}, {b.MimeType, &item.MimeType},
-			{b.URI, &item.URI}, {b.Name, &item.Name}, {b.Description, &item.Description}} {
-			if f.attr == nil {
-				continue
-			}
-			_, d := scope.CheckDynamic(f.attr, cty.String)
-			c.add(d)
-			*f.dst = f.attr.Expr
-		}
-		out = append(out, item)
-	}
-	return out
-}
-
-// compileQuestions compiles the elicit, sample and roots blocks of a
-// tool, checking that their keys are unique.
-func (c *compiler) compileQuestions(elicits []*lang.Elicit, samples []*lang.Sample, roots []*lang.Roots, scope *adapter.Scope) []*Question {
-	var out []*Question
-	seen := map[string]hcl.Range{}
-	add := func(q *Question, keyAttr *hcl.Attribute, decl hcl.Range) {
-		at := decl
-		if keyAttr != nil {
-			at = keyAttr.Expr.Range()
-		}
-		if prev, dup := seen[q.Key]; dup {
-			c.add(hcl.Diagnostics{errorf(at, "Duplicate question key",
-				"The key %q is already used by the question at %s; give each question its own key.", q.Key, prev)})
-		}
-		seen[q.Key] = decl
-		out = append(out, q)
-	}
-	for i, e := range elicits {
-		q := c.compileElicit(e, scope)
-		q.Key, q.Round = c.keyOr(e.Key, numbered("elicit", i)), c.round(e.Round)
-		add(q, e.Key, e.DeclRange)
-	}
-	for i, b := range samples {
-		q := c.compileSample(b, scope)
-		q.Key, q.Round = c.keyOr(b.Key, numbered("sample", i)), c.round(b.Round)
-		add(q, b.Key, b.DeclRange)
-	}
-	for i, r := range roots {
-		add(&Question{Kind: "roots", Key: c.keyOr(r.Key, numbered("roots", i)), Round: c.round(r.Round)}, r.Key, r.DeclRange)
-	}
-	return out
-}
-
-// numbered names the i-th question of a kind: elicit, elicit2, ...
-func numbered(kind string, i int) string {
-	if i == 0 {
-		return kind
-	}
-	return fmt.Sprintf("%s%d", kind, i+1)
-}
-
-func (c *compiler) round(attr *hcl.Attribute) int {
-	if n := c.positiveInt(attr, "round must be a whole number from 1 up: round 2 is asked once round 1 is answered."); n > 0 {
-		return n
-	}
-	return 1
-}
-
-// questionEnv adds what result and error programs see of the answers:
-// elicit, sample and roots (the first question of each kind) and answers
-// (every answer by key). Each is typed with the names it holds, so that a
-// misspelt key (answers.smaple) or field (sample.txt) is a load-time
-// error, as a misspelt argument is.
-func questionEnv(qs []*Question) []eval.EnvField {
-	if len(qs) == 0 {
-		return nil
-	}
-	var byKey, kinds []eval.EnvField
-	seen := map[string]bool{}
-	for _, q := range qs {
-		ty := answerType(q.Kind)
-		byKey = append(byKey, eval.EnvField{Name: q.Key, Type: ty})
-		if !seen[q.Kind] {
-			seen[q.Kind] = true
-			kinds = append(kinds, eval.EnvField{Name: q.Kind, Type: ty})
-		}
-	}
-	return append([]eval.EnvField{{Name: "answers", Type: eval.EnvType(byKey)}}, kinds...)
-}
-
-// answerFields are the names of an answer of each kind of question (the
-// server builds answers with exactly these; roots answer a list).
-var answerFields = map[string][]eval.EnvField{
-	"elicit": {{Name: "action", Type: reflect.TypeOf("")}, {Name: "content", Type: reflect.TypeOf(map[string]any{})}},
-	"sample": {{Name: "text", Type: reflect.TypeOf("")}, {Name: "model", Type: reflect.TypeOf("")},
-		{Name: "role", Type: reflect.TypeOf("")}, {Name: "stop_reason", Type: reflect.TypeOf("")}},
-}
-
-// answerFieldNames lists the names under an answer of the given kind; nil
-// for roots, whose answer is a list.
-func answerFieldNames(kind string) []string {
-	var out []string
-	for _, f := range answerFields[kind] {
-		out = append(out, f.Name)
-	}
-	return out
-}
-
-func answerType(kind string) reflect.Type {
-	if f, ok := answerFields[kind]; ok {
-		return eval.EnvType(f)
-	}
-	return reflect.TypeOf([]any{})
-}
-
-// compileElicit checks the message over the arguments and the requested
-// schema, which MCP restricts to a flat object of primitive properties.
-func (c *compiler) compileElicit(e *lang.Elicit, scope *adapter.Scope) *Question {
-	_, d := scope.CheckDynamic(e.Message, cty.String)
-	c.add(d)
-	out := &Question{Kind: "elicit", Message: e.Message.Expr}
-	v := c.staticValue(e.RequestedSchema, cty.DynamicPseudoType)
-	if v == cty.NilVal || !v.IsWhollyKnown() {
-		return out
-	}
-	j, _ := eval.ToJSON(v)
-	doc, ok := j.(map[string]any)
-	if !ok || doc["type"] != "object" {
-		c.add(hcl.Diagnostics{errorf(e.RequestedSchema.Expr.Range(), "Invalid requested schema",
-			"requested_schema is the JSON Schema of the form the user fills in: an object with type = \"object\" and properties of type string, number, integer or boolean.")})
-		return out
-	}
-	if _, err := compileJSONSchema("mcpdecl:requested-schema.json", doc); err != nil {
-		c.add(hcl.Diagnostics{errorf(e.RequestedSchema.Expr.Range(), "Invalid requested schema", "requested_schema is not a valid JSON Schema: %s.", err)})
-	}
-	out.Schema = doc
-	return out
-}
-
-func (c *compiler) compileSample(b *lang.Sample, scope *adapter.Scope) *Question {
-	out := &Question{Kind: "sample", Prompt: b.Prompt.Expr, MaxTokens: 1000}
-	_, d := scope.CheckDynamic(b.Prompt, cty.String)
-	c.add(d)
-	if b.SystemPrompt != nil {
-		_, d = scope.CheckDynamic(b.SystemPrompt, cty.String)
-		c.add(d)
-		out.SystemPrompt = b.SystemPrompt.Expr
-	}
-	if n := c.positiveInt(b.MaxTokens, "max_tokens must be a positive whole number, for example 500."); n > 0 {
-		out.MaxTokens = n
-	}
-	return out
-}
-
-// keyOr returns a static key attribute, or def when absent.
-func (c *compiler) keyOr(attr *hcl.Attribute, def string) string {
-	if k := c.staticString(attr); k != "" {
-		return k
-	}
-	return def
 }

@@ -14,6 +14,6 @@
 // them untouched and are converted only where a program computes
 // ([NumberOf], exprlang_numbers.go).
 //
-// eval depends on hcl, cty and expr only; package dispatch and the adapters
-// use it.
+// eval depends on hcl, cty and expr only; packages table and dispatch and
+// the adapters use it.
 package eval

@@ -5,12 +5,12 @@
 //
 // It is the first stage of the pipeline
 //
-//	files ─lang.Load─▶ *lang.Config ─dispatch.Compile─▶ *dispatch.Table ─server─▶ wire
+//	files ─lang.Load─▶ *lang.Config ─table.Compile─▶ *table.Table ─dispatch─▶ results ─server─▶ wire
 //
 // lang checks structure only: block and attribute names, labels, argument
 // type expressions, name rules and duplicates. It records every expression
 // unevaluated (as *hcl.Attribute) together with its source range, so that
-// later stages (package dispatch, with package eval and the adapters) can
+// later stages (package table, with package eval and the adapters) can
 // type-check and evaluate them and still point at the exact column.
 //
 // lang reads only the files it is given and imports no adapter code: the

@@ -5,9 +5,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // checkApps reports apps no tool links to (MCPD505) and what an app's
@@ -36,7 +36,7 @@ func (c *checker) checkApps() {
 // checkPage reports each reference of an app's page that its policy
 // blocks: at the reference in the page's file, or at the html attribute
 // for an inline page.
-func (c *checker) checkPage(a *lang.App, r *dispatch.Resource) {
+func (c *checker) checkPage(a *lang.App, r *table.Resource) {
 	page, file := r.App.Page, ""
 	if r.File != "" {
 		b, err := regularfile.Read(r.File)
@@ -65,7 +65,7 @@ func (c *checker) checkPage(a *lang.App, r *dispatch.Resource) {
 
 // blocked says what the policy of an app with csp does to ref and what to
 // do, or "" when it allows it.
-func blocked(ref pageRef, csp dispatch.AppCSP) string {
+func blocked(ref pageRef, csp table.AppCSP) string {
 	scheme, host, remote, relative := refOrigin(ref.url)
 	switch {
 	case ref.list == listNone && (remote || relative):

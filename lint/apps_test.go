@@ -9,9 +9,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // appTool is a tool that shows its results in the app named app.
@@ -164,12 +164,12 @@ app "dashboard" {
 		t.Fatal(err)
 	}
 	cfg, diags := lang.Load(cfgPath)
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags = append(diags, d...); diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	var got []string
-	for _, f := range lint.Check(cfg, table) {
+	for _, f := range lint.Check(cfg, tbl) {
 		got = append(got, lint.CodeOf(f)+" "+f.Subject.String())
 	}
 	file := filepath.Join(dir, "dashboard.html")

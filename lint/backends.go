@@ -6,13 +6,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // actionsByBackend groups every compiled call of the table (calls, steps,
 // completions) by the backend it names.
-func actionsByBackend(t *dispatch.Table) map[string][]adapter.Action {
+func actionsByBackend(t *table.Table) map[string][]adapter.Action {
 	out := map[string][]adapter.Action{}
 	add := func(a adapter.Action) {
 		if a == nil {
@@ -22,12 +22,12 @@ func actionsByBackend(t *dispatch.Table) map[string][]adapter.Action {
 			out[name] = append(out[name], a)
 		}
 	}
-	addSteps := func(steps []*dispatch.Step) {
+	addSteps := func(steps []*table.Step) {
 		for _, s := range steps {
 			add(s.Action)
 		}
 	}
-	addArgs := func(args *dispatch.Args) {
+	addArgs := func(args *table.Args) {
 		if args == nil {
 			return
 		}

@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // bigConfig is n HTTP tools of the size a wrapped REST API has (as in
-// dispatch's compile benchmark), with findings for most rules: arguments
+// table's compile benchmark), with findings for most rules: arguments
 // without descriptions, writing tools without hints, an unused argument,
 // and a listing far over the token budget.
 func bigConfig(n int) []byte {
@@ -52,13 +52,13 @@ func bigConfig(n int) []byte {
 	return []byte(b.String())
 }
 
-func compileBig(b *testing.B, n int) (*lang.Config, *dispatch.Table) {
+func compileBig(b *testing.B, n int) (*lang.Config, *table.Table) {
 	cfg, diags := lang.LoadSource("gen.hcl", bigConfig(n))
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() || d.HasErrors() {
 		b.Fatal(diags, d)
 	}
-	return cfg, table
+	return cfg, tbl
 }
 
 // BenchmarkLoadCompile1000Tools is the baseline: what validate does
@@ -69,7 +69,7 @@ func BenchmarkLoadCompile1000Tools(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		cfg, diags := lang.LoadSource("gen.hcl", src)
-		if _, d := dispatch.Compile(cfg, reg, dispatch.Options{}); diags.HasErrors() || d.HasErrors() {
+		if _, d := table.Compile(cfg, reg, table.Options{}); diags.HasErrors() || d.HasErrors() {
 			b.Fatal(diags, d)
 		}
 	}
@@ -86,9 +86,9 @@ func BenchmarkLintOverCompile1000Tools(b *testing.B) {
 	for b.Loop() {
 		w0, c0 := time.Now(), cpuTime()
 		cfg, diags := lang.LoadSource("gen.hcl", src)
-		table, d := dispatch.Compile(cfg, reg, dispatch.Options{})
+		tbl, d := table.Compile(cfg, reg, table.Options{})
 		w1, c1 := time.Now(), cpuTime()
-		findings := lint.Check(cfg, table)
+		findings := lint.Check(cfg, tbl)
 		w2, c2 := time.Now(), cpuTime()
 		if diags.HasErrors() || d.HasErrors() || len(findings) < 1000 {
 			b.Fatal(diags, d, len(findings))
@@ -110,10 +110,10 @@ func BenchmarkLintOverCompile1000Tools(b *testing.B) {
 // BenchmarkLint1000Tools is what lint adds to it, alone (with its
 // allocations).
 func BenchmarkLint1000Tools(b *testing.B) {
-	cfg, table := compileBig(b, 1000)
+	cfg, tbl := compileBig(b, 1000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if findings := lint.Check(cfg, table); len(findings) < 1000 {
+		if findings := lint.Check(cfg, tbl); len(findings) < 1000 {
 			b.Fatalf("%d findings", len(findings))
 		}
 	}

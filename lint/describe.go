@@ -7,9 +7,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // The fewest words a description needs. A tool's description must say
@@ -95,7 +95,7 @@ func (c *checker) checkDescriptions() {
 	}
 }
 
-func (c *checker) checkArgDescriptions(kind, name string, args []*lang.Arg, compiled *dispatch.Args, owners []*lang.Lint) {
+func (c *checker) checkArgDescriptions(kind, name string, args []*lang.Arg, compiled *table.Args, owners []*lang.Lint) {
 	for _, a := range args {
 		if a.Spec == nil {
 			continue
@@ -108,7 +108,7 @@ func (c *checker) checkArgDescriptions(kind, name string, args []*lang.Arg, comp
 	}
 }
 
-func compiledArg(args *dispatch.Args, name string) *dispatch.Arg {
+func compiledArg(args *table.Args, name string) *table.Arg {
 	if args == nil {
 		return nil
 	}

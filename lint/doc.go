@@ -6,7 +6,7 @@
 // the block concerned, or in the server block, turns codes off.
 //
 // The checks read the configuration ([lang.Config]) for positions and the
-// compiled table ([dispatch.Table]) for values, so they judge what the
+// compiled table ([table.Table]) for values, so they judge what the
 // server would list and run, not the source text.
 //
 // CheckOnline is `mcpdecl check`'s step after them: it opens the backends

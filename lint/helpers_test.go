@@ -9,9 +9,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // check compiles src with the real adapters and lints it; the
@@ -22,11 +22,11 @@ func check(t *testing.T, src string) hcl.Diagnostics {
 	if diags.HasErrors() {
 		t.Fatalf("load: %s", diags.Error())
 	}
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 	if d.HasErrors() {
 		t.Fatalf("compile: %s", d.Error())
 	}
-	return lint.Check(cfg, table)
+	return lint.Check(cfg, tbl)
 }
 
 // found lists the findings as "CODE line:col", in order.

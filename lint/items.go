@@ -3,16 +3,16 @@ package lint
 import (
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // items finds the compiled form of a configuration block by where the
 // block is declared, which both forms record.
 type items struct {
-	tools     map[key]*dispatch.Tool
-	resources map[key]*dispatch.Resource
-	templates map[key]*dispatch.Template
-	prompts   map[key]*dispatch.Prompt
+	tools     map[key]*table.Tool
+	resources map[key]*table.Resource
+	templates map[key]*table.Template
+	prompts   map[key]*table.Prompt
 }
 
 // key is where a block is declared: its file and byte offset.
@@ -23,9 +23,9 @@ type key struct {
 
 func keyOf(r hcl.Range) key { return key{r.Filename, r.Start.Byte} }
 
-func indexItems(t *dispatch.Table) *items {
-	ix := &items{tools: map[key]*dispatch.Tool{}, resources: map[key]*dispatch.Resource{},
-		templates: map[key]*dispatch.Template{}, prompts: map[key]*dispatch.Prompt{}}
+func indexItems(t *table.Table) *items {
+	ix := &items{tools: map[key]*table.Tool{}, resources: map[key]*table.Resource{},
+		templates: map[key]*table.Template{}, prompts: map[key]*table.Prompt{}}
 	for _, x := range t.Tools {
 		ix.tools[keyOf(x.DeclRange)] = x
 	}

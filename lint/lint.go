@@ -6,8 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Extra is the Extra of every diagnostic lint reports: its code.
@@ -31,7 +31,7 @@ func CodeOf(d *hcl.Diagnostic) string {
 // Check runs every rule on a configuration and the table it compiled to
 // (a table is only returned without errors). Findings are warnings; a
 // malformed lint block is an error.
-func Check(cfg *lang.Config, t *dispatch.Table) hcl.Diagnostics {
+func Check(cfg *lang.Config, t *table.Table) hcl.Diagnostics {
 	if cfg == nil || t == nil {
 		return nil
 	}
@@ -49,7 +49,7 @@ func Check(cfg *lang.Config, t *dispatch.Table) hcl.Diagnostics {
 // compiled item by its block, and the parsed lint blocks.
 type checker struct {
 	cfg   *lang.Config
-	table *dispatch.Table
+	table *table.Table
 	items *items
 	// ignored maps each lint block to the codes it turns off.
 	ignored map[*lang.Lint]map[string]bool
@@ -61,7 +61,7 @@ type checker struct {
 	diags  hcl.Diagnostics
 }
 
-func newChecker(cfg *lang.Config, t *dispatch.Table) *checker {
+func newChecker(cfg *lang.Config, t *table.Table) *checker {
 	c := &checker{cfg: cfg, table: t, items: indexItems(t), ignored: map[*lang.Lint]map[string]bool{}, budget: DefaultTokenBudget}
 	if cfg.Server != nil {
 		c.server = cfg.Server.Lint

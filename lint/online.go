@@ -8,13 +8,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // CheckOnline opens every backend the way the server's lifecycle does for
 // a check and checks every call that can be checked, then closes the
 // backends. It returns the backends' notes.
-func CheckOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnostics) {
+func CheckOnline(ctx context.Context, t *table.Table) ([]string, hcl.Diagnostics) {
 	notes, diags, failed := t.OpenForCheck(ctx)
 	defer t.CloseBackends(nil)
 	for _, f := range failed {
@@ -27,10 +27,10 @@ func CheckOnline(ctx context.Context, t *dispatch.Table) ([]string, hcl.Diagnost
 		}
 	}
 	slices.Sort(notes)
-	return notes, dispatch.RedactDiagnostics(diags, t.Secrets)
+	return notes, table.RedactDiagnostics(diags, t.Secrets)
 }
 
-func actions(t *dispatch.Table) []adapter.Action {
+func actions(t *table.Table) []adapter.Action {
 	var out []adapter.Action
 	for _, tool := range t.Tools {
 		out = append(out, tool.Action)
@@ -45,7 +45,7 @@ func actions(t *dispatch.Table) []adapter.Action {
 }
 
 // Checkable is how many calls of t its backends can check.
-func Checkable(t *dispatch.Table) int {
+func Checkable(t *table.Table) int {
 	n := 0
 	for _, a := range actions(t) {
 		if _, ok := a.(adapter.Checker); ok {

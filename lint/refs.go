@@ -6,8 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // uses records the names under one root (args, var, local) that
@@ -104,7 +104,7 @@ func (v *argsVisitor) Visit(node *ast.Node) {
 
 // addAnswer records the arguments the error rules and result block of an
 // answer read.
-func (u *uses) addAnswer(a *dispatch.Answer) {
+func (u *uses) addAnswer(a *table.Answer) {
 	for _, e := range a.Errors {
 		u.addProgram(e.When)
 		u.addTemplate(e.Message)
@@ -119,7 +119,7 @@ func (u *uses) addAnswer(a *dispatch.Answer) {
 
 // addSteps records the arguments the steps' expr-lang conditions and
 // error rules read (their calls are HCL, found in the syntax).
-func (u *uses) addSteps(steps []*dispatch.Step) {
+func (u *uses) addSteps(steps []*table.Step) {
 	for _, s := range steps {
 		u.addProgram(s.When)
 		for _, e := range s.Errors {

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/apppages"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // TestRepositoryConfigsLintClean: the examples and the valid test
@@ -36,13 +36,13 @@ func TestRepositoryConfigsLintClean(t *testing.T) {
 			continue
 		}
 		cfg, diags := lang.Load(p)
-		table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+		tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 		diags = append(diags, d...)
 		if diags.HasErrors() {
 			t.Errorf("%s: %s", p, diags.Error())
 			continue
 		}
-		if findings := lint.Check(cfg, table); len(findings) > 0 {
+		if findings := lint.Check(cfg, tbl); len(findings) > 0 {
 			t.Errorf("%s:%s", p, describe(findings))
 		}
 	}

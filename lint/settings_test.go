@@ -7,9 +7,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 func TestUnknownIgnoredCode(t *testing.T) {
@@ -91,11 +91,11 @@ func TestIgnoreInJSONSyntax(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 	if d.HasErrors() {
 		t.Fatal(d.Error())
 	}
-	if got := found(lint.Check(cfg, table)); strings.Join(got, ",") != "MCPD003 5:36" {
+	if got := found(lint.Check(cfg, tbl)); strings.Join(got, ",") != "MCPD003 5:36" {
 		t.Errorf("findings %q, want only the unknown code MCPD9", got)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // EstimateTokens estimates how many tokens a model's tokenizer makes of
@@ -73,7 +73,7 @@ type ToolCost struct {
 // ListingTokens estimates the tokens of the tools/list result the server
 // sends for t, in total and per tool (largest first). The JSON is that of
 // the listing the server builds its answer from, without whitespace.
-func ListingTokens(t *dispatch.Table) (total int, perTool []ToolCost) {
+func ListingTokens(t *table.Table) (total int, perTool []ToolCost) {
 	listing := t.Listing().Tools
 	// {"tools":[tool,tool,...]}: the bytes json.Marshal gives for the
 	// whole result, built from each tool's, which are estimated alone too.

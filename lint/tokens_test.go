@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 func TestEstimateTokens(t *testing.T) {
@@ -79,11 +79,11 @@ func TestListingTokensAreTheWire(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 	if d.HasErrors() {
 		t.Fatal(d.Error())
 	}
-	tools, err := server.New(table, nil).ListTools(context.Background(), &mcp.Request{})
+	tools, err := server.New(tbl, nil).ListTools(context.Background(), &mcp.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestListingTokensAreTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	total, perTool := lint.ListingTokens(table)
+	total, perTool := lint.ListingTokens(tbl)
 	onWire := lint.EstimateTokens(wire)
 	if total < onWire*97/100 || total > onWire*103/100 {
 		t.Errorf("listing estimate %d, the wire's %d: more than 3%% apart", total, onWire)

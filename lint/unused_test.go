@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 func TestUnusedVariableAndLocal(t *testing.T) {
@@ -61,11 +61,11 @@ func TestUnusedInJSONSyntax(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 	if d.HasErrors() {
 		t.Fatal(d.Error())
 	}
-	got := found(lint.Check(cfg, table))
+	got := found(lint.Check(cfg, tbl))
 	if strings.Join(got, ",") != "MCPD501 2:62" {
 		t.Errorf("findings %q, want only the unused variable spare", got)
 	}

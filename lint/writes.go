@@ -7,8 +7,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // effect is what a call may do to the world it reaches.
@@ -54,7 +54,7 @@ type call struct {
 }
 
 // toolCalls lists a tool's calls: its steps' then its own.
-func toolCalls(t *lang.Tool, dt *dispatch.Tool) []call {
+func toolCalls(t *lang.Tool, dt *table.Tool) []call {
 	out := stepCalls(t.Steps, dt.Steps)
 	if t.Call != nil && dt.Action != nil {
 		out = append(out, call{dt.Action, callRange(t.Call)})
@@ -62,8 +62,8 @@ func toolCalls(t *lang.Tool, dt *dispatch.Tool) []call {
 	return out
 }
 
-func stepCalls(steps []*lang.Step, compiled []*dispatch.Step) []call {
-	byName := map[string]*dispatch.Step{}
+func stepCalls(steps []*lang.Step, compiled []*table.Step) []call {
+	byName := map[string]*table.Step{}
 	for _, s := range compiled {
 		byName[s.Name] = s
 	}
@@ -105,7 +105,7 @@ func (c *checker) checkWrites() {
 	}
 }
 
-func (c *checker) checkToolHints(t *lang.Tool, dt *dispatch.Tool) {
+func (c *checker) checkToolHints(t *lang.Tool, dt *table.Tool) {
 	worst, eff := strongest(toolCalls(t, dt))
 	if eff == reads {
 		return

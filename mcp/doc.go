@@ -10,8 +10,8 @@
 // The contract it implements is the MCP specification of each revision
 // served; comments name the rule they implement in words. The package
 // imports only the standard library so that the protocol can be tested and
-// reasoned about on its own; the server package adapts a compiled dispatch
-// table to [Handler].
+// reasoned about on its own; the server package adapts a compiled table
+// (package table, run by package dispatch) to [Handler].
 //
 // Construct a [Server] with [NewServer], then serve it with
 // [Server.ServeStdio] or mount [Server.HTTPHandler] on an http.Server.

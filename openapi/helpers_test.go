@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -54,7 +54,7 @@ func checkConfig(t testing.TB, name string, out []byte) hcl.Diagnostics {
 	}
 	cfg, diags := lang.Load(file)
 	if !cfg.Incomplete {
-		_, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+		_, d := table.Compile(cfg, all.Registry(), table.Options{})
 		diags = append(diags, d...)
 	}
 	var warnings hcl.Diagnostics

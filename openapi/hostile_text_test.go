@@ -15,10 +15,10 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // TestHostileURLSecrets: the user information, query and fragment of a
@@ -237,13 +237,13 @@ func serveConfig(t *testing.T, out []byte, base string, env map[string]string) *
 		t.Fatal(diags)
 	}
 	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"base_url": base}, LookupEnv: lookup})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"base_url": base}, LookupEnv: lookup})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	srv, err := server.Open(ctx, table, nil)
+	srv, err := server.Open(ctx, tbl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

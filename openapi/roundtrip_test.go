@@ -24,10 +24,10 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 const petstoreKey = "special-key"
@@ -196,13 +196,13 @@ func servePetstore(t *testing.T, doc, base string) *sdkmcp.ClientSession {
 		}
 		return "", false
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"base_url": base}, LookupEnv: env})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"base_url": base}, LookupEnv: env})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	srv, err := server.Open(ctx, table, nil)
+	srv, err := server.Open(ctx, tbl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

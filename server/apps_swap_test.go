@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // TestSwapReportsChangedApps: an app is a resource for subscriptions; a
@@ -18,7 +18,7 @@ func TestSwapReportsChangedApps(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "page.html"), []byte("<p>file</p>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	compile := func(inline, origin string) *dispatch.Table {
+	compile := func(inline, origin string) *table.Table {
 		p := filepath.Join(dir, "apps.hcl")
 		src := `
 app "inline" {
@@ -37,11 +37,11 @@ app "file" {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+		tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		return table
+		return tbl
 	}
 	s := New(compile("<p>one</p>", "https://a.example.com"), nil)
 	if _, updated := s.SwapAndDiff(compile("<p>one</p>", "https://a.example.com")); len(updated) != 0 {

@@ -12,9 +12,9 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 const appsConfig = "testdata/apps.hcl"

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // stateTTL bounds how long a modern client may take to answer.
@@ -107,16 +110,16 @@ func (s *Server) askModern(ctx context.Context, req *mcp.Request, a *dispatch.As
 }
 
 // byRound orders questions by round, keeping the written order within one.
-func byRound(qs []*dispatch.Question) []*dispatch.Question {
-	out := append([]*dispatch.Question(nil), qs...)
+func byRound(qs []*table.Question) []*table.Question {
+	out := append([]*table.Question(nil), qs...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Round < out[j].Round })
 	return out
 }
 
 // nextRound returns the unanswered questions of the first round that has
 // any.
-func nextRound(qs []*dispatch.Question, answers map[string]json.RawMessage) []*dispatch.Question {
-	var out []*dispatch.Question
+func nextRound(qs []*table.Question, answers map[string]json.RawMessage) []*table.Question {
+	var out []*table.Question
 	round := 0
 	for _, q := range byRound(qs) {
 		if _, ok := answers[q.Key]; ok {
@@ -132,8 +135,8 @@ func nextRound(qs []*dispatch.Question, answers map[string]json.RawMessage) []*d
 }
 
 // askable keeps the questions the client declared it can answer.
-func askable(qs []*dispatch.Question, caps mcp.ClientCapabilities) []*dispatch.Question {
-	var out []*dispatch.Question
+func askable(qs []*table.Question, caps mcp.ClientCapabilities) []*table.Question {
+	var out []*table.Question
 	for _, q := range qs {
 		ok := q.Kind == "elicit" && caps.Elicitation != nil || q.Kind == "sample" && caps.Sampling != nil || q.Kind == "roots" && caps.Roots != nil
 		if ok {
@@ -198,4 +201,58 @@ func (s *Server) openState(state, binding string, now time.Time) (map[string]jso
 		st.Answers = map[string]json.RawMessage{}
 	}
 	return st.Answers, nil
+}
+
+// askInTask asks a running task's questions, a round at a time, through
+// the task store: post turns the task input_required with the round's
+// questions as its inputRequests, and returns once tasks/update (on any
+// replica) has answered them all.
+func askInTask(ctx context.Context, req *mcp.Request, a *dispatch.Asking, post tasks.Post) (map[string]json.RawMessage, error) {
+	answers := map[string]json.RawMessage{}
+	for {
+		pending := nextRound(a.Questions, answers)
+		if len(pending) == 0 {
+			return answers, nil
+		}
+		asked := askable(pending, req.ClientCapabilities)
+		if len(asked) == 0 {
+			return nil, &dispatch.AskFailure{Message: "This must ask the client first, and the client that started the task declared none of the capabilities needed (" + kindsOf(pending) + ")."}
+		}
+		requests := map[string]json.RawMessage{}
+		for _, q := range pending {
+			if !containsQuestion(asked, q) {
+				answers[q.Key] = json.RawMessage("null")
+				continue
+			}
+			method, params, err := a.Build(q)
+			if err != nil {
+				return nil, &dispatch.AskFailure{Message: err.Error()}
+			}
+			requests[q.Key] = mustJSON(mcp.InputRequest{Method: method, Params: mustJSON(params)})
+		}
+		got, err := post(ctx, requests)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range got {
+			answers[k] = v
+		}
+	}
+}
+
+func containsQuestion(qs []*table.Question, q *table.Question) bool {
+	for _, x := range qs {
+		if x == q {
+			return true
+		}
+	}
+	return false
+}
+
+func kindsOf(qs []*table.Question) string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, map[string]string{"elicit": "elicitation", "sample": "sampling", "roots": "roots"}[q.Kind])
+	}
+	return strings.Join(out, ", ")
 }

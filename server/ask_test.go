@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 const elicitConfig = `
@@ -192,7 +192,7 @@ tool "delete" {
   shell {
     command = ["touch", "`+marker+`"]
   }
-}`, all.Registry(), dispatch.Options{}), nil)
+}`, all.Registry(), table.Options{}), nil)
 	call := func(answer string) *mcp.CallToolResult {
 		n := &answeringNotifier{answer: answer}
 		res, err := s.CallTool(context.Background(), &mcp.Request{Era: mcp.EraLegacy, Notifier: n}, &mcp.CallToolParams{Name: "delete"})

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Token checks. When the server is served over HTTP (Options.HTTPAuth)
@@ -25,7 +26,7 @@ import (
 
 // newVerifier builds the token checks of t; nil when t has no auth block
 // or tokens are not checked (stdio).
-func (s *Server) newVerifier(t *dispatch.Table) (*auth.Verifier, error) {
+func (s *Server) newVerifier(t *table.Table) (*auth.Verifier, error) {
 	if !s.httpAuth || t.Auth == nil {
 		return nil, nil
 	}

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/observe/metrics"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // TestBackendCallMetrics: every backend call, each step's included, is
@@ -26,7 +26,7 @@ func TestBackendCallMetrics(t *testing.T) {
 		_, _ = w.Write([]byte(`{"ok":true}`))
 	}))
 	defer api.Close()
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 backend "http" "api" {
   base_url = "`+api.URL+`"
 }
@@ -56,9 +56,9 @@ tool "say" {
     command = ["echo", "hi"]
   }
 }
-`, all.Registry(), dispatch.Options{})
+`, all.Registry(), table.Options{})
 	reg := metrics.New()
-	s := New(table, &Options{OnBackendCall: reg.BackendCalls().Ended})
+	s := New(tbl, &Options{OnBackendCall: reg.BackendCalls().Ended})
 	req := &mcp.Request{Method: "tools/call", Notifier: nopNotifier{}}
 	for _, c := range []struct{ tool, args string }{{"twice", `{"n":1}`}, {"twice", `{"n":"x"}`}, {"fail", `{}`}, {"say", `{}`}} {
 		if _, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: c.tool, Arguments: json.RawMessage(c.args)}); err != nil {

@@ -9,10 +9,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // cacheScopeConfig has an auth block and a server that calls its answers
@@ -54,11 +54,11 @@ func readScope(t *testing.T, url, uri string) (text, scope string) {
 
 func serveAuthSource(t *testing.T, src string) string {
 	t.Helper()
-	table, err := compileSource("auth.hcl", src)
+	tbl, err := compileSource("auth.hcl", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(table, &server.Options{HTTPAuth: true})
+	srv := server.New(tbl, &server.Options{HTTPAuth: true})
 	ts := httptest.NewServer(mcp.NewServer(srv, nil).HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))
 	t.Cleanup(ts.Close)
 	return ts.URL
@@ -127,9 +127,9 @@ resource "mine" {
 		t.Errorf("a public resource of a forwarding backend: %v", diags)
 	}
 	// Not forced: the resource is private without saying so.
-	table, diags := compileAll(mustLoad(t, strings.Replace(forwarding, `cache_scope = "public"`, "", 1)))
-	if diags.HasErrors() || table.Resources[0].CacheScope != "private" {
-		t.Errorf("a resource of a forwarding backend: %v %v", diags, table)
+	tbl, diags := compileAll(mustLoad(t, strings.Replace(forwarding, `cache_scope = "public"`, "", 1)))
+	if diags.HasErrors() || tbl.Resources[0].CacheScope != "private" {
+		t.Errorf("a resource of a forwarding backend: %v %v", diags, tbl)
 	}
 }
 
@@ -138,8 +138,8 @@ func lineOf(src, text string) int {
 	return strings.Count(src[:strings.Index(src, text)], "\n") + 1
 }
 
-func compileAll(cfg *lang.Config) (*dispatch.Table, hcl.Diagnostics) {
-	return dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+func compileAll(cfg *lang.Config) (*table.Table, hcl.Diagnostics) {
+	return table.Compile(cfg, all.Registry(), table.Options{})
 }
 
 func mustLoad(t *testing.T, src string) *lang.Config {

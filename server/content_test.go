@@ -10,9 +10,9 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 const contentConfig = `
@@ -55,21 +55,21 @@ tool "fails" {
 
 func staticServer(t *testing.T, src string) *Server {
 	t.Helper()
-	return New(compileTable(t, src, adapter.NewRegistry(), dispatch.Options{}), nil)
+	return New(compileTable(t, src, adapter.NewRegistry(), table.Options{}), nil)
 }
 
 // compileTable loads and compiles src; any error fails the test.
-func compileTable(t *testing.T, src string, reg *adapter.Registry, opts dispatch.Options) *dispatch.Table {
+func compileTable(t *testing.T, src string, reg *adapter.Registry, opts table.Options) *table.Table {
 	t.Helper()
 	cfg, diags := lang.LoadSource("test.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, reg, opts)
+	tbl, diags := table.Compile(cfg, reg, opts)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return table
+	return tbl
 }
 
 func callJSON(t *testing.T, s *Server, name, args string) string {
@@ -201,7 +201,7 @@ tool "json_schema_2020_12_tool" {
 }
 
 func TestSwapReportsChangedResources(t *testing.T) {
-	compile := func(text string) *dispatch.Table {
+	compile := func(text string) *table.Table {
 		cfg, diags := lang.LoadSource("r.hcl", []byte(`
 resource "a" {
   uri  = "test://a"
@@ -214,11 +214,11 @@ resource "b" {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+		tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		return table
+		return tbl
 	}
 	s := New(compile("one"), nil)
 	kinds, updated := s.SwapAndDiff(compile("three"))
@@ -231,7 +231,7 @@ resource "b" {
 }
 
 func TestCompletionFromACall(t *testing.T) {
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 prompt "fruit" {
   description = "Talk about a fruit."
   arg "name" {
@@ -245,8 +245,8 @@ prompt "fruit" {
   message "user" {
     text = "Tell me about ${args.name}."
   }
-}`, all.Registry(), dispatch.Options{})
-	s := New(table, nil)
+}`, all.Registry(), table.Options{})
+	s := New(tbl, nil)
 	p := &mcp.CompleteParams{}
 	p.Ref.Type, p.Ref.Name = "ref/prompt", "fruit"
 	p.Argument.Name, p.Argument.Value = "name", "ap"
@@ -297,7 +297,7 @@ resource_template "tag" {
 // built from the listing `mcpdecl inspect` prints; a text resource's size
 // is in both.
 func TestListingIsInspectsListing(t *testing.T) {
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 resource "note" {
   uri  = "note://a"
   name = "note"
@@ -311,10 +311,10 @@ tool "t" {
   result {
     text = "'ok'"
   }
-}`, adapter.NewRegistry(), dispatch.Options{})
-	s := New(table, nil)
+}`, adapter.NewRegistry(), table.Options{})
+	s := New(tbl, nil)
 	listed, _ := s.ListResources(context.Background(), &mcp.Request{})
-	inspected := table.Listing()
+	inspected := tbl.Listing()
 	if len(listed) != 1 || listed[0].Size == nil || *listed[0].Size != 12 || inspected.Resources[0].Size != 12 {
 		t.Errorf("size on the wire %v, in inspect %d; want 12 in both", listed[0].Size, inspected.Resources[0].Size)
 	}

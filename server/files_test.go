@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // TestMissingFilesAreNotFound: a file a resource reads that is not there,
@@ -44,11 +44,11 @@ resource_template "with_policy" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	s := New(table, nil)
+	s := New(tbl, nil)
 	read := func(uri string) (string, error) {
 		res, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: uri})
 		if err != nil {
@@ -101,7 +101,7 @@ resource_template "note" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -110,7 +110,7 @@ resource_template "note" {
 			t.Fatal(err)
 		}
 	}
-	s := New(table, nil)
+	s := New(tbl, nil)
 	for _, uri := range []string{"docs://log", "notes://big.md"} {
 		res, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: uri})
 		var me *mcp.Error

@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // TestHostileHTTP sends malformed, oversized and unwelcome requests to the
@@ -537,17 +537,17 @@ func TestHostileReloadUnderLoad(t *testing.T) {
 }
 
 // compileWithAdapters compiles src with every backend kind.
-func compileWithAdapters(t *testing.T, src string) *dispatch.Table {
+func compileWithAdapters(t *testing.T, src string) *table.Table {
 	t.Helper()
 	cfg, diags := lang.LoadSource("hostile.hcl", []byte(src))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return table
+	return tbl
 }
 
 // exactArgsConfig echoes a number argument through expr-lang programs.
@@ -843,11 +843,11 @@ tool "transfer" {
 // it with his own token, is refused instead of completing her call as
 // himself; Alice completes it.
 func TestHostileRequestStateOtherCaller(t *testing.T) {
-	table, err := compileSource("auth.hcl", otherCallerConfig)
+	tbl, err := compileSource("auth.hcl", otherCallerConfig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(table, &server.Options{HTTPAuth: true})
+	srv := server.New(tbl, &server.Options{HTTPAuth: true})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewServer(srv, nil).HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))
 	ts := httptest.NewServer(mux)

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // The lifecycle of a served configuration: a table is compiled (by the
@@ -26,7 +26,7 @@ import (
 // Open opens t's backends and returns a Server serving t. The server owns
 // the backends of every table it serves from then on: Reload opens the
 // next table's and retires the current one; Close retires the last.
-func Open(ctx context.Context, t *dispatch.Table, opts *Options) (*Server, error) {
+func Open(ctx context.Context, t *table.Table, opts *Options) (*Server, error) {
 	if err := openOrClose(ctx, t); err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func Open(ctx context.Context, t *dispatch.Table, opts *Options) (*Server, error
 // an error nothing changes and the previous table keeps serving. It
 // returns the lists that changed and the URIs of resources whose content
 // changed, for list_changed and resources/updated.
-func (s *Server) Reload(ctx context.Context, t *dispatch.Table) (mcp.ListKind, []string, error) {
+func (s *Server) Reload(ctx context.Context, t *table.Table) (mcp.ListKind, []string, error) {
 	kinds, updated, err := s.reload(ctx, t)
 	if s.obs != nil {
 		s.swapMu.Lock()
@@ -52,7 +52,7 @@ func (s *Server) Reload(ctx context.Context, t *dispatch.Table) (mcp.ListKind, [
 	return kinds, updated, err
 }
 
-func (s *Server) reload(ctx context.Context, t *dispatch.Table) (mcp.ListKind, []string, error) {
+func (s *Server) reload(ctx context.Context, t *table.Table) (mcp.ListKind, []string, error) {
 	v, err := s.newVerifier(t)
 	if err != nil {
 		return 0, nil, err
@@ -83,7 +83,7 @@ var errClosed = errors.New("the server is closed")
 
 // swap makes t the current generation and retires the previous one.
 // v and authErr are t's token checks (see newVerifier).
-func (s *Server) swap(t *dispatch.Table, owned bool, v *auth.Verifier, authErr error) (mcp.ListKind, []string, error) {
+func (s *Server) swap(t *table.Table, owned bool, v *auth.Verifier, authErr error) (mcp.ListKind, []string, error) {
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()
 	if s.closed {
@@ -148,7 +148,7 @@ func (st *state) release() {
 
 // openOrClose opens t's backends; when one fails, it closes the others
 // and returns the failures.
-func openOrClose(ctx context.Context, t *dispatch.Table) error {
+func openOrClose(ctx context.Context, t *table.Table) error {
 	failed := t.OpenBackends(ctx)
 	if len(failed) == 0 {
 		return nil

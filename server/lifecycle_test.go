@@ -17,10 +17,10 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // generationConfig is a configuration on an SQLite database whose answers
@@ -57,26 +57,26 @@ tool "confirmed" {
 `
 }
 
-func compileGeneration(t *testing.T, db, gen string) *dispatch.Table {
+func compileGeneration(t *testing.T, db, gen string) *table.Table {
 	t.Helper()
 	cfg, diags := lang.LoadSource("gen.hcl", []byte(generationConfig(db, gen)))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	return table
+	return tbl
 }
 
 // backendOpen runs a table's probe action directly: it works while the
 // table's SQLite backend is open and fails once it is closed.
-func backendOpen(t *testing.T, table *dispatch.Table) bool {
+func backendOpen(t *testing.T, tbl *table.Table) bool {
 	t.Helper()
-	for _, tool := range table.Tools {
+	for _, tool := range tbl.Tools {
 		if tool.Name == "probe" {
-			_, err := tool.Action.Invoke(context.Background(), &adapter.Request{Args: cty.EmptyObjectVal, Static: table.Static})
+			_, err := tool.Action.Invoke(context.Background(), &adapter.Request{Args: cty.EmptyObjectVal, Static: tbl.Static})
 			return err == nil
 		}
 	}
@@ -242,12 +242,12 @@ func TestReloadLeavesNothingOfPreviousTable(t *testing.T) {
 
 // servedGeneration serves a first table and returns only a weak pointer
 // to it, so the test itself holds no reference.
-func servedGeneration(t *testing.T, db string) (*server.Server, *mcp.Server, weak.Pointer[dispatch.Table]) {
-	table := compileGeneration(t, db, "first")
-	s, err := server.Open(context.Background(), table, nil)
+func servedGeneration(t *testing.T, db string) (*server.Server, *mcp.Server, weak.Pointer[table.Table]) {
+	tbl := compileGeneration(t, db, "first")
+	s, err := server.Open(context.Background(), tbl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	return s, mcp.NewServer(s, nil), weak.Make(table)
+	return s, mcp.NewServer(s, nil), weak.Make(tbl)
 }

@@ -3,8 +3,8 @@ package server_test
 import (
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/observe/metrics"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
 	"github.com/mcpdecl/mcpdecl/server"
 )
 

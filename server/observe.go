@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Observer is told of every call the server runs and of every reload, for
@@ -125,7 +125,7 @@ func outcomeOf(ctx context.Context, err error, toolErr, timedOut bool) string {
 }
 
 // toolName is the label of a tools/call of name.
-func toolName(t *dispatch.Table, name string) string {
+func toolName(t *table.Table, name string) string {
 	if tool := t.Tool(name); tool != nil {
 		return tool.Name
 	}
@@ -134,7 +134,7 @@ func toolName(t *dispatch.Table, name string) string {
 
 // resourceName is the label of a read of uri: the name of its resource or
 // template, never the URI, which may carry values.
-func resourceName(t *dispatch.Table, uri string) string {
+func resourceName(t *table.Table, uri string) string {
 	if r := t.Resource(uri); r != nil {
 		return r.Name
 	}
@@ -144,7 +144,7 @@ func resourceName(t *dispatch.Table, uri string) string {
 	return unknownName
 }
 
-func promptName(t *dispatch.Table, name string) string {
+func promptName(t *table.Table, name string) string {
 	if p := t.Prompt(name); p != nil {
 		return p.Name
 	}
@@ -153,7 +153,7 @@ func promptName(t *dispatch.Table, name string) string {
 
 // completionName labels a completion by the prompt or template it
 // completes an argument of.
-func completionName(t *dispatch.Table, refType, name string) string {
+func completionName(t *table.Table, refType, name string) string {
 	if refType == "ref/resource" {
 		for _, tm := range t.Templates {
 			if tm.URITemplate == name {

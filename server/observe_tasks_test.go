@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // taskRecorder is an Observer that keeps the task changes it is told of,
@@ -17,7 +18,7 @@ type taskRecorder struct {
 	running map[string]int
 }
 
-var _ server.TaskObserver = (*taskRecorder)(nil)
+var _ tasks.Observer = (*taskRecorder)(nil)
 
 func (r *taskRecorder) CallStarted(string)                              {}
 func (r *taskRecorder) CallEnded(string, string, string, time.Duration) {}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // recorder keeps what an Observer is told, as "kind name outcome".
@@ -35,7 +35,7 @@ func (r *recorder) Reloaded(uint64, error) {}
 // by the prompt, and an unknown prompt is "unknown".
 func TestObserverOutcomes(t *testing.T) {
 	url := slowAPI(t, 2*time.Second)
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 backend "http" "api" {
   base_url = "`+url+`"
 }
@@ -76,9 +76,9 @@ prompt "greet" {
     text = "Hello ${args.who}"
   }
 }
-`, all.Registry(), dispatch.Options{})
+`, all.Registry(), table.Options{})
 	rec := &recorder{}
-	s := New(table, &Options{Observer: rec})
+	s := New(tbl, &Options{Observer: rec})
 	req := &mcp.Request{Method: "tools/call", Notifier: nopNotifier{}}
 
 	if _, err := s.CallTool(context.Background(), req, &mcp.CallToolParams{Name: "short", Arguments: json.RawMessage(`{}`)}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -18,7 +19,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 		o.name = promptName(st.table, p.Name)
 		ctx = o.trace(ctx, req)
 	}
-	res, err := st.table.GetPrompt(ctx, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
+	res, err := dispatch.GetPrompt(ctx, st.table, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
 	if o.watched() {
 		o.end(ctx, st, withoutInputRequest(err), false, false)
 	}
@@ -48,7 +49,7 @@ func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.Complete
 		o.name = completionName(st.table, p.Ref.Type, name)
 		ctx = o.trace(ctx, req)
 	}
-	values, err := st.table.Complete(ctx, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
+	values, err := dispatch.Complete(ctx, st.table, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
 	if o.watched() {
 		o.end(ctx, st, err, false, false)
 	}

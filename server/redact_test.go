@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // closedPort returns a loopback address nothing listens on.
@@ -35,7 +36,7 @@ func closedPort(t *testing.T) string {
 // the messages the model gets.
 func TestSensitiveValuesStayOut(t *testing.T) {
 	const key, token = "KEY-4f9a-secret", "tok-81c2-secret"
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 variable "api_key" {
   type      = string
   sensitive = true
@@ -67,10 +68,10 @@ tool "parse" {
   result {
     text = "string(int(args.token))"
   }
-}`, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
+}`, all.Registry(), table.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
 	var log bytes.Buffer
 	var callNamed func(tool, args string) string
-	s := New(table, &Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
+	s := New(tbl, &Options{Logger: slog.New(slog.NewJSONHandler(&log, nil))})
 	call := func(args string) string { return callNamed("lookup", args) }
 	callNamed = func(tool, args string) string {
 		res, err := s.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy},
@@ -107,7 +108,7 @@ tool "parse" {
 	if !strings.Contains(log.String(), redacted) {
 		t.Errorf("the log does not show where a sensitive value was: %s", log.String())
 	}
-	if schema := table.Tools[0].Args.Schema["properties"].(map[string]any)["token"].(map[string]any); schema["writeOnly"] != true {
+	if schema := tbl.Tools[0].Args.Schema["properties"].(map[string]any)["token"].(map[string]any); schema["writeOnly"] != true {
 		t.Errorf("the sensitive argument's schema lacks writeOnly: %v", schema)
 	}
 }
@@ -129,7 +130,7 @@ tool "t" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	_, diags = dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: map[string]string{"pin": "secret-pin-value"}})
+	_, diags = table.Compile(cfg, all.Registry(), table.Options{Vars: map[string]string{"pin": "secret-pin-value"}})
 	if !diags.HasErrors() || strings.Contains(diags.Error(), "secret-pin-value") || !strings.Contains(diags.Error(), "not shown") {
 		t.Errorf("diagnostics: %v", diags)
 	}
@@ -163,7 +164,7 @@ func TestRedactingHandler(t *testing.T) {
 // the config, structured content from a backend, resource text.
 func TestSensitiveVariablesNotInAnswers(t *testing.T) {
 	const key = "KEY-77aa-secret"
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 variable "api_key" {
   sensitive = true
 }
@@ -180,8 +181,8 @@ resource "note" {
   uri  = "note://key"
   name = "note"
   text = "key=${var.api_key}"
-}`, all.Registry(), dispatch.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
-	s := New(table, nil)
+}`, all.Registry(), table.Options{Vars: map[string]string{"api_key": key}, LookupEnv: func(string) (string, bool) { return "", false }})
+	s := New(tbl, nil)
 	res := callTool(t, s, "show", `{}`)
 	read, err := s.ReadResource(context.Background(), &mcp.Request{Method: "resources/read"}, &mcp.ReadResourceParams{URI: "note://key"})
 	if err != nil {
@@ -197,7 +198,7 @@ resource "note" {
 // was called, how long it took, how it ended), redacted like the rest.
 func TestDebugLogsEachCall(t *testing.T) {
 	var log bytes.Buffer
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 backend "http" "api" {
   base_url = "http://`+closedPort(t)+`"
 }
@@ -206,8 +207,8 @@ tool "ping" {
   http "api" {
     path = "/ping"
   }
-}`, all.Registry(), dispatch.Options{})
-	s := New(table, &Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+}`, all.Registry(), table.Options{})
+	s := New(tbl, &Options{Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	callTool(t, s, "ping", `{}`)
 	if got := log.String(); !strings.Contains(got, `level=DEBUG msg="backend call" target="tool ping" outcome=error`) || !strings.Contains(got, "error=\"The API refused") ||
 		!strings.Contains(got, "cause=\"127.0.0.1:") || !strings.Contains(got, `level=DEBUG msg=call kind=tool name=ping outcome=tool_error duration_ms=`) {
@@ -230,7 +231,7 @@ func (n *logCapture) Log(_ context.Context, level, logger string, data any) erro
 // reaches the client as log notifications, redacted too.
 func TestSensitiveNotInNotifications(t *testing.T) {
 	const secret = "Notif-9c1e-secret"
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 variable "tok" {
   sensitive = true
 }
@@ -243,8 +244,8 @@ tool "leak" {
   shell {
     command = ["sh", "-c", "echo \"err $0 $1\" >&2", var.tok, args.code]
   }
-}`, all.Registry(), dispatch.Options{Vars: map[string]string{"tok": secret}, LookupEnv: func(string) (string, bool) { return "", false }})
-	s := New(table, nil)
+}`, all.Registry(), table.Options{Vars: map[string]string{"tok": secret}, LookupEnv: func(string) (string, bool) { return "", false }})
+	s := New(tbl, nil)
 	n := &logCapture{}
 	res, err := s.CallTool(context.Background(), &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy, Notifier: n},
 		&mcp.CallToolParams{Name: "leak", Arguments: json.RawMessage(`{"code":"code-5521"}`)})

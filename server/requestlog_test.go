@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Every log line of a call carries the call's request_id (the same on
@@ -21,7 +21,7 @@ import (
 // of the log in both formats.
 func TestLogLinesCarryRequestAndTraceIDs(t *testing.T) {
 	const secret = "tok-5d1e-secret"
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 backend "http" "api" {
   base_url = "http://`+closedPort(t)+`"
 }
@@ -34,7 +34,7 @@ tool "lookup" {
   http "api" {
     path = "/lookup/${args.token}"
   }
-}`, all.Registry(), dispatch.Options{})
+}`, all.Registry(), table.Options{})
 	const trace = "4bf92f3577b34da6a3ce929d0e0e4736"
 	for _, format := range []string{"json", "text"} {
 		t.Run(format, func(t *testing.T) {
@@ -44,7 +44,7 @@ tool "lookup" {
 			if format == "text" {
 				h = slog.NewTextHandler(&log, opts)
 			}
-			s := New(table, &Options{Logger: slog.New(h)})
+			s := New(tbl, &Options{Logger: slog.New(h)})
 			for _, tp := range []string{"00-" + trace + "-00f067aa0ba902b7-01", "not-a-traceparent", ""} {
 				req := &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy, Header: http.Header{}}
 				if tp != "" {

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // plantsConfig has a template and a resource whose error rules turn
@@ -113,11 +113,11 @@ func TestHostileResourceErrorRules(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	s, err := server.Open(context.Background(), table, nil)
+	s, err := server.Open(context.Background(), tbl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,11 +164,11 @@ func TestHostileSubscribeUnknownURI(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	send := stdioExchange(t, server.New(table, nil))
+	send := stdioExchange(t, server.New(tbl, nil))
 	for uri, known := range map[string]bool{
 		"plants://status":   true,
 		"plants://12/care":  true,
@@ -197,11 +197,11 @@ func TestListenLeavesOutUnknownURIs(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	send := stdioExchange(t, server.New(table, nil))
+	send := stdioExchange(t, server.New(tbl, nil))
 	ack := send(`"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["plants://status","plants://nothing","plants://3/care"]},` + modernMeta + `}`)
 	var m struct {
 		Method string

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 
+	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -17,7 +18,7 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 		o.name = resourceName(st.table, p.URI)
 		ctx = o.trace(ctx, req)
 	}
-	contents, err := st.table.ReadResource(ctx, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
+	contents, err := dispatch.ReadResource(ctx, st.table, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
 	if o.watched() {
 		o.end(ctx, st, err, false, false)
 	}

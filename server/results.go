@@ -30,7 +30,7 @@ func PromptResult(r *dispatch.PromptResult) *mcp.GetPromptResult {
 	return out
 }
 
-// ProtocolError is a table's *dispatch.CallError as the protocol error a
+// ProtocolError is a call's *dispatch.CallError as the protocol error a
 // client receives; any other error is returned as it is. Outside a served
 // table there is no token verifier, so a missing scope carries no HTTP
 // challenge.

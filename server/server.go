@@ -9,7 +9,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // Options configure a Server.
@@ -30,25 +31,25 @@ type Options struct {
 	// false: there is no token, and the auth block is not used.
 	HTTPAuth bool
 	// TaskStore keeps the tasks of tools with a task block; replicas
-	// behind one load balancer need one shared store (taskstore.Redis).
+	// behind one load balancer need one shared store (tasks.Redis).
 	// Nil means an in-memory store for this process.
-	TaskStore taskstore.Store
+	TaskStore tasks.Store
 	// TaskLease is how long a running task counts as alive without its
-	// replica renewing it (DefaultTaskLease when zero).
+	// replica renewing it (tasks.DefaultLease when zero).
 	TaskLease time.Duration
 	// MaxTasks bounds the tasks running at once on this server
-	// (DefaultMaxTasks when zero, no bound when negative): a call beyond
+	// (tasks.DefaultMax when zero, no bound when negative): a call beyond
 	// it is refused, so that clients cannot start commands without end.
 	MaxTasks int
 	// MaxTasksPerOwner bounds the tasks one caller runs at once
-	// (DefaultMaxTasksPerOwner when zero, no bound when negative); callers
+	// (tasks.DefaultMaxPerOwner when zero, no bound when negative); callers
 	// with neither a token nor a session share only MaxTasks.
 	MaxTasksPerOwner int
 	// Identity names the authenticated caller, to whom tasks are bound;
 	// nil means the issuer and subject of the request's verified token
 	// (auth block, over HTTP), else a 2025 client's session id, else
 	// nobody.
-	Identity Identity
+	Identity tasks.Identity
 	// Observer, when set, is told of every call and reload (metrics).
 	// Nil costs a call nothing.
 	Observer Observer
@@ -59,7 +60,7 @@ type Options struct {
 	OnBackendCall BackendCallFunc
 }
 
-// Server implements mcp.Handler over a dispatch table.
+// Server implements mcp.Handler over a compiled table.
 type Server struct {
 	state     atomic.Pointer[state]
 	swapMu    sync.Mutex // one swap at a time
@@ -68,7 +69,7 @@ type Server struct {
 	timeout   time.Duration
 	stateKeys *mcp.Keys
 	httpAuth  bool
-	tasks     *taskRunner
+	tasks     taskRunner
 	obs       Observer
 	tracer    Tracer
 	callLog   *slog.Logger             // the logger when it writes a debug line per call, else nil
@@ -92,11 +93,11 @@ func (s *Server) ToolHeaderParams(name string) map[string]string {
 }
 
 // New returns a Server serving t.
-func New(t *dispatch.Table, opts *Options) *Server {
+func New(t *table.Table, opts *Options) *Server {
 	if opts == nil {
 		opts = &Options{}
 	}
-	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth, tasks: newTaskRunner(opts),
+	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth,
 		obs: opts.Observer, tracer: opts.Tracer, backends: backendObserver(opts.Tracer, opts.OnBackendCall), gen: 1}
 	if s.stateKeys == nil {
 		s.stateKeys, _ = mcp.NewKeys(nil)
@@ -111,7 +112,7 @@ func New(t *dispatch.Table, opts *Options) *Server {
 			s.callLog = s.log
 		}
 	}
-	s.tasks.health.log = s.log
+	s.tasks = newTaskRunner(opts, s.log)
 	st := newState(t)
 	st.log = s.log
 	st.verifier, st.authErr = s.newVerifier(t)
@@ -123,14 +124,14 @@ func New(t *dispatch.Table, opts *Options) *Server {
 // table they started with. The caller owns t's backends (see Reload for a
 // swap that opens and closes them). It returns the lists that changed, for
 // list_changed notifications.
-func (s *Server) Swap(t *dispatch.Table) mcp.ListKind {
+func (s *Server) Swap(t *table.Table) mcp.ListKind {
 	kinds, _ := s.SwapAndDiff(t)
 	return kinds
 }
 
 // SwapAndDiff is Swap that also returns the URIs of resources whose
 // description or static content changed, for resources/updated.
-func (s *Server) SwapAndDiff(t *dispatch.Table) (mcp.ListKind, []string) {
+func (s *Server) SwapAndDiff(t *table.Table) (mcp.ListKind, []string) {
 	v, err := s.newVerifier(t)
 	kinds, updated, _ := s.swap(t, false, v, err)
 	return kinds, updated
@@ -162,7 +163,7 @@ func changedResources(prev, next *state) []string {
 }
 
 // Table returns the table being served.
-func (s *Server) Table() *dispatch.Table { return s.state.Load().table }
+func (s *Server) Table() *table.Table { return s.state.Load().table }
 
 // Info implements mcp.Handler.
 func (s *Server) Info() *mcp.ServerInfo { return s.state.Load().info }

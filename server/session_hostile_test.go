@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // legacyPost sends one 2025-11-25 request under session id sid ("" for
@@ -54,7 +54,7 @@ func toJSON(v any) string {
 // alike, at once, get different signed session ids, and the second can
 // neither list nor read the task of the first.
 func TestHostileSignedSessionIDsAreUnique(t *testing.T) {
-	a := newReplica(t, taskstore.NewMemory(), nil)
+	a := newReplica(t, tasks.NewMemory(), nil)
 	init := `{"protocolVersion":"` + mcp.Version20251125 + `","capabilities":{"tasks":{}},"clientInfo":{"name":"same","version":"1"}}`
 	var sids []string
 	for range 2 {

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // state is one generation of the served configuration with everything
@@ -13,7 +13,7 @@ import (
 // It is immutable; a reload builds a new one.
 type state struct {
 	generation
-	table     *dispatch.Table
+	table     *table.Table
 	info      *mcp.ServerInfo
 	tools     []mcp.Tool
 	resources []mcp.Resource
@@ -29,7 +29,7 @@ type state struct {
 
 // newState builds a generation's listings from the table's own listing,
 // the one `mcpdecl inspect` prints, so the two cannot differ.
-func newState(t *dispatch.Table) *state {
+func newState(t *table.Table) *state {
 	s := &state{table: t}
 	s.refs.Store(1)
 	l := t.Listing()
@@ -47,7 +47,7 @@ func newState(t *dispatch.Table) *state {
 		s.info.Capabilities = mcp.TasksCapabilities(s.info.Capabilities)
 	}
 	if t.HasApps() {
-		s.info.Capabilities = mcp.WithExtension(s.info.Capabilities, dispatch.ExtensionUI)
+		s.info.Capabilities = mcp.WithExtension(s.info.Capabilities, table.ExtensionUI)
 	}
 	for _, rl := range l.Resources {
 		s.resources = append(s.resources, resourceListing(&rl))
@@ -61,7 +61,7 @@ func newState(t *dispatch.Table) *state {
 	return s
 }
 
-func serverInfo(srv *dispatch.ServerListing) *mcp.ServerInfo {
+func serverInfo(srv *table.ServerListing) *mcp.ServerInfo {
 	info := &mcp.ServerInfo{
 		Implementation: mcp.Implementation{Name: srv.Name, Version: srv.Version, Title: srv.Title,
 			Description: srv.Description, WebsiteURL: srv.WebsiteURL, Icons: icons(srv.Icons)},
@@ -79,7 +79,7 @@ func serverInfo(srv *dispatch.ServerListing) *mcp.ServerInfo {
 	return info
 }
 
-func icons(in []dispatch.Icon) []mcp.Icon {
+func icons(in []table.Icon) []mcp.Icon {
 	var out []mcp.Icon
 	for _, ic := range in {
 		out = append(out, mcp.Icon{Src: ic.Src, MimeType: ic.MimeType, Sizes: ic.Sizes, Theme: ic.Theme})
@@ -87,7 +87,7 @@ func icons(in []dispatch.Icon) []mcp.Icon {
 	return out
 }
 
-func toolListing(t *dispatch.ToolListing, headerParams map[string]string) mcp.Tool {
+func toolListing(t *table.ToolListing, headerParams map[string]string) mcp.Tool {
 	out := mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons), HeaderParams: headerParams}
 	out.InputSchema = mustJSON(t.InputSchema)
 	if t.OutputSchema != nil {
@@ -116,7 +116,7 @@ func toolAnnotations(m map[string]any) *mcp.ToolAnnotations {
 	return a
 }
 
-func resourceListing(r *dispatch.ResourceListing) mcp.Resource {
+func resourceListing(r *table.ResourceListing) mcp.Resource {
 	out := mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
 		MimeType: r.MimeType, Annotations: annotations(r.Annotations), Icons: icons(r.Icons)}
 	if r.Size > 0 {
@@ -129,7 +129,7 @@ func resourceListing(r *dispatch.ResourceListing) mcp.Resource {
 	return out
 }
 
-func templateListing(t *dispatch.TemplateListing) mcp.ResourceTemplate {
+func templateListing(t *table.TemplateListing) mcp.ResourceTemplate {
 	return mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title,
 		Description: t.Description, MimeType: t.MimeType, Annotations: annotations(t.Annotations), Icons: icons(t.Icons)}
 }
@@ -150,7 +150,7 @@ func annotations(m map[string]any) *mcp.Annotations {
 	return a
 }
 
-func promptListing(p *dispatch.PromptListing) mcp.Prompt {
+func promptListing(p *table.PromptListing) mcp.Prompt {
 	out := mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Icons: icons(p.Icons)}
 	for _, a := range p.Arguments {
 		out.Arguments = append(out.Arguments, mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})

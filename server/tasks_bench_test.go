@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 type silentNotifier struct{}
@@ -35,13 +35,13 @@ func BenchmarkTaskOverhead(b *testing.B) {
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	stores := map[string]taskstore.Store{"memory": taskstore.NewMemory()}
+	stores := map[string]tasks.Store{"memory": tasks.NewMemory()}
 	if url := os.Getenv("MCPDECL_TEST_REDIS_URL"); url != "" {
-		r, err := taskstore.OpenRedis(context.Background(), url)
+		r, err := tasks.OpenRedis(context.Background(), url)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func BenchmarkTaskOverhead(b *testing.B) {
 	taskReq.ClientCapabilities.Extensions = map[string]json.RawMessage{mcp.ExtensionTasks: json.RawMessage("{}")}
 
 	b.Run("plain", func(b *testing.B) {
-		srv := server.New(table, &server.Options{TaskStore: taskstore.NewMemory()})
+		srv := server.New(tbl, &server.Options{TaskStore: tasks.NewMemory()})
 		measure(b, func() {
 			if r, err := srv.CallTool(ctx, plainReq, args); err != nil || r.Task != nil {
 				b.Fatal(r, err)
@@ -70,7 +70,7 @@ func BenchmarkTaskOverhead(b *testing.B) {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			srv := server.New(table, &server.Options{TaskStore: store})
+			srv := server.New(tbl, &server.Options{TaskStore: store})
 			measure(b, func() {
 				r, err := srv.CallTool(ctx, &taskReq, args)
 				if err != nil || r.Task == nil {
@@ -86,8 +86,8 @@ func BenchmarkTaskOverhead(b *testing.B) {
 
 // awaitTask waits for the task's end (woken by the store) and reads it as
 // tasks/get does.
-func awaitTask(b *testing.B, srv *server.Server, store taskstore.Store, req *mcp.Request, id string) *mcp.Task {
-	changes, stop := taskstore.Changes(store, id)
+func awaitTask(b *testing.B, srv *server.Server, store tasks.Store, req *mcp.Request, id string) *mcp.Task {
+	changes, stop := tasks.Changes(store, id)
 	defer stop()
 	for {
 		t, err := srv.GetTask(context.Background(), req, id)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // legacyClient is a 2025-11-25 client over HTTP: in a session once
@@ -191,7 +191,7 @@ tool "sleeper" {
 // user cannot read, list, await or cancel it, in either era and whatever
 // session he holds; its owner can, in both eras.
 func TestHostileTasksOfAuthenticatedCallers(t *testing.T) {
-	a := newReplicaHTTP(t, authTaskSource, taskstore.NewMemory(), &server.Options{HTTPAuth: true}, &mcp.HTTPOptions{})
+	a := newReplicaHTTP(t, authTaskSource, tasks.NewMemory(), &server.Options{HTTPAuth: true}, &mcp.HTTPOptions{})
 	secs := uniqueSeconds()
 	mine := a.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`, "Authorization", "Bearer "+readerToken)["taskId"].(string)
 	if mine == "" {
@@ -227,7 +227,7 @@ func TestHostileTasksOfAuthenticatedCallers(t *testing.T) {
 // long, too short, characters no id holds) is refused as unknown before
 // the store sees it.
 func TestHostileTaskIDs(t *testing.T) {
-	a := newReplica(t, taskstore.NewMemory(), nil)
+	a := newReplica(t, tasks.NewMemory(), nil)
 	for _, id := range []string{"x", strings.Repeat("A", 65), "owner:*", "aaaaaaaaaaaaaaaa+/==", "aaaa aaaa aaaa aaaa", `..\..\aaaaaaaaaaaaaa`} {
 		_, e := a.try(t, tasksCaps, "tasks/get", fmt.Sprintf(`"taskId":%q`, id))
 		if e == nil || e["code"] != -32602.0 || !strings.Contains(fmt.Sprint(e["message"]), "not a task id this server issues") {
@@ -240,7 +240,7 @@ func TestHostileTaskIDs(t *testing.T) {
 // the server: at MaxTasksPerOwner his next call is refused while another
 // user still gets a task, and once one of his ends he may start again.
 func TestHostileTaskSlotsPerCaller(t *testing.T) {
-	a := newReplicaHTTP(t, authTaskSource, taskstore.NewMemory(), &server.Options{HTTPAuth: true, MaxTasks: 10, MaxTasksPerOwner: 2}, &mcp.HTTPOptions{})
+	a := newReplicaHTTP(t, authTaskSource, tasks.NewMemory(), &server.Options{HTTPAuth: true, MaxTasks: 10, MaxTasksPerOwner: 2}, &mcp.HTTPOptions{})
 	secs := uniqueSeconds()
 	sleep := `"name":"sleeper","arguments":{"seconds":` + secs + `}`
 	var mine []string

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // legacyPipe is a 2025 client on a stdio pipe whose every server message
@@ -32,11 +32,11 @@ func openLegacyPipe(t *testing.T, rev, caps string) *legacyPipe {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	srv, err := server.Open(context.Background(), table, nil)
+	srv, err := server.Open(context.Background(), tbl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

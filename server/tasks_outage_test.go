@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // redisProcess is a redis-server of the test's own, on a loopback port,
@@ -84,7 +84,7 @@ func (p *redisProcess) kill() {
 // work as before.
 func TestTaskStoreOutage(t *testing.T) {
 	rp := startRedis(t, 0)
-	store, err := taskstore.OpenRedis(context.Background(), rp.url())
+	store, err := tasks.OpenRedis(context.Background(), rp.url())
 	if err != nil {
 		t.Fatal(err)
 	}

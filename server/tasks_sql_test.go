@@ -10,7 +10,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // TestTaskCancelStopsQuery: cancelling a task whose SQL statement runs on
@@ -36,7 +36,7 @@ tool "slow_query" {
   }
   task {}
 }
-`, taskstore.NewMemory(), nil)
+`, tasks.NewMemory(), nil)
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)

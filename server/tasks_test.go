@@ -16,12 +16,12 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/tasks"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // taskConfig has a command that sleeps (found by its unique duration in
@@ -101,13 +101,13 @@ type replica struct {
 	log *wireLog
 }
 
-func newReplica(t *testing.T, store taskstore.Store, opts *server.Options) *replica {
+func newReplica(t *testing.T, store tasks.Store, opts *server.Options) *replica {
 	t.Helper()
 	return newReplicaOf(t, taskConfig, store, opts)
 }
 
 // newReplicaOf is newReplica serving another configuration.
-func newReplicaOf(t *testing.T, config string, store taskstore.Store, opts *server.Options) *replica {
+func newReplicaOf(t *testing.T, config string, store tasks.Store, opts *server.Options) *replica {
 	t.Helper()
 	return newReplicaHTTP(t, config, store, opts, nil)
 }
@@ -115,13 +115,13 @@ func newReplicaOf(t *testing.T, config string, store taskstore.Store, opts *serv
 // newReplicaHTTP is newReplicaOf with HTTP options (legacy sessions, a
 // token guard: hopts.Guard set to nil is given the server's Guard when
 // opts.HTTPAuth is set).
-func newReplicaHTTP(t *testing.T, config string, store taskstore.Store, opts *server.Options, hopts *mcp.HTTPOptions) *replica {
+func newReplicaHTTP(t *testing.T, config string, store tasks.Store, opts *server.Options, hopts *mcp.HTTPOptions) *replica {
 	t.Helper()
 	cfg, diags := lang.LoadSource("tasks.hcl", []byte(config))
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -129,7 +129,7 @@ func newReplicaHTTP(t *testing.T, config string, store taskstore.Store, opts *se
 		opts = &server.Options{}
 	}
 	opts.TaskStore = store
-	srv, err := server.Open(context.Background(), table, opts)
+	srv, err := server.Open(context.Background(), tbl, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,17 +267,17 @@ func waitSleepers(t *testing.T, arg string, want int) {
 // taskStores are the shared stores the replica tests run on: one memory
 // store shared in process, and Redis when MCPDECL_TEST_REDIS_URL is set
 // (each replica with its own connection, as separate processes have).
-func taskStores(t *testing.T) map[string]func() taskstore.Store {
-	mem := taskstore.NewMemory()
-	out := map[string]func() taskstore.Store{"memory": func() taskstore.Store { return mem }}
+func taskStores(t *testing.T) map[string]func() tasks.Store {
+	mem := tasks.NewMemory()
+	out := map[string]func() tasks.Store{"memory": func() tasks.Store { return mem }}
 	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
 	if url == "" {
 		t.Log("MCPDECL_TEST_REDIS_URL is unset: replicas sharing Redis are not tested (.ci/run sets it)")
 		return out
 	}
 	prefix := fmt.Sprintf("mcpdecl-test-%d:", rand.Int64())
-	out["redis"] = func() taskstore.Store {
-		r, err := taskstore.OpenRedis(context.Background(), url)
+	out["redis"] = func() tasks.Store {
+		r, err := tasks.OpenRedis(context.Background(), url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,7 +366,7 @@ func TestTaskAbandonedByItsReplica(t *testing.T) {
 			store := open()
 			b := newReplica(t, open(), nil)
 			now := time.Now()
-			dead := &taskstore.Task{ID: "abandoned-" + name + fmt.Sprint(rand.Int64()), Status: taskstore.Working, CreatedAt: now, UpdatedAt: now,
+			dead := &tasks.Task{ID: "abandoned-" + name + fmt.Sprint(rand.Int64()), Status: tasks.Working, CreatedAt: now, UpdatedAt: now,
 				TTL: time.Hour, Runner: "gone", LeaseUntil: now.Add(300 * time.Millisecond)}
 			if err := store.Create(context.Background(), dead); err != nil {
 				t.Fatal(err)
@@ -406,7 +406,7 @@ func TestTaskResultExpires(t *testing.T) {
 // identity that created it: to others it does not exist.
 func TestTaskOwnership(t *testing.T) {
 	ident := func(_ context.Context, req *mcp.Request) string { return req.Header.Get("X-Test-User") }
-	a := newReplica(t, taskstore.NewMemory(), &server.Options{Identity: ident})
+	a := newReplica(t, tasks.NewMemory(), &server.Options{Identity: ident})
 	secs := uniqueSeconds()
 	id := a.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`, "X-Test-User", "alice")["taskId"].(string)
 	for _, m := range []string{"tasks/get", "tasks/cancel"} {
@@ -428,7 +428,7 @@ func TestTaskOwnership(t *testing.T) {
 // refused with -32021 naming the extension to a client that did not
 // declare it; an optional one runs synchronously for it.
 func TestTaskRequiredWithoutExtension(t *testing.T) {
-	a := newReplica(t, taskstore.NewMemory(), nil)
+	a := newReplica(t, tasks.NewMemory(), nil)
 	_, e := a.try(t, `{}`, "tools/call", `"name":"must_task"`)
 	data, _ := e["data"].(map[string]any)
 	if e["code"] != -32021.0 || !strings.Contains(fmt.Sprint(data), mcp.ExtensionTasks) {
@@ -446,7 +446,7 @@ func TestTaskRequiredWithoutExtension(t *testing.T) {
 // TestTaskDrain: a drain that runs out of time stops the running task and
 // records it failed, so a rolling update leaves nothing "working".
 func TestTaskDrain(t *testing.T) {
-	store := taskstore.NewMemory()
+	store := tasks.NewMemory()
 	a := newReplica(t, store, nil)
 	secs := uniqueSeconds()
 	id := a.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)["taskId"].(string)
@@ -459,7 +459,7 @@ func TestTaskDrain(t *testing.T) {
 	}
 	waitSleepers(t, secs, 0)
 	got, err := store.Get(context.Background(), id)
-	if err != nil || got.Status != taskstore.Failed || !strings.Contains(got.StatusMessage, "shut down") {
+	if err != nil || got.Status != tasks.Failed || !strings.Contains(got.StatusMessage, "shut down") {
 		t.Fatalf("after the drain: %+v, %v", got, err)
 	}
 	if _, e := a.try(t, tasksCaps, "tools/call", `"name":"quick","arguments":{"word":"late"}`); e == nil {
@@ -560,7 +560,7 @@ func sseData(r io.Reader) <-chan []byte {
 // MaxTasks running tasks a call is refused, and once one ends (here
 // cancelled) a new one is accepted.
 func TestHostileTaskFlood(t *testing.T) {
-	a := newReplica(t, taskstore.NewMemory(), &server.Options{MaxTasks: 2})
+	a := newReplica(t, tasks.NewMemory(), &server.Options{MaxTasks: 2})
 	secs := uniqueSeconds()
 	var ids []string
 	for range 2 {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // callText calls a tool and returns whether it failed and its text.
@@ -52,7 +52,7 @@ func slowAPI(t *testing.T, delay time.Duration) string {
 // backend would wait longer.
 func TestHostileToolTimeout(t *testing.T) {
 	url := slowAPI(t, 300*time.Millisecond)
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 backend "http" "api" {
   base_url = "`+url+`"
   timeout  = "100ms"
@@ -89,8 +89,8 @@ tool "short" {
     path = "/slow"
   }
 }
-`, all.Registry(), dispatch.Options{})
-	s := New(table, nil)
+`, all.Registry(), table.Options{})
+	s := New(tbl, nil)
 	for _, name := range []string{"long", "long_call"} {
 		if isErr, text := callText(t, s, name, `{}`); isErr {
 			t.Errorf("%s: a 300ms answer under a 1s tool timeout failed: %s", name, text)
@@ -107,7 +107,7 @@ tool "short" {
 // TestToolTimeoutIsTheDeadlineShell: the same for a command whose backend
 // stops commands sooner than the tool allows.
 func TestToolTimeoutIsTheDeadlineShell(t *testing.T) {
-	table := compileTable(t, `
+	tbl := compileTable(t, `
 backend "shell" "quick" {
   timeout = "100ms"
 }
@@ -126,8 +126,8 @@ tool "nap_default" {
     command = ["sleep", "0.3"]
   }
 }
-`, all.Registry(), dispatch.Options{})
-	s := New(table, nil)
+`, all.Registry(), table.Options{})
+	s := New(tbl, nil)
 	if isErr, text := callText(t, s, "nap", `{}`); isErr {
 		t.Errorf("nap: a 300ms command under a 2s tool timeout failed: %s", text)
 	}
@@ -148,7 +148,7 @@ func TestToolTimeoutIsTheDeadlineSQL(t *testing.T) {
 			if dsn == "" {
 				t.Skipf("%s is not set", db.env)
 			}
-			table := compileTable(t, `
+			tbl := compileTable(t, `
 backend "sql" "db" {
   driver            = "`+db.driver+`"
   dsn               = "`+dsn+`"
@@ -170,8 +170,8 @@ tool "slow_default" {
     query = "`+db.sleep+`"
   }
 }
-`, all.Registry(), dispatch.Options{})
-			s, err := Open(context.Background(), table, nil)
+`, all.Registry(), table.Options{})
+			s, err := Open(context.Background(), tbl, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

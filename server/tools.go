@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // CallTool implements mcp.Handler: the table runs the call; this shapes
@@ -31,7 +32,7 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 // stopped it.
 func (s *Server) callTool(ctx context.Context, st *state, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, bool, error) {
 	if tool := st.table.Tool(p.Name); tool != nil && tool.Task != nil {
-		task, err := wantsTask(req, p, tool.Task)
+		task, err := tasks.Wanted(req, p, tool.Task)
 		if err != nil {
 			return nil, false, err
 		}
@@ -40,7 +41,7 @@ func (s *Server) callTool(ctx context.Context, st *state, req *mcp.Request, p *m
 			return res, false, err
 		}
 	}
-	res, err := st.table.CallTool(ctx, p.Name, s.callInput(ctx, st, req, p.Arguments, p.MRTR))
+	res, err := dispatch.CallTool(ctx, st.table, p.Name, s.callInput(ctx, st, req, p.Arguments, p.MRTR))
 	if err != nil {
 		var more *needInput
 		if errors.As(err, &more) {

@@ -13,12 +13,12 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/observe/metrics"
-	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/metrics"
+	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // sqlGreet is greet answered by SQLite, so that a call makes one backend
@@ -62,7 +62,7 @@ func (discard) Shutdown(context.Context) error                             { ret
 //
 //	go test ./server/ -run '^$' -bench ToolsCallTracing -benchmem
 func BenchmarkToolsCallTracing(b *testing.B) {
-	tables := map[string]*dispatch.Table{"static": compileFile(b, interopConfig), "sql": sqliteGreet(b)}
+	tables := map[string]*table.Table{"static": compileFile(b, interopConfig), "sql": sqliteGreet(b)}
 	for _, kind := range []string{"static", "sql"} {
 		var base [4]float64
 		for _, mode := range []string{"off", "metrics", "traces", "both"} {
@@ -87,7 +87,7 @@ func BenchmarkToolsCallTracing(b *testing.B) {
 	}
 }
 
-func tracedHandler(b *testing.B, table *dispatch.Table, mode string) http.Handler {
+func tracedHandler(b *testing.B, tbl *table.Table, mode string) http.Handler {
 	opts, mopts := &server.Options{}, &mcp.Options{}
 	if mode == "metrics" || mode == "both" {
 		reg := metrics.New()
@@ -99,7 +99,7 @@ func tracedHandler(b *testing.B, table *dispatch.Table, mode string) http.Handle
 		b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 		opts.Tracer = tracing.New(tp)
 	}
-	srv, err := server.Open(context.Background(), table, opts)
+	srv, err := server.Open(context.Background(), tbl, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func tracedHandler(b *testing.B, table *dispatch.Table, mode string) http.Handle
 	return mcp.NewServer(srv, mopts).HTTPHandler(nil)
 }
 
-func sqliteGreet(b *testing.B) *dispatch.Table {
+func sqliteGreet(b *testing.B) *table.Table {
 	db := filepath.Join(b.TempDir(), "greet.db")
 	if err := os.WriteFile(db, nil, 0o600); err != nil {
 		b.Fatal(err)
@@ -116,11 +116,11 @@ func sqliteGreet(b *testing.B) *dispatch.Table {
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	return table
+	return tbl
 }
 
 // idleGCNow is the CPU time the garbage collector has spent marking on

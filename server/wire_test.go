@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // The wire-checking helpers live in testkit/wiretest; these names keep the
@@ -43,31 +43,31 @@ func (s *stdioTap) serverReader(r io.ReadCloser) io.ReadCloser { return s.Server
 
 // compileFile loads and compiles a configuration file of testdata with an
 // empty adapter registry (static configurations only).
-func compileFile(t testing.TB, path string) *dispatch.Table {
+func compileFile(t testing.TB, path string) *table.Table {
 	t.Helper()
 	cfg, diags := lang.Load(path)
 	if diags.HasErrors() {
 		t.Fatalf("lang.Load(%q): %v", path, diags)
 	}
-	table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 	if diags.HasErrors() {
-		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
+		t.Fatalf("table.Compile(%q): %v", path, diags)
 	}
-	return table
+	return tbl
 }
 
 // compileSource compiles an in-memory configuration; diagnostics are
 // returned, for tests of broken reloads.
-func compileSource(name, src string) (*dispatch.Table, error) {
+func compileSource(name, src string) (*table.Table, error) {
 	cfg, diags := lang.LoadSource(name, []byte(src))
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	table, diags := dispatch.Compile(cfg, adapter.NewRegistry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{})
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	return table, nil
+	return tbl, nil
 }
 
 // readLines delivers the lines of r on a channel until r ends.

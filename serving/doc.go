@@ -19,7 +19,7 @@
 // Signals are the caller's: the serve command maps SIGHUP to Reload and
 // SIGINT and SIGTERM to Stop.
 //
-// It may import everything below it: server, taskstore, dispatch, lang,
+// It may import everything below it: server, tasks, table, dispatch, lang,
 // adapters/all, auth, mcp, lint and diagtext, observe/*, and the leaves
 // under internal/. It never imports cmd, and nothing but cmd imports it.
 package serving

@@ -10,8 +10,8 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/diagtext"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Compile loads and compiles the configuration at paths without any I/O
@@ -19,7 +19,7 @@ import (
 // without a value stay unknown; with os.LookupEnv the configuration is
 // compiled as serve compiles it: env() and MCPDECL_VAR_<name> are read and
 // every variable needs a value.
-func Compile(paths []string, vars map[string]string, lookupEnv func(string) (string, bool)) (*lang.Config, *dispatch.Table, hcl.Diagnostics) {
+func Compile(paths []string, vars map[string]string, lookupEnv func(string) (string, bool)) (*lang.Config, *table.Table, hcl.Diagnostics) {
 	cfg, diags := lang.Load(paths...)
 	hintSeparateConfigs(paths, cfg, diags)
 	if cfg.Incomplete {
@@ -27,8 +27,8 @@ func Compile(paths []string, vars map[string]string, lookupEnv func(string) (str
 	}
 	// Compile even when decoding found problems, so that one run reports
 	// everything; the broken blocks are skipped by the compiler.
-	table, d := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: lookupEnv})
-	return cfg, table, diagtext.Dedupe(append(diags, d...))
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{Vars: vars, LookupEnv: lookupEnv})
+	return cfg, tbl, diagtext.Dedupe(append(diags, d...))
 }
 
 // hintSeparateConfigs explains the first duplicate server block that comes
@@ -58,11 +58,11 @@ func hintSeparateConfigs(paths []string, cfg *lang.Config, diags hcl.Diagnostics
 // env() reads lookupEnv (nil: os.LookupEnv) and every variable needs a
 // value. When it does not compile, report (when not nil) gets the
 // diagnostics, sorted, and the error is a *ConfigError.
-func Load(paths []string, vars map[string]string, lookupEnv func(string) (string, bool), report func(hcl.Diagnostics, map[string]*hcl.File)) (*dispatch.Table, error) {
+func Load(paths []string, vars map[string]string, lookupEnv func(string) (string, bool), report func(hcl.Diagnostics, map[string]*hcl.File)) (*table.Table, error) {
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
-	cfg, table, diags := Compile(paths, vars, lookupEnv)
+	cfg, tbl, diags := Compile(paths, vars, lookupEnv)
 	if diags.HasErrors() {
 		diagtext.Sort(diags)
 		if report != nil {
@@ -70,12 +70,12 @@ func Load(paths []string, vars map[string]string, lookupEnv func(string) (string
 		}
 		return nil, &ConfigError{diags}
 	}
-	return table, nil
+	return tbl, nil
 }
 
 // load compiles the configuration for serving; diagnostics go to
 // Options.Diagnostics, else each is logged as one line.
-func (i *Instance) load() (*dispatch.Table, error) {
+func (i *Instance) load() (*table.Table, error) {
 	report := i.opts.Diagnostics
 	if report == nil {
 		report = func(diags hcl.Diagnostics, _ map[string]*hcl.File) { logDiagnostics(i.log, diags) }

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // readiness answers /readyz: 503 until the configuration is served and
@@ -28,7 +28,7 @@ import (
 type readiness struct {
 	srv      atomic.Pointer[server.Server]
 	draining atomic.Bool
-	store    taskstore.Store
+	store    tasks.Store
 
 	// mu makes one probe check at a time; the others wait and take its
 	// answer, kept for readyCacheFor, so a burst of probes pings each
@@ -36,7 +36,7 @@ type readiness struct {
 	mu      sync.Mutex
 	last    *ReadyReport
 	lastAt  time.Time
-	lastFor *dispatch.Table
+	lastFor *table.Table
 }
 
 // readyTimeout bounds a whole check; readyCacheFor is how long its answer
@@ -124,23 +124,23 @@ func (r *readiness) report(ctx context.Context) *ReadyReport {
 	case srv == nil:
 		return &ReadyReport{Status: "loading"}
 	}
-	table := srv.Table()
+	tbl := srv.Table()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.last != nil && r.lastFor == table && time.Since(r.lastAt) < readyCacheFor {
+	if r.last != nil && r.lastFor == tbl && time.Since(r.lastAt) < readyCacheFor {
 		return r.last
 	}
 	// The check outlives a probe that gave up: the next one takes it.
 	checkCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), readyTimeout)
 	defer cancel()
-	rep := checkReady(checkCtx, table, r.store)
-	r.last, r.lastAt, r.lastFor = rep, time.Now(), table
+	rep := checkReady(checkCtx, tbl, r.store)
+	r.last, r.lastAt, r.lastFor = rep, time.Now(), tbl
 	return rep
 }
 
 // checkReady pings every backend that can be checked, and the task store,
 // at once; a ping still unanswered when ctx ends counts as unreachable.
-func checkReady(ctx context.Context, t *dispatch.Table, store taskstore.Store) *ReadyReport {
+func checkReady(ctx context.Context, t *table.Table, store tasks.Store) *ReadyReport {
 	rep := &ReadyReport{Status: "ready"}
 	names := make([]string, 0, len(t.Backends))
 	for name := range t.Backends {

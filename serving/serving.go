@@ -14,11 +14,11 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // Options are everything that decides how a configuration is served; the
@@ -61,7 +61,7 @@ type Options struct {
 	MaxTasks          int
 	MaxTasksPerCaller int
 	DrainTimeout      time.Duration // how long Stop waits for calls and tasks
-	TaskLimits        taskstore.Limits
+	TaskLimits        tasks.Limits
 
 	// Metrics serves /metrics on the HTTP listener, MetricsAddr on a
 	// listener of its own.
@@ -80,10 +80,10 @@ type Instance struct {
 	opts  Options
 	log   *slog.Logger
 	keys  *mcp.Keys
-	store taskstore.Store
+	store tasks.Store
 	srv   *server.Server
 	proto *mcp.Server
-	table *dispatch.Table
+	tbl   *table.Table
 	ready *readiness
 
 	metricsState
@@ -134,11 +134,11 @@ func (i *Instance) start(ctx context.Context) error {
 		return err
 	}
 	i.keys = keys
-	table, err := i.load()
+	tbl, err := i.load()
 	if err != nil {
 		return err
 	}
-	i.table = table
+	i.tbl = tbl
 	guard := func(h http.Handler, addr net.Addr) http.Handler { return i.guardHosts(h, addr) }
 	if err := i.startMetrics(i.life, log, i.opts.HTTP, guard); err != nil {
 		return err
@@ -151,7 +151,7 @@ func (i *Instance) start(ctx context.Context) error {
 		return err
 	}
 	i.store = store
-	srv, err := server.Open(ctx, table, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: i.opts.TaskLease, MaxTasks: offIfZero(i.opts.MaxTasks), MaxTasksPerOwner: offIfZero(i.opts.MaxTasksPerCaller),
+	srv, err := server.Open(ctx, tbl, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: i.opts.TaskLease, MaxTasks: offIfZero(i.opts.MaxTasks), MaxTasksPerOwner: offIfZero(i.opts.MaxTasksPerCaller),
 		HTTPAuth: i.opts.HTTP != "", Observer: i.observer(), Tracer: i.tracer(), OnBackendCall: i.onBackendCall()})
 	if err != nil {
 		return err
@@ -160,10 +160,10 @@ func (i *Instance) start(ctx context.Context) error {
 	i.watchPools(srv)
 	i.proto = mcp.NewServer(srv, &mcp.Options{Logger: log, OnRequest: i.onRequest(), OnOpen: i.onOpen()})
 	if i.opts.HTTP == "" {
-		if table.Auth != nil {
+		if tbl.Auth != nil {
 			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
 		}
-		log.Info(fmt.Sprintf("serving %s over stdio (%s)", table.Server.Name, counts(table)), "server", table.Server.Name, "transport", "stdio")
+		log.Info(fmt.Sprintf("serving %s over stdio (%s)", tbl.Server.Name, counts(tbl)), "server", tbl.Server.Name, "transport", "stdio")
 		go func() {
 			i.err = i.proto.ServeStdio(i.life, i.stdin(), i.stdout())
 			close(i.done)
@@ -197,7 +197,7 @@ func (i *Instance) serveHTTP() error {
 	handler, i.mux, i.ready = i.httpHandler(ln.Addr())
 	i.hs = i.opts.server(handler)
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), i.opts.Path)
-	i.log.Info(fmt.Sprintf("serving %s on %s (%s)", i.table.Server.Name, url, counts(i.table)), "server", i.table.Server.Name, "url", url)
+	i.log.Info(fmt.Sprintf("serving %s on %s (%s)", i.tbl.Server.Name, url, counts(i.tbl)), "server", i.tbl.Server.Name, "url", url)
 	go func() {
 		i.err = i.hs.Serve(ln)
 		close(i.done)
@@ -235,13 +235,13 @@ func (i *Instance) Reload() error {
 	defer i.reloadMu.Unlock()
 	log := i.log
 	i.reloadKeys(i.keys, log)
-	table, err := i.load()
+	tbl, err := i.load()
 	if err != nil {
 		i.reloadFailed(err)
 		log.Error("reload failed; still serving the previous configuration", "error", err.Error())
 		return err
 	}
-	kinds, updated, err := i.srv.Reload(i.life, table)
+	kinds, updated, err := i.srv.Reload(i.life, tbl)
 	if err != nil {
 		log.Error("reload failed; still serving the previous configuration", "error", err.Error())
 		return err
@@ -251,7 +251,7 @@ func (i *Instance) Reload() error {
 		i.proto.NotifyResourceUpdated(uri)
 	}
 	// The previous table's backends close when its last call ends.
-	log.Info("configuration reloaded", "tools", len(table.Tools))
+	log.Info("configuration reloaded", "tools", len(tbl.Tools))
 	return nil
 }
 
@@ -322,10 +322,10 @@ func isLoopbackAddr(a net.Addr) bool {
 	return ok && tcp.IP.IsLoopback()
 }
 
-func counts(t *dispatch.Table) string {
-	out := fmt.Sprintf("%s, %s, %s, %s", english.Count(len(t.Tools), "tool"), english.Count(len(t.Resources)-dispatch.AppCount(t), "resource"),
+func counts(t *table.Table) string {
+	out := fmt.Sprintf("%s, %s, %s, %s", english.Count(len(t.Tools), "tool"), english.Count(len(t.Resources)-table.AppCount(t), "resource"),
 		english.Count(len(t.Templates), "resource template"), english.Count(len(t.Prompts), "prompt"))
-	if apps := dispatch.AppCount(t); apps > 0 {
+	if apps := table.AppCount(t); apps > 0 {
 		out += ", " + english.Count(apps, "app")
 	}
 	return out

@@ -6,17 +6,17 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/server"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // sharedTasks reports a task store outside this process.
 func (f *Instance) sharedTasks() bool { return f.opts.TaskStore != "" && f.opts.TaskStore != "memory" }
 
 // openTaskStore opens the store Options.TaskStore names.
-func (f *Instance) openTaskStore(ctx context.Context) (taskstore.Store, error) {
+func (f *Instance) openTaskStore(ctx context.Context) (tasks.Store, error) {
 	openCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	store, err := taskstore.Open(openCtx, f.opts.TaskStore)
+	store, err := tasks.Open(openCtx, f.opts.TaskStore)
 	if err != nil {
 		return nil, err
 	}

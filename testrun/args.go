@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // typedArgs sets each NAME=VALUE pair on args, the value typed by the
@@ -185,7 +185,7 @@ func typeWords(types []string) string {
 
 // promptArgs builds a prompt's arguments (strings, as the protocol
 // carries them) from the JSON object and NAME=VALUE pairs.
-func promptArgs(a *dispatch.Args, base map[string]any, pairs []string) (map[string]string, error) {
+func promptArgs(a *table.Args, base map[string]any, pairs []string) (map[string]string, error) {
 	names := make([]string, len(a.List))
 	for i, arg := range a.List {
 		names[i] = arg.Name
@@ -241,7 +241,7 @@ type Request struct {
 
 // Target checks what to call against the table and builds its arguments;
 // a mistake of the request is a *UsageError.
-func (c *Request) Target(table *dispatch.Table) (*Target, error) {
+func (c *Request) Target(tbl *table.Table) (*Target, error) {
 	stdin := c.Stdin
 	answers, err := c.answers()
 	if err != nil {
@@ -252,22 +252,22 @@ func (c *Request) Target(table *dispatch.Table) (*Target, error) {
 		return nil, usagef("name one tool, or give --resource URI or --prompt NAME (exactly one of the three)")
 	case c.Resource != "":
 		if len(c.Args) > 0 || c.JSON != "" {
-			return nil, usagef("a resource takes no arguments: a template's values are part of its URI, as in --resource %q", exampleURI(table))
+			return nil, usagef("a resource takes no arguments: a template's values are part of its URI, as in --resource %q", exampleURI(tbl))
 		}
-		if !table.HasResource(c.Resource) {
-			return nil, usagef("no resource or resource template serves %q.%s", c.Resource, rule.DidYouMean(c.Resource, ResourceURIs(table)))
+		if !tbl.HasResource(c.Resource) {
+			return nil, usagef("no resource or resource template serves %q.%s", c.Resource, rule.DidYouMean(c.Resource, ResourceURIs(tbl)))
 		}
 		return &Target{Resource: c.Resource, Answers: answers}, nil
 	case c.Prompt != "":
-		return c.promptTarget(table, stdin, answers)
+		return c.promptTarget(tbl, stdin, answers)
 	}
-	return c.toolTarget(table, stdin, answers)
+	return c.toolTarget(tbl, stdin, answers)
 }
 
-func (c *Request) toolTarget(table *dispatch.Table, stdin io.Reader, answers map[string]json.RawMessage) (*Target, error) {
-	tool := table.Tool(c.Tool)
+func (c *Request) toolTarget(tbl *table.Table, stdin io.Reader, answers map[string]json.RawMessage) (*Target, error) {
+	tool := tbl.Tool(c.Tool)
 	if tool == nil {
-		return nil, usagef("there is no tool %q.%s", c.Tool, rule.DidYouMean(c.Tool, ToolNames(table)))
+		return nil, usagef("there is no tool %q.%s", c.Tool, rule.DidYouMean(c.Tool, ToolNames(tbl)))
 	}
 	if len(tool.Questions) > 0 && len(answers) == 0 {
 		return nil, usagef("tool %q asks the client %s first; answer with --answer KEY=JSON (see mcpdecl call --help)", tool.Name, questionKeys(tool.Questions))
@@ -287,10 +287,10 @@ func (c *Request) toolTarget(table *dispatch.Table, stdin io.Reader, answers map
 	return &Target{Tool: tool.Name, Arguments: raw, Answers: answers}, nil
 }
 
-func (c *Request) promptTarget(table *dispatch.Table, stdin io.Reader, answers map[string]json.RawMessage) (*Target, error) {
-	prompt := table.Prompt(c.Prompt)
+func (c *Request) promptTarget(tbl *table.Table, stdin io.Reader, answers map[string]json.RawMessage) (*Target, error) {
+	prompt := tbl.Prompt(c.Prompt)
 	if prompt == nil {
-		return nil, usagef("there is no prompt %q.%s", c.Prompt, rule.DidYouMean(c.Prompt, PromptNames(table)))
+		return nil, usagef("there is no prompt %q.%s", c.Prompt, rule.DidYouMean(c.Prompt, PromptNames(tbl)))
 	}
 	base, err := c.jsonArgs(stdin, len(prompt.Args.List) > 0)
 	if err != nil {
@@ -374,14 +374,14 @@ func countSet(ss ...string) int {
 	return n
 }
 
-func exampleURI(t *dispatch.Table) string {
+func exampleURI(t *table.Table) string {
 	if len(t.Templates) > 0 {
 		return t.Templates[0].URITemplate
 	}
 	return "URI"
 }
 
-func questionKeys(qs []*dispatch.Question) string {
+func questionKeys(qs []*table.Question) string {
 	keys := make([]string, len(qs))
 	for i, q := range qs {
 		keys[i] = fmt.Sprintf("%s (%s)", q.Key, q.Kind)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	httpadapter "github.com/mcpdecl/mcpdecl/adapters/http"
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 const benchTests = `
@@ -46,13 +47,13 @@ func BenchmarkTestCase(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, diags := Prepare(suites[0], dispatch.Options{})
+	p, diags := Prepare(suites[0], table.Options{})
 	if diags.HasErrors() {
 		b.Fatal(diags.Error())
 	}
 	c := p.Cases[0]
 	r := &runner{opts: Options{Parallel: 1}}
-	table := baselineTable(b, p, c)
+	tbl := baselineTable(b, p, c)
 	ctx := context.Background()
 	in := &dispatch.CallInput{Arguments: c.Target.Arguments}
 
@@ -62,7 +63,7 @@ func BenchmarkTestCase(b *testing.B) {
 	var ms runtime.MemStats
 	for b.Loop() {
 		start, cpu0, bytes0 := time.Now(), processCPU(), allocated(&ms)
-		if res, err := table.CallTool(ctx, "add", in); err != nil || res.IsError {
+		if res, err := dispatch.CallTool(ctx, tbl, "add", in); err != nil || res.IsError {
 			b.Fatalf("baseline call: %+v %v", res, err)
 		}
 		mid, cpu1, bytes1 := time.Now(), processCPU(), allocated(&ms)
@@ -84,20 +85,20 @@ func BenchmarkTestCase(b *testing.B) {
 
 // baselineTable compiles the case's configuration once and answers its
 // HTTP backend with the case's mocks.
-func baselineTable(b *testing.B, p *Prepared, c *Case) *dispatch.Table {
-	table, diags := dispatch.Compile(p.Config, all.Registry(), dispatch.Options{})
+func baselineTable(b *testing.B, p *Prepared, c *Case) *table.Table {
+	tbl, diags := table.Compile(p.Config, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		b.Fatal(diags.Error())
 	}
-	api := table.Backends["api"].(*httpadapter.Backend)
+	api := tbl.Backends["api"].(*httpadapter.Backend)
 	api.WrapTransport = func(http.RoundTripper) http.RoundTripper {
 		return &mockTransport{backend: "api", basePath: "/base", mocks: c.mocks["api"], misses: &misses{}, used: map[*mock]bool{}}
 	}
-	if failed := table.OpenBackends(context.Background()); len(failed) > 0 {
+	if failed := tbl.OpenBackends(context.Background()); len(failed) > 0 {
 		b.Fatal(failed[0].Err)
 	}
-	b.Cleanup(func() { table.CloseBackends(nil) })
-	return table
+	b.Cleanup(func() { tbl.CloseBackends(nil) })
+	return tbl
 }
 
 func allocated(ms *runtime.MemStats) uint64 {

@@ -11,8 +11,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Case is a checked test, ready to run.
@@ -34,7 +34,7 @@ type Case struct {
 
 // checker checks the tests of one configuration against its table.
 type checker struct {
-	table *dispatch.Table
+	table *table.Table
 	cfg   *lang.Config
 	diags hcl.Diagnostics
 }
@@ -48,8 +48,8 @@ func (c *checker) errorf(rng hcl.Range, summary, format string, a ...any) {
 // schema, every mock names an HTTP backend and every sqlite block an
 // SQLite one, patterns compile. Every problem is a diagnostic at its
 // place.
-func Check(cfg *lang.Config, table *dispatch.Table) ([]*Case, hcl.Diagnostics) {
-	c := &checker{table: table, cfg: cfg}
+func Check(cfg *lang.Config, tbl *table.Table) ([]*Case, hcl.Diagnostics) {
+	c := &checker{table: tbl, cfg: cfg}
 	var cases []*Case
 	fixtures := map[string]*lang.Test{}
 	for _, t := range cfg.Tests {

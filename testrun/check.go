@@ -4,8 +4,7 @@ import (
 	"maps"
 
 	"github.com/hashicorp/hcl/v2"
-
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // CheckPath checks the test blocks of the configuration at p, and of its
@@ -23,7 +22,7 @@ func CheckPath(p string, vars map[string]string, files map[string]*hcl.File) (in
 	n := 0
 	var diags hcl.Diagnostics
 	for _, suite := range suites {
-		prep, d := Prepare(suite, dispatch.Options{Vars: vars})
+		prep, d := Prepare(suite, table.Options{Vars: vars})
 		if prep.Config != nil {
 			maps.Copy(files, prep.Config.Files)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 var hclFence = regexp.MustCompile("(?s)```hcl\n(.*?)```")
@@ -56,7 +56,7 @@ func TestDocumentedTests(t *testing.T) {
 			if err := os.WriteFile(tests, []byte(tc.tests), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			opts := dispatch.Options{LookupEnv: env}
+			opts := table.Options{LookupEnv: env}
 			p, diags := Prepare(&Suite{Name: tc.name, Paths: []string{config, tests}}, opts)
 			if diags.HasErrors() || len(p.Cases) != 1 {
 				t.Fatalf("%d cases: %s", len(p.Cases), diags.Error())

@@ -9,6 +9,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Target is one call: a tool, a resource read or a prompt, with its
@@ -46,26 +47,26 @@ func (o *Outcome) Failed() bool {
 // Run makes the call on table, whose backends are open, and shapes the
 // result as the server does. log receives the detail of failures (the
 // client sees only their message); nil discards it.
-func Run(ctx context.Context, table *dispatch.Table, t *Target, log *slog.Logger) (*Outcome, error) {
+func Run(ctx context.Context, tbl *table.Table, t *Target, log *slog.Logger) (*Outcome, error) {
 	in := &dispatch.CallInput{Arguments: t.Arguments, Logger: log, Ask: answersFrom(t.Answers)}
 	var out Outcome
 	var err error
 	switch {
 	case t.Tool != "":
 		var r *dispatch.ToolResult
-		if r, err = table.CallTool(ctx, t.Tool, in); r != nil {
+		if r, err = dispatch.CallTool(ctx, tbl, t.Tool, in); r != nil {
 			out.Tool = server.ToolResult(r)
 		}
 	case t.Prompt != "":
 		in.Arguments = nil
 		var r *dispatch.PromptResult
-		if r, err = table.GetPrompt(ctx, t.Prompt, t.PromptArgs, in); r != nil {
+		if r, err = dispatch.GetPrompt(ctx, tbl, t.Prompt, t.PromptArgs, in); r != nil {
 			out.Prompt = server.PromptResult(r)
 		}
 	default:
 		in.Arguments = nil
 		var cs []dispatch.Contents
-		if cs, err = table.ReadResource(ctx, t.Resource, in); err == nil {
+		if cs, err = dispatch.ReadResource(ctx, tbl, t.Resource, in); err == nil {
 			out.Resource = server.ResourceResult(cs)
 		}
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	httpadapter "github.com/mcpdecl/mcpdecl/adapters/http"
 	sqladapter "github.com/mcpdecl/mcpdecl/adapters/sql"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // Status is how a test ended.
@@ -52,7 +52,7 @@ type Prepared struct {
 // Options are how tests are run.
 type Options struct {
 	// Compile holds the variables and the environment, as serve reads them.
-	Compile dispatch.Options
+	Compile table.Options
 	// Record sends the requests of HTTP backends without mocks to the real
 	// API and writes what they answer to each test's fixture file.
 	Record bool
@@ -66,7 +66,7 @@ type Options struct {
 
 // Prepare loads a suite and checks its tests against the compiled table.
 // Diagnostics hold every problem, of the configuration or of a test.
-func Prepare(s *Suite, opts dispatch.Options) (*Prepared, hcl.Diagnostics) {
+func Prepare(s *Suite, opts table.Options) (*Prepared, hcl.Diagnostics) {
 	cfg, diags := s.Load()
 	p := &Prepared{Suite: s, Config: cfg}
 	if cfg.Incomplete {
@@ -74,12 +74,12 @@ func Prepare(s *Suite, opts dispatch.Options) (*Prepared, hcl.Diagnostics) {
 	}
 	// Compile even when a block could not be decoded, so that one run
 	// reports every problem; the tests are checked when the rest compiles.
-	table, d := dispatch.Compile(cfg, all.Registry(), opts)
+	tbl, d := table.Compile(cfg, all.Registry(), opts)
 	diags = append(diags, d...)
-	if table == nil {
+	if tbl == nil {
 		return p, diags
 	}
-	cases, d := Check(cfg, table)
+	cases, d := Check(cfg, tbl)
 	for _, c := range cases {
 		c.suite = s
 	}
@@ -145,7 +145,7 @@ func (r *runner) run(ctx context.Context, p *Prepared, c *Case) *Result {
 
 func (r *runner) runCase(ctx context.Context, p *Prepared, c *Case) ([]string, string) {
 	r.compileMu.Lock()
-	table, diags := dispatch.Compile(p.Config, all.Registry(), r.opts.Compile)
+	tbl, diags := table.Compile(p.Config, all.Registry(), r.opts.Compile)
 	r.compileMu.Unlock()
 	if diags.HasErrors() {
 		return []string{"the configuration did not compile: " + diags.Error()}, ""
@@ -155,7 +155,7 @@ func (r *runner) runCase(ctx context.Context, p *Prepared, c *Case) ([]string, s
 		return []string{err.Error()}, ""
 	}
 	defer os.RemoveAll(dir)
-	d, err := r.doubles(table, c, dir)
+	d, err := r.doubles(tbl, c, dir)
 	if err != nil {
 		return []string{err.Error()}, ""
 	}
@@ -164,15 +164,15 @@ func (r *runner) runCase(ctx context.Context, p *Prepared, c *Case) ([]string, s
 		ctx, cancel = context.WithTimeout(ctx, r.opts.Timeout)
 		defer cancel()
 	}
-	if failed := table.OpenBackends(ctx); len(failed) > 0 {
+	if failed := tbl.OpenBackends(ctx); len(failed) > 0 {
 		var out []string
 		for _, f := range failed {
 			out = append(out, "opening the backends failed: "+f.Err.Error())
 		}
 		return out, ""
 	}
-	out, err := Run(ctx, table, c.Target, r.opts.Log)
-	table.CloseBackends(r.opts.Log)
+	out, err := Run(ctx, tbl, c.Target, r.opts.Log)
+	tbl.CloseBackends(r.opts.Log)
 	if err != nil {
 		return []string{err.Error()}, ""
 	}
@@ -214,15 +214,15 @@ func (d *doubles) unusedMocks() []string {
 // each SQLite backend a fresh database in dir. It changes the backends of
 // the table, which is safe only because the table was compiled for this
 // test alone and is not open yet: a served table is never changed.
-func (r *runner) doubles(table *dispatch.Table, c *Case, dir string) (*doubles, error) {
+func (r *runner) doubles(tbl *table.Table, c *Case, dir string) (*doubles, error) {
 	d := &doubles{misses: &misses{}, recorders: map[string]*recorder{}}
-	scrub := &scrubber{secrets: table.Secrets}
+	scrub := &scrubber{secrets: tbl.Secrets}
 	var replay *recording
 	if !r.opts.Record {
 		replay, _ = readRecording(c.fixture)
 	}
-	for _, name := range sortedKeys(table.Backends) {
-		switch b := table.Backends[name].(type) {
+	for _, name := range sortedKeys(tbl.Backends) {
+		switch b := tbl.Backends[name].(type) {
 		case *httpadapter.Backend:
 			base := ""
 			if b.BaseURL != nil {

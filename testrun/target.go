@@ -11,9 +11,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
@@ -115,7 +115,7 @@ func expectsError(t *lang.Test) bool {
 }
 
 // schemaProblem is the schema library's complaint about raw, or "".
-func schemaProblem(a *dispatch.Args, raw []byte) string {
+func schemaProblem(a *table.Args, raw []byte) string {
 	schema, err := a.Validator()
 	if err != nil {
 		return ""
@@ -144,7 +144,7 @@ func violations(err error) string {
 			if len(e.InstanceLocation) > 0 {
 				where = "argument " + strings.Join(e.InstanceLocation, ".")
 			}
-			parts = append(parts, where+": "+dispatch.SchemaErrorText(e.ErrorKind))
+			parts = append(parts, where+": "+table.SchemaErrorText(e.ErrorKind))
 		}
 		for _, c := range e.Causes {
 			walk(c)
@@ -154,7 +154,7 @@ func violations(err error) string {
 	return strings.Join(parts, "; ")
 }
 
-func unknownArgHint(a *dispatch.Args, args map[string]any) string {
+func unknownArgHint(a *table.Args, args map[string]any) string {
 	names := argNames(a)
 	for given := range args {
 		if !contains(names, given) {
@@ -196,7 +196,7 @@ func (c *checker) answers(attr *hcl.Attribute, tg *Target) {
 	}
 }
 
-func argNames(a *dispatch.Args) []string {
+func argNames(a *table.Args) []string {
 	out := make([]string, len(a.List))
 	for i, arg := range a.List {
 		out[i] = arg.Name
@@ -218,7 +218,7 @@ func oneLine(s string) string {
 }
 
 // ToolNames lists the table's tools, for suggestions.
-func ToolNames(t *dispatch.Table) []string {
+func ToolNames(t *table.Table) []string {
 	out := make([]string, len(t.Tools))
 	for i, tool := range t.Tools {
 		out[i] = tool.Name
@@ -227,7 +227,7 @@ func ToolNames(t *dispatch.Table) []string {
 }
 
 // PromptNames lists the table's prompts, for suggestions.
-func PromptNames(t *dispatch.Table) []string {
+func PromptNames(t *table.Table) []string {
 	out := make([]string, len(t.Prompts))
 	for i, p := range t.Prompts {
 		out[i] = p.Name
@@ -237,7 +237,7 @@ func PromptNames(t *dispatch.Table) []string {
 
 // ResourceURIs lists the URIs and URI templates the table serves, for
 // suggestions.
-func ResourceURIs(t *dispatch.Table) []string {
+func ResourceURIs(t *table.Table) []string {
 	var out []string
 	for _, r := range t.Resources {
 		out = append(out, r.URI)

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // write creates files (name → content) in a new directory.
@@ -124,7 +124,7 @@ func TestRecordScrubsSecrets(t *testing.T) {
 	}))
 	dir := write(t, map[string]string{"api.hcl": apiConfig, "api_test.hcl": apiTests})
 	vars := map[string]string{"base": srv.URL + "/v1", "token": token, "key": key}
-	opts := Options{Compile: dispatch.Options{Vars: vars}, Record: true}
+	opts := Options{Compile: table.Options{Vars: vars}, Record: true}
 
 	results := runSuite(t, filepath.Join(dir, "api.hcl"), opts)
 	if len(results) != 1 || results[0].Status != Passed {
@@ -438,7 +438,7 @@ func TestSharedRecordingRefused(t *testing.T) {
 	tests := "test \"a b\" {\n  resource = \"t://r\"\n}\ntest \"A-B\" {\n  resource = \"t://r\"\n}\n"
 	dir := write(t, map[string]string{"a.hcl": tiny("a"), "a_test.hcl": tests})
 	suites, _ := Discover([]string{filepath.Join(dir, "a.hcl")})
-	_, diags := Prepare(suites[0], dispatch.Options{})
+	_, diags := Prepare(suites[0], table.Options{})
 	if !diags.HasErrors() || !strings.Contains(diags.Error(), "Tests sharing a recording") || diags[0].Subject.Start.Line != 4 {
 		t.Fatalf("got %v", diags)
 	}

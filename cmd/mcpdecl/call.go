@@ -60,7 +60,7 @@ func (c *callCmd) run(s streams) error {
 	if err != nil {
 		return err
 	}
-	table, err := serving.Load([]string{c.Config}, vars, os.LookupEnv, func(diags hcl.Diagnostics, files map[string]*hcl.File) {
+	tbl, err := serving.Load([]string{c.Config}, vars, os.LookupEnv, func(diags hcl.Diagnostics, files map[string]*hcl.File) {
 		_ = diagtext.WriteText(s.err, diags, files)
 	})
 	var ce *serving.ConfigError
@@ -71,21 +71,21 @@ func (c *callCmd) run(s streams) error {
 		return err
 	}
 	req := &testrun.Request{Tool: c.Tool, Resource: c.Resource, Prompt: c.Prompt, Args: c.Args, JSON: c.JSON, Answers: c.Answers, Stdin: os.Stdin}
-	target, err := req.Target(table)
+	target, err := req.Target(tbl)
 	if err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logs.Level(c.LogLevel)}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if failed := table.OpenBackends(ctx); len(failed) > 0 {
+	if failed := tbl.OpenBackends(ctx); len(failed) > 0 {
 		for _, f := range failed {
 			fmt.Fprintf(s.err, "mcpdecl call: %s\n", f.Err)
 		}
 		return exitCode(1)
 	}
-	defer table.CloseBackends(log)
-	out, err := testrun.Run(ctx, table, target, log)
+	defer tbl.CloseBackends(log)
+	out, err := testrun.Run(ctx, tbl, target, log)
 	if err != nil {
 		return err
 	}

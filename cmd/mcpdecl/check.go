@@ -22,25 +22,25 @@ type checkCmd struct {
 // each backend and checks every call against it without running it (SQL
 // statements are prepared).
 func (c *checkCmd) Run(s streams) error {
-	cfg, table, diags, err := c.compile(c.Paths, os.LookupEnv)
+	cfg, tbl, diags, err := c.compile(c.Paths, os.LookupEnv)
 	if err != nil {
 		return err
 	}
 	// A configuration with errors is not taken to the backends: the
 	// checks would run against blocks that were skipped or half read.
 	var notes []string
-	if table != nil && !diags.HasErrors() {
+	if tbl != nil && !diags.HasErrors() {
 		ctx, cancel := context.WithTimeout(context.Background(), c.Timeout)
 		defer cancel()
 		var online hcl.Diagnostics
-		notes, online = lint.CheckOnline(ctx, table)
+		notes, online = lint.CheckOnline(ctx, tbl)
 		diags = append(diags, online...)
 	}
 	diagtext.Sort(diags)
 	v := &validateCmd{Format: c.Format}
 	summaries := notes
-	if !diags.HasErrors() && table != nil {
-		summaries = append(summaries, fmt.Sprintf("%s: every call was checked against its backend (%s).", table.Server.Name, plural(lint.Checkable(table), "call")))
+	if !diags.HasErrors() && tbl != nil {
+		summaries = append(summaries, fmt.Sprintf("%s: every call was checked against its backend (%s).", tbl.Server.Name, plural(lint.Checkable(tbl), "call")))
 	}
 	if err := v.write(s, diags, cfg.Files, summaries); err != nil {
 		return err

@@ -9,10 +9,10 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/hashicorp/hcl/v2"
 
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/serving"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // cli is the command line: one struct per subcommand, each with a Run.
@@ -137,11 +137,11 @@ func (f loadFlags) varMap() (map[string]string, error) {
 }
 
 // compile is serving.Compile of paths with the --var flags.
-func (f loadFlags) compile(paths []string, lookupEnv func(string) (string, bool)) (*lang.Config, *dispatch.Table, hcl.Diagnostics, error) {
+func (f loadFlags) compile(paths []string, lookupEnv func(string) (string, bool)) (*lang.Config, *table.Table, hcl.Diagnostics, error) {
 	vars, err := f.varMap()
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cfg, table, diags := serving.Compile(paths, vars, lookupEnv)
-	return cfg, table, diags, nil
+	cfg, tbl, diags := serving.Compile(paths, vars, lookupEnv)
+	return cfg, tbl, diags, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/mcpdecl/mcpdecl/diagtext"
-	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 type inspectCmd struct {
@@ -23,7 +23,7 @@ func (*inspectCmd) Help() string {
 }
 
 func (c *inspectCmd) Run(s streams) error {
-	cfg, table, diags, err := c.compile(c.Paths, nil)
+	cfg, tbl, diags, err := c.compile(c.Paths, nil)
 	if err != nil {
 		return err
 	}
@@ -42,5 +42,5 @@ func (c *inspectCmd) Run(s streams) error {
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(dispatch.Inspect(table))
+	return enc.Encode(table.Inspect(tbl))
 }

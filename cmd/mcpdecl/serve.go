@@ -15,7 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/serving"
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 type serveCmd struct {
@@ -159,17 +159,17 @@ type taskFlags struct {
 }
 
 // taskLimits are the bounds the flags set, checked.
-func (f *taskFlags) taskLimits() (taskstore.Limits, error) {
+func (f *taskFlags) taskLimits() (tasks.Limits, error) {
 	for name, v := range map[string]int64{"--task-results-per-owner": int64(f.TaskResultsPerOwner), "--task-results-anonymous": int64(f.TaskResultsAnonymous),
 		"--task-results-total": int64(f.TaskResultsTotal), "--task-result-mib-per-owner": f.TaskResultMibPerOwner, "--task-result-mib-anonymous": f.TaskResultMibAnonymous, "--task-result-mib-total": f.TaskResultMibTotal} {
 		if v < 0 {
-			return taskstore.Limits{}, fmt.Errorf("%s is %d: use 0 for no limit, or a positive number", name, v)
+			return tasks.Limits{}, fmt.Errorf("%s is %d: use 0 for no limit, or a positive number", name, v)
 		}
 		if v > 1<<40 {
-			return taskstore.Limits{}, fmt.Errorf("%s is %d: too large", name, v)
+			return tasks.Limits{}, fmt.Errorf("%s is %d: too large", name, v)
 		}
 	}
-	return taskstore.Limits{PerOwner: f.TaskResultsPerOwner, Anonymous: f.TaskResultsAnonymous, Total: f.TaskResultsTotal,
+	return tasks.Limits{PerOwner: f.TaskResultsPerOwner, Anonymous: f.TaskResultsAnonymous, Total: f.TaskResultsTotal,
 		PerOwnerBytes: f.TaskResultMibPerOwner << 20, AnonymousBytes: f.TaskResultMibAnonymous << 20, TotalBytes: f.TaskResultMibTotal << 20}, nil
 }
 

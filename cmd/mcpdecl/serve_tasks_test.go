@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpdecl/mcpdecl/taskstore"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 const drainConfig = `
@@ -91,13 +91,13 @@ func TestServeDrainOnSIGTERM(t *testing.T) {
 		t.Fatalf("serve did not exit; stderr:\n%s", stderr)
 	}
 	waitProcesses(t, secs, 0)
-	store, err := taskstore.OpenRedis(context.Background(), url)
+	store, err := tasks.OpenRedis(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
 	task, err := store.Get(context.Background(), id)
-	if err != nil || task.Status != taskstore.Failed || !strings.Contains(task.StatusMessage, "shut down") {
+	if err != nil || task.Status != tasks.Failed || !strings.Contains(task.StatusMessage, "shut down") {
 		t.Fatalf("the task after the drain: %+v, %v", task, err)
 	}
 	if !strings.Contains(stderr.String(), "recorded as failed") {
@@ -172,7 +172,7 @@ func waitProcesses(t *testing.T, secs string, want int) {
 func TestServeTaskLimitFlags(t *testing.T) {
 	f := taskFlags{TaskResultsPerOwner: 7, TaskResultsAnonymous: 8, TaskResultsTotal: 9, TaskResultMibPerOwner: 1, TaskResultMibAnonymous: 2, TaskResultMibTotal: 3}
 	l, err := f.taskLimits()
-	want := taskstore.Limits{PerOwner: 7, Anonymous: 8, Total: 9, PerOwnerBytes: 1 << 20, AnonymousBytes: 2 << 20, TotalBytes: 3 << 20}
+	want := tasks.Limits{PerOwner: 7, Anonymous: 8, Total: 9, PerOwnerBytes: 1 << 20, AnonymousBytes: 2 << 20, TotalBytes: 3 << 20}
 	if err != nil || l != want {
 		t.Fatalf("taskLimits = %+v, %v; want %+v", l, err, want)
 	}

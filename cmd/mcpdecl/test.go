@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/diagtext"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
@@ -60,12 +60,12 @@ func (c *testCmd) Run(s streams) error {
 		fmt.Fprintf(s.err, "mcpdecl test: %s\n", err)
 		return exitCode(2)
 	}
-	preps, broken := c.prepare(s, suites, dispatch.Options{Vars: vars, LookupEnv: os.LookupEnv})
+	preps, broken := c.prepare(s, suites, table.Options{Vars: vars, LookupEnv: os.LookupEnv})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	keep := func(tc *testrun.Case) bool { return filter == nil || filter.MatchString(tc.Name) }
 	results := testrun.RunAll(ctx, preps, keep, testrun.Options{
-		Compile: dispatch.Options{Vars: vars, LookupEnv: os.LookupEnv}, Record: c.Record,
+		Compile: table.Options{Vars: vars, LookupEnv: os.LookupEnv}, Record: c.Record,
 		Parallel: c.Parallel, Timeout: c.Timeout,
 		Log: slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logs.Level(c.LogLevel)})),
 	})
@@ -84,7 +84,7 @@ func (c *testCmd) Run(s streams) error {
 
 // prepare loads and checks each suite; a suite with errors is reported
 // and left out. It returns the others and how many were left out.
-func (c *testCmd) prepare(s streams, suites []*testrun.Suite, opts dispatch.Options) ([]*testrun.Prepared, int) {
+func (c *testCmd) prepare(s streams, suites []*testrun.Suite, opts table.Options) ([]*testrun.Prepared, int) {
 	var out []*testrun.Prepared
 	broken := 0
 	for _, suite := range suites {

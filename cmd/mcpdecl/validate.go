@@ -7,10 +7,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/diagtext"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/testrun"
 )
 
@@ -34,7 +34,7 @@ func (v *validateCmd) Run(s streams) error {
 	files := map[string]*hcl.File{}
 	var summaries []string
 	for _, p := range paths {
-		cfg, table, diags, err := v.compile([]string{p}, nil)
+		cfg, tbl, diags, err := v.compile([]string{p}, nil)
 		if err != nil {
 			return err
 		}
@@ -48,7 +48,7 @@ func (v *validateCmd) Run(s streams) error {
 			diags = diagtext.Dedupe(append(diags, d...))
 		}
 		if !diags.HasErrors() && !v.NoLint {
-			diags = append(diags, lint.Check(cfg, table)...)
+			diags = append(diags, lint.Check(cfg, tbl)...)
 		}
 		all = append(all, diags...)
 		switch {
@@ -58,7 +58,7 @@ func (v *validateCmd) Run(s streams) error {
 			// it declares nothing to count but its tests.
 			summaries = append(summaries, p+": valid: "+english.Count(tests, "test")+" checked.")
 		default:
-			summaries = append(summaries, p+": "+successLine(table)+testsLine(tests))
+			summaries = append(summaries, p+": "+successLine(tbl)+testsLine(tests))
 		}
 	}
 	diagtext.Sort(all)
@@ -113,11 +113,11 @@ func (v *validateCmd) write(s streams, diags hcl.Diagnostics, files map[string]*
 	return nil
 }
 
-func successLine(t *dispatch.Table) string {
+func successLine(t *table.Table) string {
 	if t == nil {
 		return "valid."
 	}
-	apps := dispatch.AppCount(t)
+	apps := table.AppCount(t)
 	if apps > 0 {
 		return fmt.Sprintf("valid: %s, %s, %s, %s and %s.",
 			plural(len(t.Tools), "tool"), plural(len(t.Resources)-apps, "resource"),

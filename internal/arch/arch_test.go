@@ -1,8 +1,9 @@
 // Package arch_test keeps the import rules of the architecture true:
-// cmd → serving → server → {dispatch, mcp, auth}; server is protocol glue and
-// imports nothing else of mcpdecl but the token checks and the shared
-// leaf rules; dispatch → adapter ←
-// adapters/*; lang
+// cmd → serving → server → {table, dispatch, mcp, auth, tasks}; server is protocol
+// glue and imports nothing else of mcpdecl but the token checks, the task
+// runner and the shared leaf rules; tasks → {table, dispatch, mcp} and
+// never server; dispatch → table (one way); table → adapter ← adapters/*;
+// internal/fastschema is a leaf; lang
 // imports no adapter; mcp imports no other mcpdecl package but the leaf
 // internal/jsonenc; eval depends on hcl, cty and expr only; internal/rule
 // imports no mcpdecl package.
@@ -21,51 +22,58 @@ const module = "github.com/mcpdecl/mcpdecl/"
 // forbidden maps a package to the mcpdecl packages it must not depend on,
 // directly or indirectly.
 var forbidden = map[string][]string{
-	"lang":     {"eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
-	"eval":     {"lang", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
-	"adapter":  {"lang", "adapters", "dispatch", "mcp", "server", "cmd"},
-	"adapters": {"lang", "dispatch", "mcp", "server", "cmd"},
-	"dispatch": {"mcp", "server", "cmd"},
-	"mcp":      {"lang", "eval", "adapter", "adapters", "dispatch", "server", "cmd"},
+	"lang":     {"eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd"},
+	"eval":     {"lang", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd"},
+	"adapter":  {"lang", "adapters", "table", "dispatch", "mcp", "server", "cmd"},
+	"adapters": {"lang", "table", "dispatch", "mcp", "server", "cmd"},
+	// table is what a configuration is: the compiler and its output. It
+	// knows nothing of the calls dispatch runs on it.
+	"table": {"adapters", "dispatch", "mcp", "server", "cmd"},
+	// dispatch runs calls on a table; adapters reach it only through the
+	// adapter interfaces.
+	"dispatch": {"adapters", "mcp", "server", "cmd"},
+	"mcp":      {"lang", "eval", "adapter", "adapters", "table", "dispatch", "server", "cmd"},
 	"lint":     {"adapters", "mcp", "server", "cmd"}, // adapters only through the adapter interfaces
 	// jsonenc is a leaf: the protocol layer may use it.
-	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	"internal/jsonenc": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// jsondec is a leaf: adapters decode answers and the server arguments with it.
-	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	"internal/jsondec": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// auth is the resource server's token checking: it knows nothing of the
-	// language, the table or the protocol, so dispatch (auth.Config in the
-	// table) and the server (the verifier of a generation) can use it.
-	"auth": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
-	// taskstore keeps tasks for the server; it knows no protocol or language.
-	"taskstore": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd"},
+	// language, the table or the protocol, so table (auth.Config in the
+	// table), dispatch and the server (the verifier of a generation) can
+	// use it.
+	"auth": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	// tasks runs the calls of tools with a task block and keeps them in
+	// its stores; the server uses it, never the other way round.
+	"tasks": {"adapters", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// metrics is a leaf: it counts what the server and the protocol
 	// layer report through their own hooks (server.Observer,
 	// mcp.Options.OnRequest), so neither imports Prometheus and it
 	// imports neither.
-	"observe/metrics": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
-	// apppages only looks at files: the tests of lang, dispatch and lint
+	"observe/metrics": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	// apppages only looks at files: the tests of lang, table and lint
 	// use it to skip an example whose app page is not built.
-	"internal/apppages": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	"internal/apppages": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// tracing makes spans of what the server and the table report through
 	// their hooks (server.Tracer, adapter.Observer); serving wires it.
 	"observe/tracing": {"adapters", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// regularfile is a leaf: adapters, lint, the test runner and cmd read
 	// the operator's files through it.
-	"internal/regularfile": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	"internal/regularfile": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// memo is a leaf: tracing and metrics keep their hot-path values in it.
-	"internal/memo": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
-	// guessable is a leaf: cmd checks the serving keys and dispatch the
+	"internal/memo": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	// guessable is a leaf: serving checks the signing keys and table the
 	// config's static tokens with it.
-	"internal/guessable": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	"internal/guessable": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// english is a leaf: every package that builds messages may use it.
-	"internal/english": {"lang", "eval", "adapter", "adapters", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
+	"internal/english": {"lang", "eval", "adapter", "adapters", "table", "dispatch", "mcp", "server", "cmd", "testkit/wiretest", "testkit/e2e"},
 	// serving runs a configuration as a server: it may import everything
 	// below it, never the command line (TestOnlyCmdImportsServing: only
 	// cmd imports it).
 	"serving": {"cmd", "testkit"},
 	// diagtext renders diagnostics: it knows lint's codes, nothing that
 	// runs a configuration.
-	"diagtext": {"adapters", "mcp", "server", "serving", "testrun", "cmd", "testkit"},
+	"diagtext": {"adapters", "dispatch", "tasks", "mcp", "server", "serving", "testrun", "cmd", "testkit"},
 }
 
 // TestOnlyCmdImportsServing: the serving lifecycle is the command line's
@@ -124,13 +132,18 @@ func TestImportRules(t *testing.T) {
 
 // directOnly lists packages whose own (non-test) imports of mcpdecl
 // packages are limited to these: the server is glue between the table
-// (which compiles and runs calls) and the protocol, so it reaches no
-// adapter, expression or language package itself. It uses auth, the
-// token checks, because each served generation owns the verifier built
-// from its auth block and the HTTP challenge of a missing scope is the
-// glue's to write.
+// (compiled), dispatch (which runs calls on it) and the protocol, so it
+// reaches no adapter, expression or language package itself. It uses
+// auth, the token checks, because each served generation owns the
+// verifier built from its auth block and the HTTP challenge of a missing
+// scope is the glue's to write. It uses tasks, the task runner, through a
+// narrow interface of its own.
 var directOnly = map[string][]string{
-	"server": {"dispatch", "mcp", "auth", "internal/rule", "taskstore"},
+	"server": {"table", "dispatch", "mcp", "auth", "internal/rule", "tasks"},
+	// The task runner sees the wire types and the table's tools; what it
+	// needs of the server (running a call, asking the client, who is
+	// calling) it is given.
+	"tasks": {"table", "dispatch", "mcp", "auth", "internal/english", "internal/jsonenc", "internal/rule"},
 }
 
 func TestDirectImports(t *testing.T) {
@@ -227,6 +240,21 @@ func TestRuleIsALeaf(t *testing.T) {
 			continue // the standard library, or the distance
 		}
 		t.Errorf("internal/rule depends on %s: it may use the standard library and %s only", dep, allowed)
+	}
+}
+
+// TestFastSchemaIsALeaf keeps internal/fastschema, the table's fast JSON
+// Schema checker, free of every mcpdecl package: it knows JSON Schema and
+// nothing of mcpdecl.
+func TestFastSchemaIsALeaf(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{join .Deps \"\\n\"}}", "../../internal/fastschema").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, module) {
+			t.Errorf("internal/fastschema depends on %s: it may import no mcpdecl package", dep)
+		}
 	}
 }
 

@@ -25,11 +25,12 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
+
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // secret is sent as an argument, in a URI and in headers: no span may
@@ -187,13 +188,13 @@ func start(t *testing.T) *fixture {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(f.spans))
 	logger := slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv, err := server.Open(context.Background(), table, &server.Options{Tracer: tracing.New(tp), Logger: logger})
+	srv, err := server.Open(context.Background(), tbl, &server.Options{Tracer: tracing.New(tp), Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // echoTool is the tool called, the same with and without auth: it answers
@@ -72,27 +72,27 @@ func BenchmarkAuthenticatedCall(b *testing.B) {
 	}
 }
 
-func echoTableWith(b *testing.B, authBlock, scopes string, cacheSize int) *dispatch.Table {
+func echoTableWith(b *testing.B, authBlock, scopes string, cacheSize int) *table.Table {
 	b.Helper()
 	src := authBlock + strings.Replace(echoTool, "%s", scopes, 1)
 	cfg, diags := lang.LoadSource("echo.hcl", []byte(src))
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	if table.Auth != nil {
-		table.Auth.TokenCacheSize = cacheSize
+	if tbl.Auth != nil {
+		tbl.Auth.TokenCacheSize = cacheSize
 	}
-	return table
+	return tbl
 }
 
 // authCaller returns a function making the call through the endpoint as
 // serve --http mounts it, with token when it is not empty.
-func authCaller(b *testing.B, table *dispatch.Table, token string) (func(), *benchWriter) {
-	srv := server.New(table, &server.Options{HTTPAuth: true})
+func authCaller(b *testing.B, tbl *table.Table, token string) (func(), *benchWriter) {
+	srv := server.New(tbl, &server.Options{HTTPAuth: true})
 	b.Cleanup(srv.Close)
 	h := mcp.NewServer(srv, nil).HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard})
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`

@@ -18,9 +18,9 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/mcpdecl/mcpdecl/auth"
-	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
 // headerAPI records the headers of every request it gets.

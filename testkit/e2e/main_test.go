@@ -21,11 +21,11 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
-	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // secret is the LIBRARY_TOKEN every test serves with; it must reach the
@@ -98,14 +98,14 @@ func openServer(t testing.TB, path string, vars, env map[string]string, opts *se
 	if diags.HasErrors() {
 		t.Fatalf("lang.Load(%q): %v", path, diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{Vars: vars, LookupEnv: func(name string) (string, bool) {
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{Vars: vars, LookupEnv: func(name string) (string, bool) {
 		v, ok := env[name]
 		return v, ok
 	}})
 	if diags.HasErrors() {
-		t.Fatalf("dispatch.Compile(%q): %v", path, diags)
+		t.Fatalf("table.Compile(%q): %v", path, diags)
 	}
-	srv, err := server.Open(context.Background(), table, opts)
+	srv, err := server.Open(context.Background(), tbl, opts)
 	if err != nil {
 		t.Fatalf("opening %s: %v", path, err)
 	}

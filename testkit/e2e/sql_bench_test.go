@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // pointRead is the SQLite point-read setup: a served tool and the same
@@ -59,11 +59,11 @@ tool "item" {
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	table, diags := dispatch.Compile(cfg, all.Registry(), dispatch.Options{LookupEnv: os.LookupEnv})
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{LookupEnv: os.LookupEnv})
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	srv, err := server.Open(context.Background(), table, nil)
+	srv, err := server.Open(context.Background(), tbl, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

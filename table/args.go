@@ -1,0 +1,246 @@
+package table
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/fastschema"
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// compileArgs compiles argument blocks into a JSON Schema object, the
+// types expressions see, and the validation blocks. where names the owner
+// for messages.
+func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation, where string) *Args {
+	out := &Args{}
+	props := map[string]any{}
+	required := []any{}
+	attrTypes := map[string]cty.Type{}
+	var fields []eval.EnvField
+	seen := map[string]bool{}
+	var compiled []*lang.Arg // aligned with out.List
+	for _, a := range args {
+		if a.Spec == nil || seen[a.Name] {
+			continue // duplicates are reported by lang
+		}
+		seen[a.Name] = true
+		compiled = append(compiled, a)
+		schema, arg := c.compileArg(a)
+		props[a.Name] = schema
+		if arg.Required {
+			required = append(required, a.Name)
+		}
+		attrTypes[a.Name] = arg.Type
+		fields = append(fields, eval.EnvField{Name: a.Name, Type: goType(a.Spec.Type)})
+		out.List = append(out.List, arg)
+	}
+	out.Schema = map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		out.Schema["required"] = required
+	}
+	out.Type = cty.Object(attrTypes)
+	out.Env = eval.EnvType(fields)
+	c.checkDefaults(out, compiled)
+	scope := c.scope(out, where)
+	for _, a := range args {
+		if a.Spec != nil {
+			out.Validations = append(out.Validations, c.compileValidations(a.Spec.Validations, scope)...)
+		}
+	}
+	out.Validations = append(out.Validations, c.compileValidations(validations, scope)...)
+	return out
+}
+
+// compileJSONSchema compiles doc under the name url, which validation
+// errors quote.
+func compileJSONSchema(url string, doc map[string]any) (*jsonschema.Schema, error) {
+	s, _, err := compileSchemaDoc(url, doc)
+	return s, err
+}
+
+// compileSchemaDoc is compileJSONSchema that also returns the document as
+// the library read it (numbers as json.Number).
+func compileSchemaDoc(url string, doc map[string]any) (*jsonschema.Schema, any, error) {
+	// Round-trip through JSON so numbers have the types the compiler expects.
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err != nil {
+		return nil, nil, err
+	}
+	comp := jsonschema.NewCompiler()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	comp.AssertFormat()
+	if err := comp.AddResource(url, v); err != nil {
+		return nil, nil, err
+	}
+	s, err := comp.Compile(url)
+	return s, v, err
+}
+
+// compileChecked compiles a schema with the library and its fast checker.
+func compileChecked(url string, doc map[string]any) (*jsonschema.Schema, *fastschema.Schema, error) {
+	lib, read, err := compileSchemaDoc(url, doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return lib, fastschema.Compile(read, lib), nil
+}
+
+// checkDefaults validates each default against its own argument's schema,
+// so a default outside an enum or range is caught at load time.
+func (c *compiler) checkDefaults(out *Args, args []*lang.Arg) {
+	for i, arg := range out.List {
+		if arg.Default == cty.NilVal || !arg.Default.IsWhollyKnown() {
+			continue
+		}
+		prop := out.Schema["properties"].(map[string]any)[arg.Name].(map[string]any)
+		s, err := compileJSONSchema("mcpdecl:argument.json", prop)
+		if err != nil {
+			continue // reported with the whole schema
+		}
+		val, err := eval.ToJSON(arg.Default)
+		if err == nil {
+			err = s.Validate(val)
+		}
+		if err != nil {
+			c.add(hcl.Diagnostics{errorf(args[i].Spec.Default.Expr.Range(), "Invalid default value",
+				"The default of %q does not satisfy its own constraints: %s.", arg.Name, schemaErrorText(err))})
+		}
+	}
+}
+
+func schemaErrorText(err error) string {
+	if ve, ok := err.(*jsonschema.ValidationError); ok {
+		var parts []string
+		for _, cause := range leafErrors(ve) {
+			parts = append(parts, SchemaErrorText(cause.ErrorKind))
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, "; ")
+		}
+	}
+	return err.Error()
+}
+
+// SchemaErrorText is the text of one schema violation. A format
+// violation says how such a value is written (YYYY-MM-DD) instead of the
+// validator's text, which shows Go's reference layout ("2006-01-02").
+func SchemaErrorText(k jsonschema.ErrorKind) string {
+	if f, ok := k.(*kind.Format); ok {
+		cause := ""
+		if f.Err != nil {
+			cause = f.Err.Error()
+		}
+		return eval.FormatProblem(f.Want, fmt.Sprint(f.Got), cause)
+	}
+	return k.LocalizedString(englishPrinter)
+}
+
+// englishPrinter renders validation messages; the validator needs one.
+var englishPrinter = message.NewPrinter(language.English)
+
+func leafErrors(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(ve.Causes) == 0 {
+		return []*jsonschema.ValidationError{ve}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range ve.Causes {
+		out = append(out, leafErrors(c)...)
+	}
+	return out
+}
+
+func (c *compiler) compileValidations(vs []*lang.Validation, scope interface {
+	CheckDynamic(*hcl.Attribute, cty.Type) (cty.Value, hcl.Diagnostics)
+}) []*Validation {
+	var out []*Validation
+	for _, v := range vs {
+		_, d1 := scope.CheckDynamic(v.Condition, cty.Bool)
+		_, d2 := scope.CheckDynamic(v.ErrorMessage, cty.String)
+		c.add(d1)
+		c.add(d2)
+		if len(v.Condition.Expr.Variables()) == 0 && !d1.HasErrors() {
+			c.add(hcl.Diagnostics{warnf(v.Condition.Expr.Range(), "Condition does not use the arguments",
+				"This validation condition refers to no argument, so it is always true or always false. Refer to args.<name>.")})
+		}
+		val := &Validation{Condition: v.Condition.Expr, ErrorMessage: v.ErrorMessage.Expr}
+		val.Uses, val.UsesAll = argsUsed(v.Condition.Expr, v.ErrorMessage.Expr)
+		out = append(out, val)
+	}
+	return out
+}
+
+// argsUsed lists the arguments the expressions refer to as args.<name>;
+// all is set when one refers to args otherwise (args[k], args itself).
+func argsUsed(exprs ...hcl.Expression) (names []string, all bool) {
+	seen := map[string]bool{}
+	for _, e := range exprs {
+		for _, t := range e.Variables() {
+			if t.RootName() != "args" {
+				continue
+			}
+			var step hcl.TraverseAttr
+			ok := false
+			if len(t) > 1 {
+				step, ok = t[1].(hcl.TraverseAttr)
+			}
+			if !ok {
+				all = true
+				continue
+			}
+			if !seen[step.Name] {
+				seen[step.Name] = true
+				names = append(names, step.Name)
+			}
+		}
+	}
+	return names, all
+}
+
+// goType is the Go type of a value of t inside expr-lang programs. A
+// number is open (eval.Number): it holds the client's json.Number, so a value a
+// double cannot hold as written (12345678901234567.89, 304.80) reaches
+// templates and structured output with its digits; the programs convert
+// it where they compute (eval.NumberOf), as they do a backend's numbers.
+func goType(t *lang.Type) reflect.Type {
+	if t == nil {
+		return eval.AnyType
+	}
+	switch t.Kind {
+	case lang.KindString:
+		return reflect.TypeOf("")
+	case lang.KindNumber:
+		return eval.NumberType
+	case lang.KindInteger:
+		return reflect.TypeOf(0)
+	case lang.KindBool:
+		return reflect.TypeOf(false)
+	case lang.KindList, lang.KindSet:
+		return reflect.TypeOf([]any{})
+	case lang.KindMap:
+		return reflect.TypeOf(map[string]any{})
+	case lang.KindObject:
+		if t.Attrs == nil {
+			return reflect.TypeOf(map[string]any{})
+		}
+		fields := make([]eval.EnvField, len(t.Attrs))
+		for i, a := range t.Attrs {
+			fields[i] = eval.EnvField{Name: a.Name, Type: goType(a.Type)}
+		}
+		return eval.EnvType(fields)
+	}
+	return eval.AnyType
+}
