@@ -23,7 +23,7 @@ examples: apps ; $(GO) run ./cmd/mcpdecl validate --strict examples/library.hcl 
 apps:       ; ./scripts/apps.sh
 tidycheck:  ; $(GO) mod tidy && git diff --exit-code -- go.mod go.sum
 bench:      ; $(GO) test -run='^$$' -bench=. -benchmem ./... && ./scripts/bench-validate.sh
-fuzz:       ; for f in table:FuzzLoad table:FuzzFastSchemaAgrees table:FuzzInjectCSP mcp:FuzzDecodeMessage mcp:FuzzDecodeMatchesReference internal/jsondec:FuzzDecodeJSON internal/jsonenc:FuzzMatchesEncodingJSON eval:FuzzValueMatchesHCL eval:FuzzFloatText; do \
+fuzz:       ; for f in table:FuzzLoad internal/fastschema:FuzzFastSchemaAgrees table:FuzzInjectCSP mcp:FuzzDecodeMessage mcp:FuzzDecodeMatchesReference internal/jsondec:FuzzDecodeJSON internal/jsonenc:FuzzMatchesEncodingJSON eval:FuzzValueMatchesHCL eval:FuzzFloatText; do \
                 $(GO) test -run='^$$' -fuzz="^$${f#*:}$$" -fuzztime=$${FUZZTIME:-30s} ./$${f%%:*} || exit 1; done
 update:     ; $(GO) test ./... -update
 conformance: ; ./scripts/conformance.sh
