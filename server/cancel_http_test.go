@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
-	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // twoStepBackends are a slow read that waits for its request's context

@@ -6,12 +6,13 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 )
 
 // GetPrompt implements mcp.Handler. Missing required arguments are a
 // protocol error (-32602), as the protocol says.
 func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetPromptParams) (*mcp.GetPromptResult, error) {
-	ctx = withRequestLog(ctx, req)
+	ctx = logs.WithRequest(ctx, traceparent(req))
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindPrompt)
@@ -37,7 +38,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 // template variable, from its completion call, completions list or enum,
 // filtered by prefix.
 func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.CompleteParams) (*mcp.CompleteResult, error) {
-	ctx = withRequestLog(ctx, req)
+	ctx = logs.WithRequest(ctx, traceparent(req))
 	st := s.acquire()
 	defer st.release()
 	name := p.Ref.Name

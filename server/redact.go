@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 )
 
 // redactingHandler is a slog.Handler that redacts the server's sensitive
@@ -23,7 +24,7 @@ func (h redactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h redactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	if attrs := requestLogAttrs(ctx); attrs != nil {
+	if attrs := logs.RequestAttrs(ctx); attrs != nil {
 		r = r.Clone()
 		r.AddAttrs(attrs...)
 	}

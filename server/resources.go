@@ -5,12 +5,13 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 )
 
 // ReadResource implements mcp.Handler. An unknown URI is a protocol error
 // whose code depends on the era (the mcp package shapes it).
 func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.ReadResourceParams) (*mcp.ReadResourceResult, error) {
-	ctx = withRequestLog(ctx, req)
+	ctx = logs.WithRequest(ctx, traceparent(req))
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindResource)

@@ -7,13 +7,14 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // CallTool implements mcp.Handler: the table runs the call; this shapes
 // its result for the protocol.
 func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	ctx = withRequestLog(ctx, req)
+	ctx = logs.WithRequest(ctx, traceparent(req))
 	st := s.acquire()
 	defer st.release()
 	o := s.observe(KindTool)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 )
 
 // A Tracer makes a span of every call the server runs and of every
@@ -81,9 +82,7 @@ func (o *observed) trace(ctx context.Context, req *mcp.Request) context.Context 
 	if o.tracer == nil {
 		return ctx
 	}
-	if rl, ok := ctx.Value(requestLogKey{}).(*requestLog); ok {
-		rl.tracer = o.tracer
-	}
+	logs.TraceSpans(ctx, o.tracer)
 	return o.tracer.StartCall(ctx, req, o.kind, o.name)
 }
 
@@ -100,4 +99,12 @@ func (st *state) errorType(err error, outcome string) string {
 		}
 	}
 	return outcome
+}
+
+// traceparent is the W3C trace context header of req, "" when none.
+func traceparent(req *mcp.Request) string {
+	if req == nil || req.Header == nil {
+		return ""
+	}
+	return req.Header.Get("traceparent")
 }

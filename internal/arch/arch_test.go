@@ -98,9 +98,10 @@ func TestNever(t *testing.T) {
 // auth, the token checks, because each served generation owns the
 // verifier built from its auth block and the HTTP challenge of a missing
 // scope is the glue's to write. It uses tasks, the task runner, through a
-// narrow interface of its own.
+// narrow interface of its own, and observe/logs to mark each call's
+// context for its log lines.
 var directOnly = map[string][]string{
-	"server": {"table", "dispatch", "mcp", "auth", "internal/rule", "tasks"},
+	"server": {"table", "dispatch", "mcp", "auth", "internal/rule", "tasks", "observe/logs"},
 	// The task runner sees the wire types and the table's tools; what it
 	// needs of the server (running a call, asking the client, who is
 	// calling) it is given.

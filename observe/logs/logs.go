@@ -1,10 +1,13 @@
-// Package logs makes the server's loggers: one slog.Logger per process,
+// Package logs makes the server's log lines: the process's logger (New),
 // as text or as one JSON object per line, which also carries what the
-// libraries beneath the server log by their own means. The request log
-// of each call (its request and trace ids) is the server's: it adds them
-// to the records this logger writes.
+// libraries beneath the server log by their own means
+// (RouteLibraryLogs); and the request log of each call (WithRequest,
+// RequestAttrs), the request and trace ids that every line written
+// during a call carries, so the lines of one call can be found together
+// and beside its span.
 //
-// It imports no mcpdecl package; serving and the command line use it.
+// It imports no mcpdecl package; the server marks each call's context
+// with it, and serving and the command line make the logger.
 package logs
 
 import (

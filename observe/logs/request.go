@@ -1,4 +1,4 @@
-package server
+package logs
 
 import (
 	"context"
@@ -7,9 +7,14 @@ import (
 	"log/slog"
 	"strconv"
 	"sync/atomic"
-
-	"github.com/mcpdecl/mcpdecl/mcp"
 )
+
+// SpanIDs gives the trace and span ids, in hex, of the span in ctx, so
+// that a traced call's lines name the span they are written in (the
+// server's Tracer does).
+type SpanIDs interface {
+	LogIDs(ctx context.Context) (traceID, spanID string)
+}
 
 // requestLog identifies one request in every log line of its call: the
 // request id, unique across processes (a random tag of the process and a
@@ -21,9 +26,9 @@ type requestLog struct {
 	context.Context
 	seq   uint64
 	trace string
-	// tracer, when the call is traced, gives the ids of the span a line
+	// spans, when the call is traced, gives the ids of the span a line
 	// is written in, which replace the caller's trace id.
-	tracer Tracer
+	spans SpanIDs
 }
 
 type requestLogKey struct{}
@@ -47,24 +52,32 @@ func randomTag() string {
 	return hex.EncodeToString(b)
 }
 
-// withRequestLog gives ctx the identity of the request req in the log.
-func withRequestLog(ctx context.Context, req *mcp.Request) context.Context {
-	rl := &requestLog{Context: ctx, seq: requestSeq.Add(1)}
-	if req != nil && req.Header != nil {
-		rl.trace = traceID(req.Header.Get("traceparent"))
-	}
-	return rl
+// WithRequest gives ctx the identity of a new request in the log: a
+// request id unique across processes and, when traceparent (the
+// request's W3C header, "" when none) is well formed, its trace id.
+func WithRequest(ctx context.Context, traceparent string) context.Context {
+	return &requestLog{Context: ctx, seq: requestSeq.Add(1), trace: traceID(traceparent)}
 }
 
-// requestLogAttrs are the attributes of the request ctx belongs to, if any.
-func requestLogAttrs(ctx context.Context) []slog.Attr {
+// TraceSpans makes the lines of the request ctx belongs to carry the ids
+// of the span they are written in, from spans, in place of the caller's
+// trace id.
+func TraceSpans(ctx context.Context, spans SpanIDs) {
+	if rl, ok := ctx.Value(requestLogKey{}).(*requestLog); ok {
+		rl.spans = spans
+	}
+}
+
+// RequestAttrs are the log attributes of the request ctx belongs to
+// (request_id, and trace_id and span_id when known), or nil outside one.
+func RequestAttrs(ctx context.Context) []slog.Attr {
 	rl, ok := ctx.Value(requestLogKey{}).(*requestLog)
 	if !ok {
 		return nil
 	}
 	attrs := []slog.Attr{slog.String("request_id", processTag+"-"+strconv.FormatUint(rl.seq, 10))}
-	if rl.tracer != nil {
-		if trace, span := rl.tracer.LogIDs(ctx); trace != "" {
+	if rl.spans != nil {
+		if trace, span := rl.spans.LogIDs(ctx); trace != "" {
 			return append(attrs, slog.String("trace_id", trace), slog.String("span_id", span))
 		}
 	}
