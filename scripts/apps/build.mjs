@@ -6,7 +6,7 @@
 //
 // The pages are written beside their sources, or into DIR. Used by
 // scripts/apps.sh for the examples; the browser test builds its host pages
-// the same way into a temporary folder (internal/apptest).
+// the same way into a temporary folder (testkit/apptest).
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";

@@ -6,7 +6,7 @@
 //   AUTHSERVER_MODULES=.tools/authserver/node_modules node oauth.mjs
 //
 // Run by scripts/conformance.sh from .tools/clients. It starts the test
-// authorization server (internal/authtest/testdata/authserver/server.mjs:
+// authorization server (testkit/authtest/testdata/authserver/server.mjs:
 // oauth2-mock-server with dynamic registration, PKCE and RFC 8707
 // audiences), serves a configuration whose tools need scopes, and lets
 // each client (SDK v1 1.32.2 at 2025-11-25, v2 client 2.4.0 settling on
@@ -58,7 +58,7 @@ async function freePort() {
 
 // ---------------------------------------------------------------- servers
 async function startAuthServer() {
-  const child = spawn(process.execPath, [join(ROOT, 'internal/authtest/testdata/authserver/server.mjs')], {
+  const child = spawn(process.execPath, [join(ROOT, 'testkit/authtest/testdata/authserver/server.mjs')], {
     env: { ...process.env, AUTHSERVER_MODULES: MODULES, AUTHSERVER_OPTIONS: '{}' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

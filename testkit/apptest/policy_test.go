@@ -21,7 +21,7 @@ func TestAppPolicyFollowsDeclaredDomains(t *testing.T) {
 	bin := buildMcpdecl(t)
 	declared, declaredHits := countingServer(t)
 	other, otherHits := countingServer(t)
-	mcpURL := serveHTTP(t, bin, "--cors", "--var", "allowed="+declared, filepath.Join(bt.root, "internal", "apptest", "testdata", "probe.hcl"))
+	mcpURL := serveHTTP(t, bin, "--cors", "--var", "allowed="+declared, filepath.Join(bt.root, "testkit", "apptest", "testdata", "probe.hcl"))
 	hostURL, sandboxURL := buildHost(t, bt)
 
 	out := drive(t, bt, driverInput{

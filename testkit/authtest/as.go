@@ -74,7 +74,7 @@ func StartWith(t testing.TB, opts Options) *AS {
 		"claims":              opts.Claims,
 		"introspectionClient": map[string]string{"id": as.ClientID, "secret": as.ClientSecret},
 	})
-	cmd := exec.Command(node, filepath.Join(root, "internal", "authtest", "testdata", "authserver", "server.mjs"))
+	cmd := exec.Command(node, filepath.Join(root, "testkit", "authtest", "testdata", "authserver", "server.mjs"))
 	cmd.Env = append(os.Environ(), "AUTHSERVER_MODULES="+modules, "AUTHSERVER_OPTIONS="+string(optJSON))
 	cmd.Stderr = as.stderr
 	stdin, err := cmd.StdinPipe() // closing it stops the server, even if this process dies

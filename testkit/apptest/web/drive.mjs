@@ -1,5 +1,5 @@
 // Drives the test host in Debian's Chromium with playwright-core, and
-// prints what it saw as one JSON object on stdout (internal/apptest checks
+// prints what it saw as one JSON object on stdout (testkit/apptest checks
 // it). Its input is the JSON object in APPTEST (see apptest's driverInput):
 // the modules folder, the host page's URL, and the scenario: "orders" (the
 // orders dashboard: read it, probe its policy with probeUrl, screenshot,

@@ -22,7 +22,7 @@
 // Token requests may carry test-only parameters: `sub`, `claims` (a JSON
 // object merged into the access token) and `expires_in` (seconds).
 //
-// Started by internal/authtest (Go) with the environment:
+// Started by testkit/authtest (Go) with the environment:
 //   AUTHSERVER_MODULES  the node_modules folder holding oauth2-mock-server
 //   AUTHSERVER_OPTIONS  JSON: {alg, rfc8414, claims, introspectionClient: {id, secret}}
 // It prints one JSON line {"issuer": ..., "kid": ...} when it listens, and
