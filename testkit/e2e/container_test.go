@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,6 +206,92 @@ func TestContainerImage(t *testing.T) {
 		logs, _ := exec.Command("docker", "logs", id).CombinedOutput()
 		t.Fatalf("greet in the container: %+v, %v\n%s", res, err, logs)
 	}
+
+	t.Run("README", func(t *testing.T) { runREADMEContainer(t, image) })
+}
+
+// runREADMEContainer runs README's `docker run` command as written, but
+// detached, kept until the test removes it, published on a loopback port
+// of the system's choosing and with the test's image, and calls a tool of
+// the example it serves.
+func runREADMEContainer(t *testing.T, image string) {
+	// Kept after it ends (no --rm), so that its log can be shown.
+	args := slices.DeleteFunc(readmeDockerRun(t), func(a string) bool { return a == "--rm" })
+	for i, a := range args {
+		switch {
+		case a == "-p" && i+1 < len(args):
+			args[i+1] = "127.0.0.1::8080"
+		case strings.Contains(a, "$PWD"):
+			args[i] = strings.ReplaceAll(a, "$PWD", repoPath(t, "."))
+		case a == "mcpdecl" && i > 0 && args[i-1] != "-p":
+			args[i] = image
+		}
+	}
+	out, err := exec.Command("docker", append([]string{"run", "-d"}, args[2:]...)...).Output()
+	if err != nil {
+		t.Fatalf("README's docker run %q: %v\n%s", args, err, stderrOf(err))
+	}
+	id := strings.TrimSpace(string(out))
+	t.Cleanup(func() { exec.Command("docker", "rm", "-f", id).Run() })
+	port, err := exec.Command("docker", "port", id, "8080/tcp").Output()
+	if err != nil {
+		t.Fatalf("docker port: %v\n%s", err, stderrOf(err))
+	}
+	_, p, _ := strings.Cut(strings.TrimSpace(strings.Split(string(port), "\n")[0]), ":")
+	base := "http://localhost:" + p // README allows the host name localhost
+	status := 0
+	for range 150 {
+		if resp, err := http.Get(base + "/healthz"); err == nil {
+			status = resp.StatusCode
+			resp.Body.Close()
+			if status == http.StatusOK {
+				break
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if status != http.StatusOK {
+		logs, _ := exec.Command("docker", "logs", id).CombinedOutput()
+		t.Fatalf("README's container did not serve (GET /healthz: %d):\n%s", status, logs)
+	}
+	cl := connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: base + "/mcp"}, "2025-11-25")
+	res, err := cl.callTool(testCtx(t), "open_orders", map[string]any{"status": "open"})
+	if err != nil || res.IsError || res.Text == "" {
+		logs, _ := exec.Command("docker", "logs", id).CombinedOutput()
+		t.Fatalf("open_orders in README's container: %+v, %v\n%s", res, err, logs)
+	}
+}
+
+// readmeDockerRun is README's `docker run` command line, its words split
+// as the shell would split them (double quotes kept together).
+func readmeDockerRun(t *testing.T) []string {
+	t.Helper()
+	text, err := os.ReadFile(repoPath(t, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(text), "\ndocker run ")
+	if !ok {
+		t.Fatal("README.md shows no docker run command")
+	}
+	line := "docker run "
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimSpace(l)
+		cont := strings.HasSuffix(l, "\\")
+		line += strings.TrimSuffix(l, "\\") + " "
+		if !cont {
+			break
+		}
+	}
+	var words []string
+	for i, part := range strings.Split(line, `"`) {
+		if i%2 == 1 {
+			words = append(words, part)
+			continue
+		}
+		words = append(words, strings.Fields(part)...)
+	}
+	return words
 }
 
 // needDocker skips the test, or fails it under CI (whose .ci/run starts a
