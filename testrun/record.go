@@ -133,9 +133,12 @@ type recorder struct {
 	next              http.RoundTripper
 	scrub             *scrubber
 	// creds are the texts the backend authenticates with.
-	creds     []string
-	misses    *misses
-	mu        sync.Mutex
+	creds  []string
+	misses *misses
+	mu     sync.Mutex
+	// refused is set when a request was not sent: the recording is then
+	// not written, and a fixture written before stays as it was.
+	refused   bool
 	exchanges []*exchange
 }
 
@@ -148,6 +151,9 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		what := needsEnv(fmt.Sprintf("recording %s %s of backend %q", req.Method, relativePath(req.URL.Path, r.basePath), r.backend), names,
 			"mock the request")
 		r.misses.add(what)
+		r.mu.Lock()
+		r.refused = true
+		r.mu.Unlock()
 		return nil, fmt.Errorf("%s", what)
 	}
 	if body != nil {

@@ -79,7 +79,7 @@ func Prepare(s *Suite, opts table.Options) (*Prepared, hcl.Diagnostics) {
 	diags = append(diags, d...)
 	if tbl == nil {
 		if d.HasErrors() {
-			diags = append(diags, unsetNotes(cfg, unsetBlamed(d, unset.list()))...)
+			diags = append(diags, unsetNotes(cfg, d, unset.list())...)
 		}
 		return p, diags
 	}
@@ -293,6 +293,9 @@ func (d *doubles) save(c *Case) error {
 	}
 	rec := &recording{Test: c.Name, Backends: map[string][]*exchange{}}
 	for name, r := range d.recorders {
+		if r.refused {
+			return nil
+		}
 		rec.Backends[name] = r.exchanges
 	}
 	return rec.write(c.fixture)

@@ -122,37 +122,43 @@ func testCompile(opts table.Options, u *unsetNames) table.Options {
 	return opts
 }
 
-// unsetBlamed narrows names to those whose placeholders the errors
-// quote, when some do.
-func unsetBlamed(diags hcl.Diagnostics, names []string) []string {
-	var texts []string
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			texts = append(texts, d.Summary, d.Detail)
-		}
-	}
-	if quoted := unsetIn(texts...); len(quoted) > 0 {
-		return quoted
-	}
-	return names
-}
-
 // unsetNotes point, when a configuration did not compile for its tests,
-// at each env() that got a placeholder: a value such as a base_url may
-// need a real one (set the variable, or give env() a default).
-func unsetNotes(cfg *lang.Config, names []string) hcl.Diagnostics {
+// at each env() that got a placeholder and that an error may come from
+// (the error quotes the placeholder, or stands where env() is called): a
+// value such as a base_url may need a real one.
+func unsetNotes(cfg *lang.Config, diags hcl.Diagnostics, names []string) hcl.Diagnostics {
 	var out hcl.Diagnostics
 	for _, n := range names {
-		d := &hcl.Diagnostic{
+		at := envCallRange(cfg, n)
+		if !blamed(diags, n, at) {
+			continue
+		}
+		out = append(out, &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Environment variable not set",
 			Detail: fmt.Sprintf("%s is not set, so env(%q) has the placeholder %q in tests. If an error here comes from that value, set %s for the tests (or give env() a default that fits, as env(%q, \"...\")).",
 				n, n, Placeholder(n), n, n),
-		}
-		d.Subject = envCallRange(cfg, n)
-		out = append(out, d)
+			Subject: at,
+		})
 	}
 	return out
+}
+
+// blamed reports whether an error may come from the placeholder of name,
+// called at at.
+func blamed(diags hcl.Diagnostics, name string, at *hcl.Range) bool {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if strings.Contains(d.Summary+d.Detail, Placeholder(name)) {
+			return true
+		}
+		if s := d.Subject; s != nil && at != nil && s.Filename == at.Filename && s.Start.Byte <= at.Start.Byte && at.End.Byte <= s.End.Byte {
+			return true
+		}
+	}
+	return false
 }
 
 // envCallRange is where the configuration first calls env(name), or nil.

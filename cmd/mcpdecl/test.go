@@ -33,7 +33,7 @@ type testCmd struct {
 
 // Help is the detail of `mcpdecl test --help`.
 func (*testCmd) Help() string {
-	return `test runs the test blocks of configurations: each makes one call (a tool, a prompt or a resource read) and checks what the client receives. HTTP backends are answered by the test's mock blocks or by a recording made with --record; nothing else reaches the network. Each SQLite backend gets a fresh database per test, built from the test's sqlite block, else from the backend's init_sql. Commands run for real.
+	return `test runs the test blocks of configurations: each makes one call (a tool, a prompt or a resource read) and checks what the client receives. HTTP backends are answered by the test's mock blocks or by a recording made with --record; nothing else reaches the network. Each SQLite backend gets a fresh database per test, built from the test's sqlite block, else from the backend's init_sql. Commands run for real. An env() of a variable that is not set has the placeholder mcpdecl-test-unset-NAME, so no real credential is needed; a request that would carry it to a real server (unmocked and not recorded, or with --record) fails the test, naming the variable.
 
 A file is tested with its own test blocks and those of its test file (orders.hcl with orders_test.hcl). A directory is one configuration with all its test files, unless several of its files declare a server block: each is then tested on its own.
 
