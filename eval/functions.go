@@ -21,6 +21,10 @@ type Env struct {
 	// Lookup reads a variable. When nil, env() returns an unknown string:
 	// that is how `mcpdecl validate` type-checks without reading anything.
 	Lookup func(name string) (string, bool)
+	// Unset gives the value of a variable that Lookup does not find and
+	// env() has no default for: `mcpdecl test` puts a placeholder there.
+	// When nil, or when it returns false, such an env() is an error.
+	Unset func(name string) (string, bool)
 }
 
 // Functions returns the function table for expressions written in files
@@ -110,6 +114,11 @@ func envFunc(env *Env) function.Function {
 			}
 			if len(args) == 2 {
 				return args[1], nil
+			}
+			if env.Unset != nil {
+				if v, ok := env.Unset(name); ok {
+					return cty.StringVal(v), nil
+				}
 			}
 			return cty.UnknownVal(cty.String), fmt.Errorf("the environment variable %q is not set; export it before starting mcpdecl, or give a default as env(%q, \"...\")", name, name)
 		},

@@ -24,6 +24,10 @@ type Options struct {
 	// values stay unknown and variables without a value are accepted:
 	// that is validation, with no I/O.
 	LookupEnv func(string) (string, bool)
+	// UnsetEnv gives env() a value for a variable that LookupEnv does not
+	// find and that has no default; `mcpdecl test` gives a placeholder.
+	// When nil such an env() is an error, as when serving.
+	UnsetEnv func(string) (string, bool)
 }
 
 // compiler holds the state of one Compile run.

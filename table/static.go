@@ -18,7 +18,7 @@ import (
 // compileStatic evaluates server.allow_env, variables and locals, in that
 // order: each may use the ones before it.
 func (c *compiler) compileStatic() {
-	env := &eval.Env{Allowed: c.allowedEnv(), Lookup: c.opts.LookupEnv}
+	env := &eval.Env{Allowed: c.allowedEnv(), Lookup: c.opts.LookupEnv, Unset: c.opts.UnsetEnv}
 	c.static = &eval.Static{Env: env, Vars: map[string]cty.Value{}, Locals: map[string]cty.Value{}}
 	c.table.Static = c.static
 	for _, v := range c.cfg.Variables {

@@ -305,15 +305,23 @@ func pathAndQuery(path, rawQuery string) string {
 // nor a recording, and tests make no network calls unless recording.
 type offlineTransport struct {
 	backend, basePath string
-	misses            *misses
+	// creds are the texts the backend authenticates with.
+	creds  []string
+	misses *misses
 }
 
 func (t *offlineTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Body != nil {
-		req.Body.Close()
+	body, err := readBody(req)
+	if err != nil {
+		return nil, err
 	}
 	what := fmt.Sprintf("backend %q got %s %s, but the test has no mock for it and no recording; add a mock %q block, or run mcpdecl test --record to record the real answers",
 		t.backend, req.Method, pathAndQuery(relativePath(req.URL.Path, t.basePath), req.URL.RawQuery), t.backend)
+	if names := unsetInRequest(req, body, t.creds); len(names) > 0 {
+		// The query is left out: it may hold the placeholder.
+		what = fmt.Sprintf("backend %q got %s %s, but the test has no mock for it and no recording; add a mock %q block, or record the real answers with %s=... mcpdecl test --record (the request needs %s, and %s not set: the test has only the placeholder %q, which is never sent to a real server)",
+			t.backend, req.Method, relativePath(req.URL.Path, t.basePath), t.backend, names[0], envCalls(names), isAre(names), Placeholder(names[0]))
+	}
 	t.misses.add(what)
 	return nil, fmt.Errorf("%s", what)
 }

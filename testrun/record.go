@@ -132,14 +132,29 @@ type recorder struct {
 	backend, basePath string
 	next              http.RoundTripper
 	scrub             *scrubber
-	mu                sync.Mutex
-	exchanges         []*exchange
+	// creds are the texts the backend authenticates with.
+	creds  []string
+	misses *misses
+	mu     sync.Mutex
+	// refused is set when a request was not sent: the recording is then
+	// not written, and a fixture written before stays as it was.
+	refused   bool
+	exchanges []*exchange
 }
 
 func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	body, err := readBody(req)
 	if err != nil {
 		return nil, err
+	}
+	if names := unsetInRequest(req, body, r.creds); len(names) > 0 {
+		what := needsEnv(fmt.Sprintf("recording %s %s of backend %q", req.Method, relativePath(req.URL.Path, r.basePath), r.backend), names,
+			"mock the request")
+		r.misses.add(what)
+		r.mu.Lock()
+		r.refused = true
+		r.mu.Unlock()
+		return nil, fmt.Errorf("%s", what)
 	}
 	if body != nil {
 		req.Body = io.NopCloser(bytes.NewReader(body))

@@ -74,9 +74,13 @@ func Prepare(s *Suite, opts table.Options) (*Prepared, hcl.Diagnostics) {
 	}
 	// Compile even when a block could not be decoded, so that one run
 	// reports every problem; the tests are checked when the rest compiles.
-	tbl, d := table.Compile(cfg, all.Registry(), opts)
+	unset := &unsetNames{}
+	tbl, d := table.Compile(cfg, all.Registry(), testCompile(opts, unset))
 	diags = append(diags, d...)
 	if tbl == nil {
+		if d.HasErrors() {
+			diags = append(diags, unsetNotes(cfg, d, unset.list())...)
+		}
 		return p, diags
 	}
 	cases, d := Check(cfg, tbl)
@@ -145,10 +149,15 @@ func (r *runner) run(ctx context.Context, p *Prepared, c *Case) *Result {
 
 func (r *runner) runCase(ctx context.Context, p *Prepared, c *Case) ([]string, string) {
 	r.compileMu.Lock()
-	tbl, diags := table.Compile(p.Config, all.Registry(), r.opts.Compile)
+	unset := &unsetNames{}
+	tbl, diags := table.Compile(p.Config, all.Registry(), testCompile(r.opts.Compile, unset))
 	r.compileMu.Unlock()
 	if diags.HasErrors() {
-		return []string{"the configuration did not compile: " + diags.Error()}, ""
+		msg := "the configuration did not compile: " + diags.Error()
+		if names := unset.list(); len(names) > 0 {
+			msg += fmt.Sprintf(" (%s not set: tests give env() a placeholder for it; set it if the error comes from that value)", strings.Join(names, ", "))
+		}
+		return []string{msg}, ""
 	}
 	dir, err := os.MkdirTemp("", "mcpdecl-test-")
 	if err != nil {
@@ -198,6 +207,7 @@ func (r *runner) runCase(ctx context.Context, p *Prepared, c *Case) ([]string, s
 type doubles struct {
 	misses    *misses
 	recorders map[string]*recorder
+	offline   map[string]*offlineTransport
 	mocks     []*mockTransport
 }
 
@@ -215,7 +225,7 @@ func (d *doubles) unusedMocks() []string {
 // the table, which is safe only because the table was compiled for this
 // test alone and is not open yet: a served table is never changed.
 func (r *runner) doubles(tbl *table.Table, c *Case, dir string) (*doubles, error) {
-	d := &doubles{misses: &misses{}, recorders: map[string]*recorder{}}
+	d := &doubles{misses: &misses{}, recorders: map[string]*recorder{}, offline: map[string]*offlineTransport{}}
 	scrub := &scrubber{secrets: tbl.Secrets}
 	var replay *recording
 	if !r.opts.Record {
@@ -236,7 +246,18 @@ func (r *runner) doubles(tbl *table.Table, c *Case, dir string) (*doubles, error
 				return nil, err
 			}
 			scrub.secrets = append(scrub.secrets, creds...)
+			if rec := d.recorders[name]; rec != nil {
+				rec.creds = creds
+			}
+			if off := d.offline[name]; off != nil {
+				off.creds = creds
+			}
 		case *sqladapter.Backend:
+			if b.Driver != sqladapter.SQLite {
+				if names := unsetIn(b.DSN); len(names) > 0 {
+					return nil, fmt.Errorf("%s", needsEnv(fmt.Sprintf("backend %q (a %s database, which tests use as configured)", name, b.Driver), names, "test with an SQLite backend"))
+				}
+			}
 			if err := freshSQLite(b, c.sqlite[name], dir); err != nil {
 				return nil, err
 			}
@@ -254,13 +275,15 @@ func (r *runner) transport(name, base string, c *Case, replay *recording, scrub 
 		d.mocks = append(d.mocks, mt)
 		return mt
 	case r.opts.Record:
-		rec := &recorder{backend: name, basePath: base, next: network, scrub: scrub}
+		rec := &recorder{backend: name, basePath: base, next: network, scrub: scrub, misses: d.misses}
 		d.recorders[name] = rec
 		return rec
 	case replay != nil && replay.Backends[name] != nil:
 		return &replayer{backend: name, basePath: base, scrub: scrub, exchanges: replay.Backends[name], misses: d.misses}
 	}
-	return &offlineTransport{backend: name, basePath: base, misses: d.misses}
+	off := &offlineTransport{backend: name, basePath: base, misses: d.misses}
+	d.offline[name] = off
+	return off
 }
 
 // save writes what the recorders kept to the test's fixture file.
@@ -270,6 +293,9 @@ func (d *doubles) save(c *Case) error {
 	}
 	rec := &recording{Test: c.Name, Backends: map[string][]*exchange{}}
 	for name, r := range d.recorders {
+		if r.refused {
+			return nil
+		}
 		rec.Backends[name] = r.exchanges
 	}
 	return rec.write(c.fixture)

@@ -60,3 +60,52 @@ func TestREADMEQuickstart(t *testing.T) {
 		t.Errorf("validate of args.titel: exit %d, want 1 and the README's suggestion \"Did you mean args.title?\":\n%s", code, got)
 	}
 }
+
+// readmeFence returns the hcl code block of the README that holds
+// marker, without the indentation of a list item.
+func readmeFence(t *testing.T, readme, marker string) string {
+	t.Helper()
+	for _, m := range regexp.MustCompile("(?s)```hcl\n(.*?)```").FindAllStringSubmatch(readme, -1) {
+		if strings.Contains(m[1], marker) {
+			var lines []string
+			for _, l := range strings.Split(m[1], "\n") {
+				lines = append(lines, strings.TrimPrefix(l, "   "))
+			}
+			return strings.Join(lines, "\n")
+		}
+	}
+	t.Fatalf("README.md has no hcl block with %q", marker)
+	return ""
+}
+
+// TestReadmeTestCommand runs step 5 of the README's five minutes, the
+// command line as written, on the README's todos.hcl and todos_test.hcl,
+// in an environment without TODO_TOKEN (the step does not set it).
+func TestReadmeTestCommand(t *testing.T) {
+	raw, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(raw)
+	step := regexp.MustCompile("(?m)^5\\. `(mcpdecl test [^`]*)`").FindStringSubmatch(readme)
+	if step == nil {
+		t.Fatal("README.md has no step 5 running mcpdecl test")
+	}
+	dir := t.TempDir()
+	for name, marker := range map[string]string{"todos.hcl": `tool "list_todos"`, "todos_test.hcl": `test "open todos"`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(readmeFence(t, readme, marker)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	t.Setenv("TODO_TOKEN", "") // restored after the test
+	os.Unsetenv("TODO_TOKEN")
+	args := strings.Fields(step[1])[1:]
+	var out, errOut bytes.Buffer
+	if code := run(args, &out, &errOut); code != 0 {
+		t.Fatalf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", step[1], code, out.String(), errOut.String())
+	}
+	if !strings.HasSuffix(out.String(), "\n1 passed, 0 failed\n") && out.String() != "1 passed, 0 failed\n" {
+		t.Errorf("%s: stdout %q, want the test passed", step[1], out.String())
+	}
+}

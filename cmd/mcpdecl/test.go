@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
@@ -30,7 +33,7 @@ type testCmd struct {
 
 // Help is the detail of `mcpdecl test --help`.
 func (*testCmd) Help() string {
-	return `test runs the test blocks of configurations: each makes one call (a tool, a prompt or a resource read) and checks what the client receives. HTTP backends are answered by the test's mock blocks or by a recording made with --record; nothing else reaches the network. Each SQLite backend gets a fresh database per test, built from the test's sqlite block, else from the backend's init_sql. Commands run for real.
+	return `test runs the test blocks of configurations: each makes one call (a tool, a prompt or a resource read) and checks what the client receives. HTTP backends are answered by the test's mock blocks or by a recording made with --record; nothing else reaches the network. Each SQLite backend gets a fresh database per test, built from the test's sqlite block, else from the backend's init_sql. Commands run for real. An env() of a variable that is not set has the placeholder mcpdecl-test-unset-NAME, so no real credential is needed; a request that would carry it to a real server (unmocked and not recorded, or with --record) fails the test, naming the variable.
 
 A file is tested with its own test blocks and those of its test file (orders.hcl with orders_test.hcl). A directory is one configuration with all its test files, unless several of its files declare a server block: each is then tested on its own.
 
@@ -69,32 +72,66 @@ func (c *testCmd) Run(s streams) error {
 		Parallel: c.Parallel, Timeout: c.Timeout,
 		Log: slog.New(slog.NewTextHandler(s.err, &slog.HandlerOptions{Level: logs.Level(c.LogLevel)})),
 	})
-	if err := c.report(s, results); err != nil {
+	if err := c.report(s, results, broken); err != nil {
 		return err
 	}
-	if len(results) == 0 && broken == 0 {
+	if len(results) == 0 && len(broken) == 0 {
 		fmt.Fprintln(s.err, "mcpdecl test: no tests to run: add test blocks (see docs/testing.md), or check --run.")
 		return exitCode(1)
 	}
-	if broken > 0 || countStatus(results, testrun.Failed) > 0 {
+	if len(broken) > 0 || countStatus(results, testrun.Failed) > 0 {
 		return exitCode(1)
 	}
 	return nil
 }
 
+// notRun is a suite whose tests did not run, with its first error.
+type notRun struct {
+	suite  *testrun.Suite
+	first  *hcl.Diagnostic
+	errors int
+}
+
+// line says, beside the summary, why the suite's tests did not run: where
+// its first error is and what it says (the detail says what to do).
+func (n notRun) line() string {
+	where := ""
+	if r := n.first.Subject; r != nil {
+		where = fmt.Sprintf("%s:%d:%d: ", r.Filename, r.Start.Line, r.Start.Column)
+	}
+	what := n.first.Summary
+	if n.first.Detail != "" {
+		what += ": " + strings.Join(strings.Fields(n.first.Detail), " ")
+	}
+	more := ""
+	if n.errors > 1 {
+		more = fmt.Sprintf(" (and %d more errors, shown above)", n.errors-1)
+	}
+	return fmt.Sprintf("%snot run: the tests of %s: %s%s", where, n.suite.Name, what, more)
+}
+
 // prepare loads and checks each suite; a suite with errors is reported
-// and left out. It returns the others and how many were left out.
-func (c *testCmd) prepare(s streams, suites []*testrun.Suite, opts table.Options) ([]*testrun.Prepared, int) {
+// and left out. It returns the others and those left out.
+func (c *testCmd) prepare(s streams, suites []*testrun.Suite, opts table.Options) ([]*testrun.Prepared, []notRun) {
 	var out []*testrun.Prepared
-	broken := 0
+	var broken []notRun
 	for _, suite := range suites {
 		p, diags := testrun.Prepare(suite, opts)
 		if !diags.HasErrors() {
 			out = append(out, p)
 			continue
 		}
-		broken++
 		diagtext.Sort(diags)
+		n := notRun{suite: suite}
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				if n.first == nil {
+					n.first = d
+				}
+				n.errors++
+			}
+		}
+		broken = append(broken, n)
 		if c.Format == "github" {
 			diagtext.WriteGitHub(s.out, diags)
 		} else {

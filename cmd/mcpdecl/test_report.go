@@ -13,8 +13,11 @@ import (
 
 // report writes the results in the chosen format, then the summary line:
 // on stdout after text and annotations, on stderr after a JSON or JUnit
-// document, which stays whole.
-func (c *testCmd) report(s streams, results []*testrun.Result) error {
+// document, which stays whole. Just above the summary, on its stream, a
+// line for each configuration whose tests did not run says why, so that
+// a summary of fewer tests than written never stands alone.
+func (c *testCmd) report(s streams, results []*testrun.Result, broken []notRun) error {
+	w := s.out
 	switch c.Format {
 	case "json", "junit":
 		write := writeTestJSON
@@ -24,14 +27,16 @@ func (c *testCmd) report(s streams, results []*testrun.Result) error {
 		if err := write(s.out, results); err != nil {
 			return err
 		}
-		fmt.Fprintln(s.err, summary(results))
-		return nil
+		w = s.err
 	case "github":
 		writeTestGitHub(s.out, results)
 	default:
 		writeTestText(s.out, results, c.Verbose)
 	}
-	fmt.Fprintln(s.out, summary(results))
+	for _, n := range broken {
+		fmt.Fprintln(w, n.line())
+	}
+	fmt.Fprintln(w, summary(results))
 	return nil
 }
 
