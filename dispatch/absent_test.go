@@ -352,3 +352,64 @@ backend "http" "api" {
 	t.Cleanup(func() { tbl.CloseBackends(nil) })
 	return tbl
 }
+
+// TestAbsentArgumentInCommand: a command element that needs an absent
+// argument is refused, the command not run; a null stdin writes nothing
+// and a null environment value leaves the variable unset.
+func TestAbsentArgumentInCommand(t *testing.T) {
+	tbl := absentTable(t, &absentAPI{}, `
+tool "greet" {
+  description = "Greets."
+  arg "who" {
+    type     = string
+    optional = true
+  }
+  shell {
+    command = ["echo", args.who]
+  }
+}
+tool "env_stdin" {
+  description = "Reads stdin and the environment."
+  arg "x" {
+    type     = string
+    optional = true
+  }
+  shell {
+    command = ["sh", "-c", "printf '%s|%s' \"$(cat)\" \"$${X-unset}\""]
+    stdin   = args.x
+    env     = { X = args.x }
+  }
+}`)
+	if res := callTableTool(t, tbl, "greet", `{}`); !res.IsError || !strings.Contains(res.Content[0].Text, "null") {
+		t.Errorf("an absent argument in a command: %+v, want an error naming null", res.Content)
+	}
+	if res := callTableTool(t, tbl, "greet", `{"who":""}`); res.IsError {
+		t.Errorf("an empty argument in a command: %+v", res.Content)
+	}
+	for args, want := range map[string]string{`{}`: "|unset", `{"x":""}`: "|", `{"x":"a"}`: "a|a"} {
+		if res := callTableTool(t, tbl, "env_stdin", args); res.IsError || strings.TrimSpace(res.Content[0].Text) != want {
+			t.Errorf("%s: %+v, want %q", args, res.Content, want)
+		}
+	}
+}
+
+// TestNullableArgumentSentAsNull: a nullable argument sent as null is nil
+// in programs, as an absent one is.
+func TestNullableArgumentSentAsNull(t *testing.T) {
+	tbl := compileTableForCalls(t, `
+tool "n" {
+  description = "Reads a nullable argument."
+  arg "x" {
+    type     = integer
+    nullable = true
+  }
+  result {
+    text = "{{ args.x == nil }} {{ args.x ?? 'none' }}"
+  }
+}`)
+	for args, want := range map[string]string{`{"x":null}`: "true none", `{"x":0}`: "false 0"} {
+		if res := callTableTool(t, tbl, "n", args); res.IsError || res.Content[0].Text != want {
+			t.Errorf("%s: %+v, want %q", args, res.Content, want)
+		}
+	}
+}
