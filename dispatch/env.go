@@ -50,18 +50,15 @@ func exprNames(t reflect.Type) []string {
 	return names
 }
 
-// zeroNumber is the value of an absent number argument.
-var zeroNumber = reflect.ValueOf(0)
-
+// setValue sets dst to val. A nil val (an argument left out or sent as
+// null) leaves dst its zero value, which is nil for the fields of values
+// that may be null (see table's nullableGoType).
 func setValue(dst reflect.Value, val any) {
 	if val == nil {
-		if dst.Type() == eval.NumberType {
-			dst.Set(zeroNumber) // an absent number is 0, as an absent integer is
-		}
 		return
 	}
 	t := dst.Type()
-	if n, ok := val.(json.Number); ok && t.Kind() != reflect.Interface {
+	if n, ok := val.(json.Number); ok && (t.Kind() != reflect.Interface || t == eval.IntegerType) {
 		val = eval.NumberOf(n) // a typed number field (an integer argument)
 	}
 	src := reflect.ValueOf(val)
@@ -73,6 +70,12 @@ func setValue(dst reflect.Value, val any) {
 			for i, name := range exprNames(t) {
 				setValue(dst.Field(i), m[name])
 			}
+		}
+	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
+		if m, ok := val.(map[string]any); ok { // an object that may be null, and is not
+			p := reflect.New(t.Elem())
+			setValue(p.Elem(), m)
+			dst.Set(p)
 		}
 	case t.Kind() == reflect.Slice && src.Kind() == reflect.Slice:
 		out := reflect.MakeSlice(t, src.Len(), src.Len())

@@ -62,12 +62,20 @@ var AnyType = reflect.TypeOf((*any)(nil)).Elem()
 
 // Number is the type of a client's number (a number argument) in
 // expr-lang programs: open like any, so it holds the json.Number the
-// client sent, and named, so that an absent one can be given the value 0
-// an absent integer has.
+// client sent (or nil, for an optional one left out).
 type Number any
 
 // NumberType is the reflect.Type of Number.
 var NumberType = reflect.TypeOf((*Number)(nil)).Elem()
+
+// Integer is the type of a client's integer in expr-lang programs when it
+// may be null (an optional integer argument left out): nil, or an int as a
+// required integer is. It is named so that the value sent can be made an
+// int where it is set.
+type Integer any
+
+// IntegerType is the reflect.Type of Integer.
+var IntegerType = reflect.TypeOf((*Integer)(nil)).Elem()
 
 // Program is a compiled expr-lang program with its source.
 type Program struct {
@@ -486,13 +494,18 @@ func listOrNone(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-// fieldByTag finds the field of an environment struct named name.
+// fieldByTag finds the field of an environment struct named name. A
+// field that is a pointer to a struct (an object that may be null) is
+// given as the struct it points to.
 func fieldByTag(ty reflect.Type, name string) (reflect.StructField, bool) {
 	if ty.Kind() != reflect.Struct {
 		return reflect.StructField{}, false
 	}
 	for i := range ty.NumField() {
 		if f := ty.Field(i); f.Tag.Get("expr") == name {
+			if f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct {
+				f.Type = f.Type.Elem()
+			}
 			return f, true
 		}
 	}

@@ -752,8 +752,9 @@ func TestHostileExactNumberInURI(t *testing.T) {
 }
 
 // TestHostileAbsentNumberArgument: an absent optional number argument is
-// 0 in programs, as an absent integer is, so comparisons and arithmetic
-// on it keep working; a given one keeps its digits.
+// nil in programs, as every absent optional argument without a default
+// is, so ?? gives the fallback; a given one keeps its digits, and one sent
+// as 0 is 0.
 func TestHostileAbsentNumberArgument(t *testing.T) {
 	proto := mcp.NewServer(server.New(compileWithAdapters(t, `
 tool "opt" {
@@ -767,16 +768,17 @@ tool "opt" {
     required = false
   }
   result {
-    text = "{{ args.price }}|{{ args.price > 10 }}|{{ args.price + 1 }}|{{ args.o.p }}"
+    text = "{{ args.price }}|{{ args.price == nil }}|{{ (args.price ?? 0) > 10 }}|{{ (args.price ?? 0) + 1 }}|{{ args.o?.p ?? 'none' }}"
   }
 }
 `), nil), nil)
 	ts := httptest.NewServer(proto.HTTPHandler(nil))
 	defer ts.Close()
 	for args, want := range map[string]string{
-		`{}`:                             `"text":"0|false|1|"`,
-		`{"o":{}}`:                       `"text":"0|false|1|0"`,
-		`{"price":12.50,"o":{"p":1.10}}`: `"text":"12.50|true|13.5|1.10"`,
+		`{}`:                             `"text":"|true|false|1|none"`,
+		`{"o":{}}`:                       `"text":"|true|false|1|none"`,
+		`{"price":0,"o":{"p":0}}`:        `"text":"0|false|false|1|0"`,
+		`{"price":12.50,"o":{"p":1.10}}`: `"text":"12.50|false|true|13.5|1.10"`,
 	} {
 		resp, err := http.DefaultClient.Do(modernRequest(t, ts.URL+"/mcp", "1", "tools/call", "opt", `"name":"opt","arguments":`+args))
 		if err != nil {

@@ -41,7 +41,11 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 			required = append(required, a.Name)
 		}
 		attrTypes[a.Name] = arg.Type
-		fields = append(fields, eval.EnvField{Name: a.Name, Type: goType(a.Spec.Type)})
+		goTy := goType(a.Spec.Type)
+		if c.mayBeNull(a, arg) {
+			goTy = nullableGoType(a.Spec.Type)
+		}
+		fields = append(fields, eval.EnvField{Name: a.Name, Type: goTy})
 		out.List = append(out.List, arg)
 	}
 	out.Schema = map[string]any{"type": "object", "properties": props, "additionalProperties": false}
@@ -238,9 +242,44 @@ func goType(t *lang.Type) reflect.Type {
 		}
 		fields := make([]eval.EnvField, len(t.Attrs))
 		for i, a := range t.Attrs {
-			fields[i] = eval.EnvField{Name: a.Name, Type: goType(a.Type)}
+			ty := goType(a.Type)
+			if a.Optional {
+				ty = nullableGoType(a.Type)
+			}
+			fields[i] = eval.EnvField{Name: a.Name, Type: ty}
 		}
 		return eval.EnvType(fields)
 	}
 	return eval.AnyType
+}
+
+// nullableGoType is the Go type of a value of t that may be null in
+// expr-lang programs (an optional argument without a default, a nullable
+// one, an optional attribute of an object): a list or a map is a nil one,
+// an object a nil pointer to its struct, which keeps the names of its
+// fields checked at load time; a string, a number or a bool is an open
+// value (nil, or the value sent). An integer keeps its own type, so that a
+// value sent is an int, as a required integer's is.
+func nullableGoType(t *lang.Type) reflect.Type {
+	if t != nil && t.Kind == lang.KindInteger {
+		return eval.IntegerType
+	}
+	ty := goType(t)
+	switch ty.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Interface:
+		return ty
+	case reflect.Struct:
+		return reflect.PointerTo(ty)
+	}
+	return eval.AnyType
+}
+
+// mayBeNull reports whether an argument can be null in a call: it is
+// optional without a default, or nullable.
+func (c *compiler) mayBeNull(a *lang.Arg, arg *Arg) bool {
+	if !arg.Required && arg.DefaultJSON == nil {
+		return true
+	}
+	nullable, _ := c.staticBool(a.Spec.Nullable)
+	return nullable
 }

@@ -68,6 +68,12 @@ func (c *compiler) schemaArgs(out *Args, doc map[string]any, decl hcl.Range) {
 	for _, name := range names {
 		prop, _ := props[name].(map[string]any)
 		ty, goTy := schemaTypes(prop)
+		if !required[name] && goTy.Kind() != reflect.Interface {
+			goTy = eval.AnyType // nil when the call leaves it out
+			if prop["type"] == "integer" {
+				goTy = eval.IntegerType
+			}
+		}
 		arg := &Arg{Name: name, Type: ty, Required: required[name], Default: cty.NilVal, DeclRange: decl}
 		arg.Description, _ = prop["description"].(string)
 		if enum, ok := prop["enum"].([]any); ok {
