@@ -104,6 +104,8 @@ var summaries = []struct{ pattern, code string }{
 	{"Missing index", Reference},
 	{"Unsupported attribute", Reference},
 	{"Invalid index", Reference},
+	{"Invalid reference", Reference},
+	{"Unknown variable", Reference},
 	{"Call to unknown function", Reference},
 	{"Function calls not allowed", Reference},
 	{"Variables not allowed", Reference},
