@@ -127,11 +127,12 @@ func WriteGitHub(w io.Writer, diags hcl.Diagnostics) {
 }
 
 // ownCode is " [MCPD101]" for a diagnostic with a code of its own (a lint
-// finding), and "" for the compiler's, whose generic codes (MCPD001,
-// MCPD002) would only add noise to text meant for people.
+// finding, or an error of a known class), and "" for the others, whose
+// generic codes (MCPD001, MCPD002) would only add noise to text meant
+// for people.
 func ownCode(d *hcl.Diagnostic) string {
-	if e, ok := d.Extra.(*lint.Extra); ok {
-		return " [" + e.Code + "]"
+	if code := lint.CodeOf(d); !lint.IsGeneric(code) {
+		return " [" + code + "]"
 	}
 	return ""
 }

@@ -140,7 +140,7 @@ func regionOf(r *hcl.Range) *sarifRegion {
 }
 
 func ruleLevel(code string) string {
-	if code == lint.CodeError {
+	if lint.IsError(code) {
 		return "error"
 	}
 	return "warning"

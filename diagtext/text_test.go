@@ -49,7 +49,7 @@ func TestTextDiagnostics(t *testing.T) {
 		name: "tab and wide characters before the range",
 		diag: &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Reference to undeclared argument",
 			Detail: "No argument named \"nme\".", Subject: ptr(rangeOf(t, "x.hcl", src, "args.nme"))},
-		want: "x.hcl:2:25: error: Reference to undeclared argument\n" +
+		want: "x.hcl:2:25: error: Reference to undeclared argument [MCPD012]\n" +
 			"  in tool \"x\":\n" +
 			"    2 | \tdescription = \"héllo ${args.nme}\"\n" +
 			"      | \t                       ^^^^^^^^\n" +
@@ -91,7 +91,7 @@ func TestTextDiagnostics(t *testing.T) {
 	}, {
 		name: "no place in a file",
 		diag: &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: "stat y.hcl: no such file."},
-		want: "error: Cannot read configuration\n  stat y.hcl: no such file.\n\n",
+		want: "error: Cannot read configuration [MCPD018]\n  stat y.hcl: no such file.\n\n",
 	}, {
 		name: "source not at hand: the header alone",
 		diag: &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "S", Detail: "D",

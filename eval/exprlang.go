@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -191,6 +190,9 @@ func exprDiag(err error, text string, offset int, src *exprSource, attr *hcl.Att
 			msg = fmt.Sprintf("the %c at line %d, column %d is never closed; add %s where what it encloses ends", ch, p.Line, p.Column, closingOf[ch])
 			r = hcl.Range{Filename: r.Filename, Start: p, End: src.pos(offset+at+1, r.End)}
 		}
+		if strings.HasPrefix(msg, "unknown name ") && isCalled(src.text, offset+fe.From) {
+			msg = "unknown function " + strings.TrimPrefix(msg, "unknown name ")
+		}
 		if strings.Contains(msg, "has no field ") {
 			msg = noFieldHint(memberPath(src.text, offset+fe.From), env)
 		}
@@ -226,6 +228,8 @@ func exprHint(msg string, env reflect.Type) string {
 		} else if s := closestName(strings.TrimPrefix(msg, "unknown name "), names); s != "" {
 			out += fmt.Sprintf(" Did you mean %q?", s)
 		}
+	case strings.HasPrefix(msg, "unknown function "):
+		out += functionHint(strings.TrimSpace(strings.TrimPrefix(msg, "unknown function ")))
 	case strings.Contains(msg, "literal not terminated"):
 		out += " An expr-lang string cannot hold a raw line break; inside an HCL string write '\\n' as '\\\\n'."
 	case strings.Contains(msg, "mismatched types"):
@@ -304,16 +308,6 @@ func isInterpolated(e hcl.Expression) bool {
 	}
 	_, wrapped := e.(*hclsyntax.TemplateWrapExpr)
 	return wrapped
-}
-
-// structType matches the Go struct types that stand for args and object
-// values in expr-lang messages.
-var structType = regexp.MustCompile(`(?:type )?struct \{[^{}]*\}`)
-
-// readableTypes replaces Go struct types in a message by "object", and
-// names the field a user misspelt.
-func readableTypes(msg string) string {
-	return structType.ReplaceAllString(msg, "object")
 }
 
 // envNames lists the top-level names of an environment type.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 )
 
 // fileContent is the top-level schema of one configuration file.
@@ -132,16 +134,17 @@ func parseFile(p *hclparse.Parser, name string) (*hcl.File, hcl.Diagnostics) {
 
 func parseSource(p *hclparse.Parser, name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 	if strings.HasSuffix(name, ".json") {
-		return p.ParseJSON(src, name)
+		f, diags := p.ParseJSON(src, name)
+		return f, diagcode.Mark(diags, diagcode.Syntax)
 	}
 	f, diags := parseNative(src, name)
 	diags = refineSyntax(src, name, diags)
 	p.AddFile(name, f)
-	return f, diags
+	return f, diagcode.Mark(diags, diagcode.Syntax)
 }
 
 func fileDiag(summary, detail string) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Extra: &diagcode.Extra{Code: diagcode.File}}
 }
 
 // decodeFile decodes one file's blocks and appends them to cfg.

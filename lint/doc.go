@@ -5,6 +5,11 @@
 // with a stable code (see [Rules]); a `lint { ignore = [...] }` block in
 // the block concerned, or in the server block, turns codes off.
 //
+// [Rules] also lists the codes of the diagnostics that are not findings,
+// which cannot be turned off: the validator's own (MCPD001 to MCPD003)
+// and the classes of errors (MCPD010 to MCPD020, from internal/diagcode);
+// [CodeOf] gives every diagnostic its code.
+//
 // The checks read the configuration ([lang.Config]) for positions and the
 // compiled table ([table.Table]) for values, so they judge what the
 // server would list and run, not the source text.

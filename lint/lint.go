@@ -6,26 +6,32 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
-// Extra is the Extra of every diagnostic lint reports: its code.
-type Extra struct {
-	Code string
-}
+// Extra is the Extra of every diagnostic lint reports: its code. It is
+// the Extra by which any diagnostic's maker may give it its code.
+type Extra = diagcode.Extra
 
-// CodeOf returns the code of a diagnostic: a lint finding's own, else
-// CodeError or CodeWarning by severity, so every diagnostic of
-// `mcpdecl validate` carries one.
+// CodeOf returns the code of a diagnostic: a lint finding's own, an
+// error's class (see [diagcode.Of]), else CodeError or CodeWarning by
+// severity, so every diagnostic of `mcpdecl validate` carries one.
 func CodeOf(d *hcl.Diagnostic) string {
-	if e, ok := d.Extra.(*Extra); ok {
-		return e.Code
+	if code := diagcode.Of(d); code != "" {
+		return code
 	}
 	if d.Severity == hcl.DiagWarning {
 		return CodeWarning
 	}
 	return CodeError
+}
+
+// IsGeneric reports whether code is one of the codes that say only the
+// severity of a diagnostic (CodeError, CodeWarning).
+func IsGeneric(code string) bool {
+	return code == CodeError || code == CodeWarning
 }
 
 // Check runs every rule on a configuration and the table it compiled to

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
@@ -27,7 +28,7 @@ func CheckOnline(ctx context.Context, t *table.Table) ([]string, hcl.Diagnostics
 		}
 	}
 	slices.Sort(notes)
-	return notes, table.RedactDiagnostics(diags, t.Secrets)
+	return notes, diagcode.Mark(table.RedactDiagnostics(diags, t.Secrets), diagcode.Check)
 }
 
 func actions(t *table.Table) []adapter.Action {

@@ -1,5 +1,7 @@
 package lint
 
+import "github.com/mcpdecl/mcpdecl/internal/diagcode"
+
 // Rule is one check: a stable code, a name that may be used in its place
 // in `ignore`, and the texts a report shows.
 type Rule struct {
@@ -17,9 +19,11 @@ type Rule struct {
 	Lint bool
 }
 
-// The codes of the diagnostics that are not lint findings.
+// The codes of the diagnostics that are not lint findings. An error of a
+// known class has its class's code instead of CodeError (see
+// [diagcode.Classes]: MCPD010 and on).
 const (
-	CodeError       = "MCPD001"
+	CodeError       = diagcode.Generic
 	CodeWarning     = "MCPD002"
 	CodeUnknownCode = "MCPD003"
 )
@@ -46,9 +50,9 @@ const (
 
 // Rules lists every code, in order. docs/lint.md has a section per code,
 // whose anchor is the code in lower case.
-var Rules = []Rule{
+var Rules = withErrorClasses([]Rule{
 	{CodeError, "config-error", "Configuration error",
-		"The configuration cannot be served as written: a syntax error, an unknown name, a type mismatch or another problem the compiler found.", false},
+		"The configuration cannot be served as written, for a reason none of the classes of errors (MCPD010 and on) names.", false},
 	{CodeWarning, "config-warning", "Configuration warning",
 		"The compiler found something that works but is most likely a mistake.", false},
 	{CodeUnknownCode, "unknown-lint-code", "Unknown code in lint ignore",
@@ -85,6 +89,36 @@ var Rules = []Rule{
 		"An app is declared but no tool's ui block names it; hosts open an app when a tool linked to it is called, so nothing ever shows it.", true},
 	{CodeAppBlockedOrigin, "app-blocked-origin", "App page refers to what its policy blocks",
 		"An app's page loads, connects to or embeds a URL whose origin its csp block does not list (or a relative URL, a plugin or a form submission, which no app can use); the browser blocks it and the page breaks in the host.", true},
+})
+
+// withErrorClasses puts the classes of errors after the validator's own
+// codes (MCPD00x) and before the lint codes, in the order of the codes.
+func withErrorClasses(rules []Rule) []Rule {
+	var out []Rule
+	for i, r := range rules {
+		out = append(out, r)
+		if r.Code == CodeUnknownCode {
+			for _, c := range diagcode.Classes {
+				out = append(out, Rule{Code: c.Code, Name: c.Name, Short: c.Short, Full: c.Full})
+			}
+			return append(out, rules[i+1:]...)
+		}
+	}
+	return out
+}
+
+// IsError reports whether code labels errors (CodeError or a class of
+// errors), rather than warnings.
+func IsError(code string) bool {
+	if code == CodeError {
+		return true
+	}
+	for _, c := range diagcode.Classes {
+		if c.Code == code {
+			return true
+		}
+	}
+	return false
 }
 
 // RuleOf returns the rule of a code or name, and whether there is one.

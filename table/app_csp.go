@@ -37,6 +37,9 @@ func notOrigin(s string) string {
 	if originPattern.MatchString(s) {
 		return ""
 	}
+	if why := separatorIn(s); why != "" {
+		return why
+	}
 	scheme, rest, hasScheme := strings.Cut(s, "://")
 	switch {
 	case s == "*" || s == "'self'" || s == "'none'" || strings.HasPrefix(s, "'"):
@@ -55,6 +58,28 @@ func notOrigin(s string) string {
 		return "a wildcard is only accepted as the first label of the host, as in https://*.example.com"
 	}
 	return "the host must be letters, digits, '-' and '.', with an optional :port"
+}
+
+// separatorIn says why s, which holds a character that separates the
+// parts of a policy, is refused, or "" when it holds none. Such an entry
+// is refused for that before anything else: a ';' would end the directive
+// the entry is written into and start another (script-src *), and a space
+// or a ',' would add sources of its own.
+func separatorIn(s string) string {
+	if before, after, ok := strings.Cut(s, ";"); ok {
+		directive := strings.TrimSpace(strings.Trim(after, "; \t\r\n"))
+		if directive == "" {
+			return fmt.Sprintf("it holds \";\", which ends a directive of the policy; an entry is one origin, so remove the \";\" after %q", strings.TrimSpace(before))
+		}
+		return fmt.Sprintf("it holds \";\" and a directive (%s): an entry is one origin, never a directive, and the policy's directives are built by mcpdecl from these lists alone; list each origin as its own entry", directive)
+	}
+	if strings.ContainsAny(s, " \t\r\n") {
+		return "it holds a space, which separates sources in a policy: an entry is one origin, so list each origin as its own entry"
+	}
+	if strings.Contains(s, ",") {
+		return "it holds \",\": an entry is one origin, so list each origin as its own entry"
+	}
+	return ""
 }
 
 // Policy is the Content Security Policy of an app's page: nothing is

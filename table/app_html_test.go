@@ -147,6 +147,27 @@ func TestOrigins(t *testing.T) {
 	}
 }
 
+// TestOriginWithDirective: an entry that would end its directive and
+// start another is refused for that, whatever else it holds.
+func TestOriginWithDirective(t *testing.T) {
+	for _, c := range []struct{ entry, want string }{
+		{"https://a.example.com; script-src *", `it holds ";" and a directive (script-src *)`},
+		{"https://a.example.com;script-src 'unsafe-eval'", `it holds ";" and a directive (script-src 'unsafe-eval')`},
+		{"https://a.example.com;", `it holds ";"`},
+		{"'self'; script-src *", `it holds ";" and a directive (script-src *)`},
+		{"https://a.example.com https://b.example.com", "it holds a space"},
+		{"https://a.example.com,https://b.example.com", `it holds ","`},
+	} {
+		why := notOrigin(c.entry)
+		if !strings.Contains(why, c.want) {
+			t.Errorf("%q refused with %q, want %q", c.entry, why, c.want)
+		}
+		if strings.Contains(why, "wildcard") || strings.Contains(why, "keywords") {
+			t.Errorf("%q refused for the wrong reason: %q", c.entry, why)
+		}
+	}
+}
+
 // FuzzInjectCSP: whatever the page, the policy is the first element of
 // the head as a browser parses it, and nothing that loads or runs comes
 // before it.

@@ -129,7 +129,7 @@ app "dashboard" {
   csp {
     connect_domains  = ["'self'", "*", "data:", "api.example.com", "https://api.example.com/v1"]
     resource_domains = ["ftp://files.example.com", "https://a.*.example.com", "https://user@example.com", "https://ok.example.com:8443"]
-    frame_domains    = ["https://example.com?x=1"]
+    frame_domains    = ["https://example.com?x=1", "https://a.example.com; script-src *"]
     base_uri_domains = ["https://example.com#top", "https://exa mple.com"]
   }
 }`, [][]string{
@@ -142,8 +142,9 @@ app "dashboard" {
 			{"7:52: error: Invalid CSP origin", "a wildcard is only accepted as the first label"},
 			{"7:79: error: Invalid CSP origin", "no user name or password"},
 			{"8:25: error: Invalid CSP origin", "no path, query or fragment", "frame_domains"},
+			{"8:52: error: Invalid CSP origin", `it holds ";" and a directive (script-src *)`, "frame_domains"},
 			{"9:25: error: Invalid CSP origin", "no path, query or fragment", "base_uri_domains"},
-			{"9:52: error: Invalid CSP origin", "the host must be letters, digits"},
+			{"9:52: error: Invalid CSP origin", "it holds a space"},
 		}},
 		{"missing file", `
 app "dashboard" {

@@ -184,7 +184,7 @@ tool "t" {
 		`t.hcl:18:24: Invalid expression: An error rule of the step "a" reads the step's own answer by its names (status, headers, body, text), not as steps.a.`,
 		`t.hcl:23:32: Reference to unknown step: There is no step "plnt"; the steps here are a.`,
 		`t.hcl:23:51: Reference to unknown field: steps.a holds status, headers, body, text; there is no "bdy". Did you mean steps.a.body?`,
-		`t.hcl:25:33: Invalid expression: Invalid operation: == (mismatched types int and string).`,
+		`t.hcl:25:33: Invalid expression: Invalid operation: == (mismatched types integer and string).`,
 		`t.hcl:26:27: Invalid expression: There is no step named c; the steps that can be used here are a. Did you mean steps.a?`,
 		`t.hcl:30:36: Invalid operand: Unsuitable value for right operand: a number is required.`,
 		`t.hcl:31:19: Reference to unknown step: There is no step "c"; the steps here are a, b.`,

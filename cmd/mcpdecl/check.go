@@ -12,7 +12,7 @@ import (
 )
 
 type checkCmd struct {
-	Format  string        `enum:"text,json,github" default:"text" help:"Output format, as for validate: text, json or github."`
+	Format  string        `enum:"text,json,github,sarif" default:"text" help:"Output format, as for validate: text, json, github or sarif."`
 	Timeout time.Duration `default:"30s" help:"How long to wait for the backends."`
 	Paths   []string      `arg:"" name:"path" help:"Files or directories of the configuration."`
 	loadFlags

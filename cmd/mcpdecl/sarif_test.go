@@ -53,9 +53,16 @@ func officialSARIFSchema(t *testing.T) *jsonschema.Schema {
 // given files and returns its output, checked against the schema.
 func validateSARIF(t *testing.T, sch *jsonschema.Schema, dir string, args ...string) map[string]any {
 	t.Helper()
+	return commandSARIF(t, sch, dir, "validate", args...)
+}
+
+// commandSARIF runs `mcpdecl <command> --format sarif` in dir on the
+// given files and returns its output, checked against the schema.
+func commandSARIF(t *testing.T, sch *jsonschema.Schema, dir, command string, args ...string) map[string]any {
+	t.Helper()
 	t.Chdir(dir)
 	var out, errOut bytes.Buffer
-	run(append([]string{"validate", "--format", "sarif"}, args...), &out, &errOut)
+	run(append([]string{command, "--format", "sarif"}, args...), &out, &errOut)
 	if errOut.Len() > 0 {
 		t.Fatalf("stderr: %s", errOut.String())
 	}
@@ -97,7 +104,7 @@ tool "run" {
 	log := validateSARIF(t, sch, dir, "my configs/lint.hcl", "broken.hcl", "missing.hcl")
 	text, _ := json.Marshal(log)
 	for _, want := range []string{
-		`"ruleId":"MCPD202"`, `"ruleId":"MCPD504"`, `"ruleId":"MCPD001"`,
+		`"ruleId":"MCPD202"`, `"ruleId":"MCPD504"`, `"ruleId":"MCPD017"`, `"ruleId":"MCPD018"`,
 		`"uri":"my%20configs/lint.hcl"`, `"uri":"broken.hcl"`,
 		`"helpUri":"https://github.com/mcpdecl/mcpdecl/blob/main/docs/lint.md#mcpd101"`,
 	} {
@@ -120,6 +127,26 @@ tool "echo_text" {
 	log = validateSARIF(t, sch, dir, "clean.hcl")
 	if results := log["runs"].([]any)[0].(map[string]any)["results"].([]any); len(results) != 0 {
 		t.Errorf("results of a clean run: %v", results)
+	}
+}
+
+// TestCheckSARIFMatchesSchema: check writes the same SARIF as validate.
+func TestCheckSARIFMatchesSchema(t *testing.T) {
+	sch := officialSARIFSchema(t)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "broken.hcl"), `tool "t" {
+  description = "Say something back, unchanged."
+  result {
+    text = "args.nope"
+  }
+}
+`)
+	log := commandSARIF(t, sch, dir, "check", "broken.hcl")
+	text, _ := json.Marshal(log)
+	for _, want := range []string{`"ruleId":"MCPD017"`, `"uri":"broken.hcl"`, `"id":"MCPD020"`} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("SARIF output of check lacks %s", want)
+		}
 	}
 }
 
