@@ -30,6 +30,18 @@ func (c *converter) proxy(p *base.SchemaProxy) *Schema {
 		c.err = fmt.Errorf("%s: its schemas expand to more than %d (references used many times inside one another): import refuses a document this costly", c.where, maxSchemas)
 		return &Schema{}
 	}
+	if p.IsTransformedRefWithSiblings() {
+		// OpenAPI 3.1 (JSON Schema 2020-12) applies keywords written
+		// beside a $ref together with the referenced schema, as allOf
+		// does; libopenapi's Schema() gives only the siblings. The view
+		// it builds is allOf [siblings, $ref]: merged, the siblings win
+		// (a default, a description) and the reference gives the rest.
+		if s, err := p.BuildTransformedRefSemanticSchema(nil); err == nil && s != nil {
+			c.depth++
+			defer func() { c.depth-- }()
+			return c.schema(s)
+		}
+	}
 	ref := p.GetReference()
 	if ref != "" && slices.Contains(c.stack, ref) {
 		return &Schema{Notes: []string{fmt.Sprintf("%s refers back to itself here; the cycle is cut and any value is accepted.", ref)}}
