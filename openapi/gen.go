@@ -28,7 +28,8 @@ func Generate(api *API, ops []*Operation, opts Options) []byte {
 	names := newNamer(maxToolName)
 	for _, op := range ops {
 		w.blank()
-		g.tool(w, names.unique(toolBase(op)), op)
+		full := toolBase(op)
+		g.tool(w, names.unique(full), full, op)
 	}
 	return w.bytes()
 }

@@ -1,8 +1,16 @@
 package openapi
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // generateDoc parses a document given as text, generates it whole and
@@ -88,4 +96,76 @@ func TestRefSiblings31(t *testing.T) {
 	if body30 != body31 {
 		t.Errorf("3.1 and 3.0.3 differ:\n%s", firstDiff(body30, body31))
 	}
+}
+
+// TestToolNamesFitLint: generated tool names are abbreviated to lint's
+// limit (no MCPD201), the same each time, told apart by a suffix when
+// two abbreviate alike, and each abbreviated tool names its operationId.
+func TestToolNamesFitLint(t *testing.T) {
+	ids := []string{
+		"actions/set-selected-repositories-enabled-github-actions-organization",
+		"actions_set_selected_repositories_enabled_github_actions_organization",
+		"copilot/copilot-enterprise-one-day-usage-metrics",
+		"repos/create-or-update-environment-secret-for-authenticated-user",
+		"shortName",
+	}
+	var doc strings.Builder
+	doc.WriteString("openapi: 3.0.3\ninfo: {title: Long, version: '1'}\nservers: [{url: 'https://api.example.com'}]\npaths:\n")
+	for i, id := range ids {
+		fmt.Fprintf(&doc, "  /p%d:\n    get:\n      operationId: %s\n      responses: {'200': {description: ok}}\n", i, id)
+	}
+	fmt.Fprintf(&doc, "  /a-very-long-path-without-any-operation-id/{and_a_parameter}/with-more-segments:\n    delete:\n      parameters: [{name: and_a_parameter, in: path, required: true, schema: {type: string}}]\n      responses: {'204': {description: ok}}\n")
+	out := generateDoc(t, "long.yaml", doc.String())
+	if again := generateDoc(t, "long.yaml", doc.String()); again != out {
+		t.Fatalf("two imports differ:\n%s", firstDiff(out, again))
+	}
+	cfg, diags := lang.Load(writeTemp(t, out))
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
+	diags = append(diags, d...)
+	for _, d := range append(diags, lint.Check(cfg, tbl)...) {
+		if lint.CodeOf(d) == lint.CodeLongName {
+			t.Errorf("lint: %s", d.Error())
+		}
+	}
+	seen := map[string]bool{}
+	for _, tool := range cfg.Tools {
+		if len(tool.Name) > maxToolName || seen[tool.Name] {
+			t.Errorf("tool name %q is longer than %d or repeated", tool.Name, maxToolName)
+		}
+		seen[tool.Name] = true
+	}
+	for _, want := range []string{
+		`tool "actions_set_selec_repos_enabl_github_org"`,
+		`tool "actions_set_selec_repos_enabl_git_org_2"`,
+		`tool "copilot_ent_one_day_usage_metrics"`,
+		`tool "short_name"`,
+		`"repos/create-or-update-environment-secret-for-authenticated-user"`,
+		`# "/a-very-long-path-without-any-operation-id/{and_a_parameter}/with-more-segments".`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %s:\n%s", want, numbered([]byte(out)))
+		}
+	}
+	api, err := parseBytes(t, "long.yaml", []byte(doc.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list strings.Builder
+	if err := List(&list, api.Operations); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range cfg.Tools {
+		if !strings.Contains(list.String(), tool.Name+" ") {
+			t.Errorf("--list does not show the tool name %s:\n%s", tool.Name, list.String())
+		}
+	}
+}
+
+func writeTemp(t *testing.T, out string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "import.hcl")
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
 }

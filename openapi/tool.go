@@ -16,10 +16,19 @@ type call struct {
 	notes   []string
 }
 
-func (g *gen) tool(w *writer, name string, op *Operation) {
+// tool writes the tool of op, named name; full is the name before
+// abbreviation, and when they differ a comment gives the operationId.
+func (g *gen) tool(w *writer, name, full string, op *Operation) {
 	c := g.buildCall(op)
 	w.open("tool", name)
 	w.attr("description", str(toolDescription(op)))
+	if name != full {
+		from := fmt.Sprintf("the operationId %s", str(cleanLine(op.ID)))
+		if op.ID == "" || snake(cleanLine(op.ID)) != full {
+			from = fmt.Sprintf("%s %s", op.Method, str(cleanLine(op.Path)))
+		}
+		w.comment(fmt.Sprintf("The name is %s abbreviated to %d characters; it comes from %s.", full, maxToolName, from))
+	}
 	for _, n := range op.Notes {
 		w.comment(n)
 	}

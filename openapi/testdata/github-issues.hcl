@@ -815,8 +815,10 @@ tool "issues_remove_assignees" {
   }
 }
 
-tool "issues_check_user_can_be_assigned_to_issue" {
+tool "issues_check_user_can_be_assigned_issue" {
   description = "Check if a user can be assigned to a issue\n\nChecks if a user has permission to be assigned to a specific issue.\n\nIf the `assignee` can be assigned to this issue, a `204` status code with no content is returned.\n\nOtherwise a `404` status code is returned."
+  # The name is issues_check_user_can_be_assigned_to_issue abbreviated to 40 characters; it comes
+  # from the operationId "issues/check-user-can-be-assigned-to-issue".
   annotations {
     read_only = true
   }
