@@ -161,6 +161,18 @@ func TestToolNamesFitLint(t *testing.T) {
 	}
 }
 
+// comments joins the comment lines of out into one text, as written
+// before they were wrapped.
+func comments(out string) string {
+	var parts []string
+	for _, l := range strings.Split(out, "\n") {
+		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "# "); ok {
+			parts = append(parts, c)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
 func writeTemp(t *testing.T, out string) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "import.hcl")
@@ -168,4 +180,76 @@ func writeTemp(t *testing.T, out string) string {
 		t.Fatal(err)
 	}
 	return file
+}
+
+const keysDoc = `openapi: 3.0.3
+info: {title: Keys, version: "1"}
+paths:
+  /a:
+    get: {operationId: getA, responses: {"200": {description: ok}}}
+  /b:
+    get: {operationId: getB, deprecated: true, responses: {"200": {description: ok}}}
+  /c:
+    get: {operationId: getC, deprecated: true, responses: {"200": {description: ok}}}
+security: [{key: []}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: authorization}
+`
+
+// TestImportWarnings: what a reader must do before serving is said in
+// the configuration and as warnings: the scheme word an Authorization
+// API key needs, how to give base_url when the document names no
+// server, and how many deprecated operations were left out.
+func TestImportWarnings(t *testing.T) {
+	api, err := parseBytes(t, "keys.yaml", []byte(keysDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Filter{}
+	ops, err := f.Select(api.Operations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := f.DeprecatedLeftOut(api.Operations)
+	if err != nil || n != 2 {
+		t.Fatalf("DeprecatedLeftOut: %d, %v; want 2", n, err)
+	}
+	res := Import(api, ops, Options{Source: "keys.yaml", DeprecatedLeftOut: n})
+	checkConfig(t, "keys.yaml", res.Config)
+	out := string(res.Config)
+	warnings := strings.Join(res.Warnings, "\n")
+	for _, c := range []struct{ where, want string }{
+		{comments(out), "2 operations the document marks deprecated are left out; add --deprecated to import them too."},
+		{warnings, "2 operations the document marks deprecated are left out; add --deprecated to import them too."},
+		{comments(block(t, out, `backend "http"`)), `base_url has no default (the document names no server): give it when serving, with --var base_url=https://api.example.com or the environment variable MCPDECL_VAR_base_url.`},
+		{warnings, "base_url has no default (the document names no server): give it when serving, with --var base_url=https://api.example.com or the environment variable MCPDECL_VAR_base_url."},
+		{comments(block(t, out, `backend "http"`)), `sends KEYS_API_KEY as the whole Authorization header: its value must include the scheme word the API expects, e.g. KEYS_API_KEY="Bearer <token>" or KEYS_API_KEY="token <token>"`},
+		{warnings, `its value must include the scheme word the API expects, e.g. KEYS_API_KEY="Bearer <token>" or KEYS_API_KEY="token <token>"`},
+	} {
+		if !strings.Contains(c.where, c.want) {
+			t.Errorf("missing %q in:\n%s", c.want, c.where)
+		}
+	}
+	if len(res.Warnings) != 3 {
+		t.Errorf("%d warnings, want 3:\n%s", len(res.Warnings), warnings)
+	}
+
+	// With a server, a bearer scheme and --deprecated, nothing to warn.
+	calm := strings.Replace(keysDoc, "paths:", "servers: [{url: 'https://api.example.com'}]\npaths:", 1)
+	calm = strings.Replace(calm, "{type: apiKey, in: header, name: authorization}", "{type: http, scheme: bearer}", 1)
+	api, err = parseBytes(t, "calm.yaml", []byte(calm))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := (Filter{Deprecated: true}).DeprecatedLeftOut(api.Operations); n != 0 {
+		t.Errorf("DeprecatedLeftOut with --deprecated: %d", n)
+	}
+	res = Import(api, api.Operations, Options{Source: "calm.yaml"})
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings for a document that needs none: %q", res.Warnings)
+	}
+	if s := string(res.Config); strings.Contains(s, "deprecated are left out") || strings.Contains(s, "base_url has no default") {
+		t.Errorf("a comment for a document that needs none:\n%s", s)
+	}
 }
