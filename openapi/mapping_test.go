@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -251,5 +252,108 @@ func TestImportWarnings(t *testing.T) {
 	}
 	if s := string(res.Config); strings.Contains(s, "deprecated are left out") || strings.Contains(s, "base_url has no default") {
 		t.Errorf("a comment for a document that needs none:\n%s", s)
+	}
+}
+
+const petsDoc = `openapi: 3.1.0
+info: {title: Pets, version: "1"}
+servers: [{url: "https://api.example.com"}]
+paths:
+  /pets/{id}:
+    patch:
+      operationId: updatePet
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: integer, minimum: 1}}
+        - {name: tags, in: query, style: form, explode: false, schema: {type: array, items: {type: string}}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - $ref: '#/components/schemas/Cat'
+                - $ref: '#/components/schemas/Dog'
+      responses: {"200": {description: ok}}
+  /things:
+    post:
+      operationId: addThing
+      requestBody:
+        content:
+          application/json:
+            schema:
+              anyOf:
+                - {type: string, minLength: 1}
+                - {type: array, items: {type: string}}
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Cat:
+      type: object
+      required: [pet_type, hunts]
+      properties:
+        pet_type: {type: string, enum: [cat]}
+        hunts: {type: boolean}
+    Dog:
+      type: object
+      required: [pet_type]
+      properties:
+        pet_type: {type: string, const: dog}
+        bark: {type: string, enum: [soft, loud]}
+        id: {type: integer, readOnly: true}
+`
+
+// TestOneOfBodies: a oneOf or anyOf request body keeps its alternatives:
+// the tool's arguments are an input_schema that lists them, and the
+// compiled tool accepts each alternative and refuses what fits none.
+func TestOneOfBodies(t *testing.T) {
+	out := generateDoc(t, "pets.yaml", petsDoc)
+	update := block(t, out, `tool "update_pet"`)
+	for _, want := range []string{"input_schema = {", "oneOf = [", `pet_type = { type = "string", enum = ["cat"] }`, `= ["pet_type", "hunts"]`, `= ["id", "body"]`} {
+		if !strings.Contains(update, want) {
+			t.Errorf("update_pet lacks %s:\n%s", want, update)
+		}
+	}
+	if strings.Contains(update, "readOnly") || strings.Contains(update, `id = { type = "integer" }`) {
+		t.Errorf("update_pet sends a read-only field:\n%s", update)
+	}
+	if add := block(t, out, `tool "add_thing"`); !strings.Contains(add, "anyOf = [") {
+		t.Errorf("add_thing lacks its anyOf:\n%s", add)
+	}
+	cfg, diags := lang.Load(writeTemp(t, out))
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
+	if diags = append(diags, d...); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, c := range []struct {
+		tool string
+		args string
+		ok   bool
+	}{
+		{"update_pet", `{"id": 1, "body": {"pet_type": "cat", "hunts": true}}`, true},
+		{"update_pet", `{"id": 1, "tags": ["a"], "body": {"pet_type": "dog", "bark": "loud"}}`, true},
+		{"update_pet", `{"id": 1, "body": {"pet_type": "cat"}}`, false},
+		{"update_pet", `{"id": 1, "body": {"pet_type": "dog", "bark": "howl"}}`, false},
+		{"update_pet", `{"id": 0, "body": {"pet_type": "dog"}}`, false},
+		{"update_pet", `{"id": 1}`, false},
+		{"add_thing", `{"body": "x"}`, true},
+		{"add_thing", `{"body": ["x", "y"]}`, true},
+		{"add_thing", `{}`, true},
+		{"add_thing", `{"body": 5}`, false},
+		{"add_thing", `{"body": ""}`, false},
+	} {
+		tool := tbl.Tool(c.tool)
+		if tool == nil {
+			t.Fatalf("no tool %s", c.tool)
+		}
+		if _, err := tool.Args.Validator(); err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(c.args), &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := tool.Args.Validate(v); (err == nil) != c.ok {
+			t.Errorf("%s %s: accepted %v, want %v (%v)", c.tool, c.args, err == nil, c.ok, err)
+		}
 	}
 }

@@ -263,6 +263,9 @@ func fillMissing(out, sub *Schema) {
 	}
 	out.Nullable = out.Nullable || sub.Nullable
 	out.OpenObject = out.OpenObject || sub.OpenObject
+	if out.Alts == nil && sub.Alts != nil {
+		out.Alts, out.AltNames, out.AltKind, out.AltType, out.AltNote = sub.Alts, sub.AltNames, sub.AltKind, sub.AltType, sub.AltNote
+	}
 	if out.Values == nil {
 		out.Values = sub.Values
 	}
@@ -299,6 +302,7 @@ func (c *converter) loosen(alts []*base.SchemaProxy, oneOf bool, out *Schema) {
 		out.Notes = append(out.Notes, sub.Notes...)
 		return
 	}
+	out.Alts, out.AltNames, out.AltType = subs, names, out.Type
 	common := subs[0].Type
 	for _, s := range subs[1:] {
 		if s.Type == common {
@@ -318,7 +322,9 @@ func (c *converter) loosen(alts []*base.SchemaProxy, oneOf bool, out *Schema) {
 	if oneOf {
 		word = "oneOf"
 	}
-	out.Notes = append(out.Notes, fmt.Sprintf("The document accepts %s: %s. The argument accepts %s.", word, strings.Join(names, ", "), loosestName(out.Type)))
+	out.AltKind = word
+	out.AltNote = fmt.Sprintf("The document accepts %s: %s. The argument accepts %s.", word, strings.Join(names, ", "), loosestName(out.Type))
+	out.Notes = append(out.Notes, out.AltNote)
 	if out.Type == "object" && len(out.Properties) == 0 {
 		out.OpenObject = true
 	}

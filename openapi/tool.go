@@ -13,6 +13,7 @@ type call struct {
 	headers []entry
 	body    []entry // attribute name and expression: body, form, raw_body, content_type
 	args    []argSpec
+	bodyArg *argSpec // the JSON body's argument, if there is one
 	notes   []string
 }
 
@@ -43,8 +44,15 @@ func (g *gen) tool(w *writer, name, full string, op *Operation) {
 		}
 	}
 	writeAnnotations(w, op.Method)
-	for _, a := range c.args {
-		writeArg(w, a)
+	if c.needsInputSchema() {
+		for _, n := range schemaNotes(c.args) {
+			w.comment(n)
+		}
+		w.attr("input_schema", inputSchema(c.args).render(90))
+	} else {
+		for _, a := range c.args {
+			writeArg(w, a)
+		}
 	}
 	w.open("http", g.opts.Backend)
 	if op.Method != "GET" {
@@ -297,6 +305,7 @@ func (g *gen) addBody(op *Operation, c *call, names *namer) {
 			s = &Schema{}
 		}
 		c.args = append(c.args, argSpec{kind: "arg", name: arg, schema: s, required: b.Required, description: bodyDescription(b)})
+		c.bodyArg = &c.args[len(c.args)-1]
 		c.body = []entry{{"body", "args." + arg}}
 		if mt != "application/json" && mt != "*/*" && mt != "application/*" {
 			c.body = append(c.body, entry{"content_type", str(b.MediaType)})
