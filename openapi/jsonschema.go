@@ -41,7 +41,7 @@ func jobj() jval { return jval{kind: 'o'} }
 
 // render writes v; what fits in width characters stays on one line.
 func (v jval) render(width int) string {
-	if line := v.inline(); len(line) <= width || v.kind == 'e' {
+	if line, ok := v.inline(width); ok || v.kind == 'e' {
 		return line
 	}
 	var b strings.Builder
@@ -62,25 +62,45 @@ func (v jval) render(width int) string {
 	return b.String()
 }
 
-func (v jval) inline() string {
-	switch v.kind {
-	case 'o':
-		if len(v.obj) == 0 {
-			return "{}"
-		}
-		parts := make([]string, len(v.obj))
-		for i, f := range v.obj {
-			parts[i] = key(f.k) + " = " + f.v.inline()
-		}
-		return "{ " + strings.Join(parts, ", ") + " }"
-	case 'l':
-		parts := make([]string, len(v.list))
-		for i, e := range v.list {
-			parts[i] = e.inline()
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
+// inline writes v on one line if it fits in width characters; it stops
+// as soon as it does not, so that trying costs at most width whatever
+// the size of v.
+func (v jval) inline(width int) (string, bool) {
+	if v.kind == 'e' {
+		return v.expr, len(v.expr) <= width
 	}
-	return v.expr
+	var b strings.Builder
+	open, end := "[", "]"
+	n := len(v.list)
+	if v.kind == 'o' {
+		open, end, n = "{ ", " }", len(v.obj)
+		if n == 0 {
+			return "{}", width >= 2
+		}
+	}
+	b.WriteString(open)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		e := jval{}
+		if v.kind == 'o' {
+			b.WriteString(key(v.obj[i].k) + " = ")
+			e = v.obj[i].v
+		} else {
+			e = v.list[i]
+		}
+		part, ok := e.inline(width - b.Len())
+		if !ok {
+			return "", false
+		}
+		b.WriteString(part)
+		if b.Len() > width {
+			return "", false
+		}
+	}
+	b.WriteString(end)
+	return b.String(), b.Len() <= width
 }
 
 // needsInputSchema says whether a tool's arguments are written as
@@ -117,7 +137,20 @@ func inputSchema(args []argSpec) jval {
 // knows, patterns Go can compile, bounds that do not contradict each
 // other, read-only fields left out.
 func schemaJSON(s *Schema, desc string) jval {
+	return schemaJSONAt(s, desc, 0)
+}
+
+// maxJSONDepth bounds how deep a written schema nests; deeper values are
+// of any type ({}), as with the converter's own bound. It keeps the
+// output of a body whose references expand many times reviewable.
+const maxJSONDepth = 12
+
+func schemaJSONAt(s *Schema, desc string, depth int) jval {
 	out := jobj()
+	if depth > maxJSONDepth {
+		out.set("description", jstr(fmt.Sprintf("Nested deeper than %d levels: any value is accepted here.", maxJSONDepth)))
+		return out
+	}
 	typ := s.Type
 	if len(s.Alts) > 0 {
 		typ = s.AltType
@@ -182,7 +215,7 @@ func schemaJSON(s *Schema, desc string) jval {
 		out.set("multipleOf", jexpr(number(*m)))
 	}
 	if s.Items != nil {
-		out.set("items", schemaJSON(s.Items, ""))
+		out.set("items", schemaJSONAt(s.Items, "", depth+1))
 	}
 	if len(s.Properties) > 0 {
 		props := jobj()
@@ -191,7 +224,7 @@ func schemaJSON(s *Schema, desc string) jval {
 			if p.Schema.ReadOnly || slices.ContainsFunc(props.obj, func(f jfield) bool { return f.k == p.Name }) {
 				continue // answered by the API, never sent; or said already
 			}
-			props.set(p.Name, schemaJSON(p.Schema, ""))
+			props.set(p.Name, schemaJSONAt(p.Schema, "", depth+1))
 			if s.isRequired(p.Name) {
 				required = append(required, jstr(p.Name))
 			}
@@ -202,12 +235,12 @@ func schemaJSON(s *Schema, desc string) jval {
 		}
 	}
 	if s.Values != nil {
-		out.set("additionalProperties", schemaJSON(s.Values, ""))
+		out.set("additionalProperties", schemaJSONAt(s.Values, "", depth+1))
 	}
 	if len(s.Alts) > 0 {
 		var alts []jval
 		for _, a := range s.Alts {
-			alts = append(alts, schemaJSON(a, ""))
+			alts = append(alts, schemaJSONAt(a, "", depth+1))
 		}
 		if s.Nullable && typ == "" {
 			alts = append(alts, jval{obj: []jfield{{"type", jstr("null")}}, kind: 'o'})

@@ -357,3 +357,18 @@ func TestOneOfBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestOneOfBodyDeep: a oneOf body nested 40 objects deep is written
+// to a bounded depth, and validates.
+func TestOneOfBodyDeep(t *testing.T) {
+	deep := string(deepBodies(40))
+	at := strings.Index(deep, `"schema":`) + len(`"schema":`)
+	deep = deep[:at] + `{"oneOf":[{"type":"string"},` + deep[at:len(deep)-7] + `]}` + deep[len(deep)-7:]
+	out := generateDoc(t, "deep.json", deep)
+	if !strings.Contains(out, "input_schema") || !strings.Contains(out, fmt.Sprintf("Nested deeper than %d levels", maxJSONDepth)) {
+		t.Errorf("the deep oneOf body is not cut:\n%s", numbered([]byte(out)))
+	}
+	if len(out) > 20000 {
+		t.Errorf("%d bytes for one tool", len(out))
+	}
+}
