@@ -78,6 +78,7 @@ var floors = map[string]int{
 	"testkit/authtest": 13,
 	"testkit/apptest":  13,
 	"testkit/e2e":      13,
+	"testkit/docs":     13,
 	"internal/arch":    13,
 }
 
