@@ -161,8 +161,9 @@ func envFor(s *SecurityScheme, prefix string) []string {
 	return nil
 }
 
-// writeAuth writes the backend's auth block.
-func (p *authPlan) write(w *writer) {
+// write writes the backend's auth block, and warns what the reader must
+// know to set its variables.
+func (p *authPlan) write(w *writer, g *gen) {
 	s := p.scheme
 	if s == nil {
 		return
@@ -170,6 +171,15 @@ func (p *authPlan) write(w *writer) {
 	env := func(i int) string { return fmt.Sprintf("env(%s)", str(p.env[i])) }
 	if s.Description != "" {
 		w.comment(fmt.Sprintf("Security scheme %q: %s", s.Name, text(s.Description, 300)))
+	}
+	if s.Type == "apiKey" && s.In == "header" && strings.EqualFold(s.ParamName, "Authorization") {
+		// The key is the whole header value: an API that asks for
+		// "Bearer <token>" or "token <token>" gets only the token unless
+		// the variable holds the word too, and then answers 401.
+		hint := fmt.Sprintf("The security scheme %q sends %s as the whole Authorization header: its value must include the scheme word the API expects, e.g. %s=\"Bearer <token>\" or %s=\"token <token>\", as the API's documentation says.",
+			s.Name, p.env[0], p.env[0], p.env[0])
+		w.comment(hint)
+		g.warn("%s", hint)
 	}
 	w.open("auth")
 	switch {

@@ -2,7 +2,15 @@
 // 3.1; YAML or JSON) into an mcpdecl configuration: one backend "http", one
 // tool per selected operation, the document's authentication read through
 // env(), and a comment wherever the document says something the language
-// cannot express. It is what `mcpdecl import openapi` runs.
+// cannot express, with the warnings a reader needs before serving it
+// (Result). It is what `mcpdecl import openapi` runs.
+//
+// It stands on floor 2 (docs/architecture.md) and imports only the leaves
+// under internal/: it writes configuration text and never compiles it, so
+// the few facts it shares with higher packages (lint's longest name,
+// maxToolName) are repeated here, each with a comment naming where it
+// comes from. Its tests compile the output with lang, table and
+// adapters/all, and lint it.
 //
 // # The parser
 //
@@ -34,6 +42,8 @@
 // # The mapping
 //
 // The rules (names, types, request bodies, annotations, what becomes a
-// comment) are listed in docs/import.md; the code that applies each rule
-// says why it chose what it did.
+// comment, the warnings) are listed in docs/import.md; the code that
+// applies each rule says why it chose what it did. A oneOf or anyOf
+// request body is the one place the output is a JSON Schema rather than
+// arg blocks (jsonschema.go).
 package openapi

@@ -12,6 +12,19 @@ type Options struct {
 	ServerName string // default: the title in snake_case
 	Backend    string // default "api"
 	EnvPrefix  string // default: the first two words of the server name
+	// DeprecatedLeftOut is how many operations the selection left out
+	// only because they are deprecated (Filter.DeprecatedLeftOut); the
+	// header and a warning say so.
+	DeprecatedLeftOut int
+}
+
+// Result is a generated configuration and the warnings that go with it:
+// what a reader must do or know before serving it, one line each, which
+// the command prints on stderr (the configuration says the same in
+// comments).
+type Result struct {
+	Config   []byte
+	Warnings []string
 }
 
 const maxToolDescription = 1000
@@ -19,6 +32,11 @@ const maxToolDescription = 1000
 // Generate writes the configuration for the operations ops of api, in
 // the layout `mcpdecl fmt` gives. The same input gives the same bytes.
 func Generate(api *API, ops []*Operation, opts Options) []byte {
+	return Import(api, ops, opts).Config
+}
+
+// Import is Generate with the warnings (see Result).
+func Import(api *API, ops []*Operation, opts Options) Result {
 	g := newGen(api, ops, opts)
 	w := &writer{}
 	g.header(w)
@@ -28,18 +46,24 @@ func Generate(api *API, ops []*Operation, opts Options) []byte {
 	names := newNamer(maxToolName)
 	for _, op := range ops {
 		w.blank()
-		g.tool(w, names.unique(toolBase(op)), op)
+		full := toolBase(op)
+		g.tool(w, names.unique(full), full, op)
 	}
-	return w.bytes()
+	return Result{Config: w.bytes(), Warnings: g.warnings}
 }
 
 type gen struct {
-	api     *API
-	ops     []*Operation
-	opts    Options
-	auth    *authPlan
-	server0 string // the base URL, "" when the document gives no usable one
-	urlNote string
+	api      *API
+	ops      []*Operation
+	opts     Options
+	auth     *authPlan
+	base     pickedServer // where the API listens
+	warnings []string
+}
+
+// warn adds a line to the warnings the command prints.
+func (g *gen) warn(format string, a ...any) {
+	g.warnings = append(g.warnings, fmt.Sprintf(format, a...))
 }
 
 func newGen(api *API, ops []*Operation, opts Options) *gen {
@@ -61,7 +85,7 @@ func newGen(api *API, ops []*Operation, opts Options) *gen {
 	}
 	g := &gen{api: api, ops: ops, opts: opts}
 	g.auth = planAuth(api, ops, opts.EnvPrefix)
-	g.server0, g.urlNote = pickServer(api.Servers)
+	g.base = pickServer(api.Servers)
 	return g
 }
 
@@ -76,7 +100,19 @@ func (g *gen) header(w *writer) {
 	for _, n := range g.api.Notes {
 		w.comment(n)
 	}
+	if n := g.opts.DeprecatedLeftOut; n > 0 {
+		note := fmt.Sprintf("%d %s the document marks deprecated %s left out; add --deprecated to import %s too.", n, plural(n, "operation", "operations"), plural(n, "is", "are"), plural(n, "it", "them"))
+		w.comment(note)
+		g.warn("%s", note)
+	}
 	w.blank()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (g *gen) server(w *writer) {
@@ -98,23 +134,36 @@ func (g *gen) server(w *writer) {
 	w.blank()
 }
 
+// pickedServer is the base URL the document gives, or why it gives none.
+type pickedServer struct {
+	url, note    string // the base URL; a comment for the variable
+	why, example string // when url is "": the reason, and an example value
+}
+
 // pickServer takes the first server URL the backend can use: absolute,
-// http or https, without credentials, query or fragment.
-func pickServer(servers []string) (string, string) {
+// http or https, without credentials, query or fragment. Without one,
+// why says why base_url has no default and example is a value to show.
+func pickServer(servers []string) pickedServer {
 	if len(servers) == 0 {
-		return "", "The document names no server: set base_url to where the API listens."
+		return pickedServer{note: "The document names no server: set base_url to where the API listens.",
+			why: "the document names no server", example: "https://api.example.com"}
 	}
 	first := servers[0]
 	u, err := url.Parse(first)
 	switch {
 	case err != nil:
-		return "", fmt.Sprintf("The document's server URL %q cannot be read: set base_url to where the API listens.", first)
+		return pickedServer{note: fmt.Sprintf("The document's server URL %q cannot be read: set base_url to where the API listens.", first),
+			why: fmt.Sprintf("the document's server URL %q cannot be read", first), example: "https://api.example.com"}
 	case !u.IsAbs() || u.Host == "":
-		return "", fmt.Sprintf("The document's server URL %q is relative: set base_url to the API's address followed by it, e.g. --var base_url=https://api.example.com%s.", first, strings.TrimSuffix(u.Path, "/"))
+		example := "https://api.example.com" + strings.TrimSuffix(u.Path, "/")
+		return pickedServer{note: fmt.Sprintf("The document's server URL %q is relative: set base_url to the API's address followed by it, e.g. --var base_url=%s.", first, example),
+			why: fmt.Sprintf("the document's server URL %q is relative", first), example: example}
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Sprintf("The document's server URL %q is not http or https: set base_url to where the API listens.", first)
+		return pickedServer{note: fmt.Sprintf("The document's server URL %q is not http or https: set base_url to where the API listens.", first),
+			why: fmt.Sprintf("the document's server URL %q is not http or https", first), example: "https://api.example.com"}
 	case strings.Contains(u.Host, "{"):
-		return "", fmt.Sprintf("The document's server URL %q has a variable without a default: set base_url.", first)
+		return pickedServer{note: fmt.Sprintf("The document's server URL %q has a variable without a default: set base_url.", first),
+			why: fmt.Sprintf("the document's server URL %q has a variable without a default", first), example: "https://api.example.com"}
 	}
 	u.User, u.RawQuery, u.Fragment, u.ForceQuery = nil, "", "", false
 	note := ""
@@ -125,17 +174,17 @@ func pickServer(servers []string) (string, string) {
 		}
 		note = "The document also names the servers " + strings.Join(others, ", ") + "."
 	}
-	return strings.TrimSuffix(u.String(), "/"), note
+	return pickedServer{url: strings.TrimSuffix(u.String(), "/"), note: note}
 }
 
 func (g *gen) baseURL(w *writer) {
 	w.open("variable", "base_url")
-	if g.urlNote != "" {
-		w.comment(g.urlNote)
+	if g.base.note != "" {
+		w.comment(g.base.note)
 	}
 	w.attr("type", "string")
-	if g.server0 != "" {
-		w.attr("default", str(g.server0))
+	if g.base.url != "" {
+		w.attr("default", str(g.base.url))
 	}
 	w.attr("description", str("Where the API listens; set it with --var base_url=... or MCPDECL_VAR_base_url."))
 	w.close()
@@ -148,10 +197,17 @@ func (g *gen) backend(w *writer) {
 	// Ask for JSON, which the tools' results read best as, while still
 	// taking what an operation can only answer in another type.
 	w.attr("headers", object([]entry{{"Accept", str("application/json, */*;q=0.5")}}))
+	if g.base.url == "" {
+		// Serving fails without it: say, where the backend reads it and
+		// on stderr, how to give it.
+		how := fmt.Sprintf("base_url has no default (%s): give it when serving, with --var base_url=%s or the environment variable MCPDECL_VAR_base_url.", g.base.why, g.base.example)
+		w.comment(how)
+		g.warn("%s", how)
+	}
 	for _, n := range g.auth.notes {
 		w.comment(n)
 	}
-	g.auth.write(w)
+	g.auth.write(w, g)
 	w.close()
 }
 

@@ -105,6 +105,16 @@ type Schema struct {
 	WriteOnly  bool
 	Deprecated bool
 	Notes      []string
+	// Alts are the alternatives of a oneOf or anyOf (AltKind) of two or
+	// more schemas. Type, Nullable and OpenObject then hold the loosest
+	// reading an argument block can give, AltNote the comment saying
+	// so, and AltType the type the schema itself declared; a tool's
+	// input_schema lists the alternatives themselves (jsonschema.go).
+	Alts     []*Schema
+	AltNames []string // how the comments name them: the reference's last part, or the type
+	AltKind  string
+	AltType  string
+	AltNote  string
 }
 
 // Property is one named field of an object schema.

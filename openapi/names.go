@@ -2,13 +2,17 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
 
-// maxToolName is shorter than MCP's 128: several hosts refuse tool names
-// longer than 64 characters.
-const maxToolName = 64
+// maxToolName is the longest tool name the importer gives. It is lint's
+// limit (maxNameLen in package lint, whose rule MCPD201 warns above it;
+// lint is on a higher floor, so the number is repeated here): clients
+// list a tool as its server's name plus the tool's and many cap that at
+// 64 characters. Longer names are abbreviated (shorten).
+const maxToolName = 40
 
 // snake turns an identifier from a document (listPets, pet-id,
 // issues/list-for-repo, X-Rate-Limit) into snake_case made of ASCII
@@ -40,8 +44,9 @@ func snake(s string) string {
 	return b.String()
 }
 
-// toolBase is the name a tool would have before uniqueness: the
-// operationId in snake_case, else the method and the path.
+// toolBase is the name a tool would have before abbreviation and
+// uniqueness (see namer): the operationId in snake_case, else the method
+// and the path.
 func toolBase(op *Operation) string {
 	name := snake(cleanLine(op.ID))
 	if name == "" {
@@ -50,7 +55,76 @@ func toolBase(op *Operation) string {
 	if name == "" {
 		name = "operation"
 	}
-	return cut(name, maxToolName)
+	return name
+}
+
+// abbreviations replace long words of generated names by the short forms
+// APIs use themselves; phrases are matched as whole words.
+var abbreviations = []struct{ long, short string }{
+	{"create_or_update", "upsert"},
+	{"organizations", "orgs"}, {"organization", "org"},
+	{"repositories", "repos"}, {"repository", "repo"},
+	{"authenticated", "auth"}, {"configurations", "configs"}, {"configuration", "config"},
+	{"environments", "envs"}, {"environment", "env"}, {"applications", "apps"}, {"application", "app"},
+	{"permissions", "perms"}, {"administrators", "admins"}, {"administrator", "admin"},
+	{"installations", "installs"}, {"installation", "install"}, {"specification", "spec"},
+	{"information", "info"}, {"enterprise", "ent"}, {"notifications", "notifs"},
+}
+
+// fillers are words a name reads as well without.
+var fillers = map[string]bool{"for": true, "the": true, "a": true, "an": true, "of": true, "to": true,
+	"in": true, "on": true, "by": true, "from": true, "with": true}
+
+// shorten abbreviates a snake_case name longer than n, in steps that
+// each keep it readable, stopping as soon as it fits: long words become
+// their usual short forms (organization → org, create_or_update →
+// upsert); a word said before is said once (copilot_set_copilot_... →
+// copilot_set_...); filler words (for, to, in, ...) go; then the longest
+// words but the first are cut to five letters, the last first, then to
+// three; then the
+// name is cut. The same name always gives the same result; names that
+// end up equal are told apart by the namer's suffix.
+func shorten(name string, n int) string {
+	if len(name) <= n {
+		return name
+	}
+	words := strings.Split(name, "_")
+	fits := func() bool { return len(strings.Join(words, "_")) <= n }
+	joined := "_" + strings.Join(words, "_") + "_"
+	for _, a := range abbreviations {
+		joined = strings.ReplaceAll(joined, "_"+a.long+"_", "_"+a.short+"_")
+	}
+	words = strings.Split(strings.Trim(joined, "_"), "_")
+	if !fits() {
+		var kept []string
+		for i, w := range words {
+			if i > 0 && slices.Contains(kept, w) {
+				continue
+			}
+			kept = append(kept, w)
+		}
+		words = kept
+	}
+	for i := len(words) - 1; i > 0 && !fits(); i-- {
+		if fillers[words[i]] && i < len(words)-1 {
+			words = slices.Delete(words, i, i+1)
+		}
+	}
+	for _, keep := range []int{5, 3} {
+		for !fits() {
+			longest := -1
+			for i, w := range words[1:] {
+				if len(w) > keep && (longest < 0 || len(w) >= len(words[longest])) {
+					longest = i + 1
+				}
+			}
+			if longest < 0 {
+				break
+			}
+			words[longest] = words[longest][:keep]
+		}
+	}
+	return cut(strings.Join(words, "_"), n)
 }
 
 func cut(name string, n int) string {
@@ -60,8 +134,10 @@ func cut(name string, n int) string {
 	return name
 }
 
-// namer hands out unique names, suffixing _2, _3, ... to a name already
-// given, in the order asked: the same document gives the same names.
+// namer hands out unique names of at most max characters: a longer name
+// is abbreviated (shorten), and a name already given gets _2, _3, ...
+// (abbreviated to leave room for it), in the order asked: the same
+// document gives the same names.
 type namer struct {
 	taken map[string]bool
 	max   int
@@ -75,14 +151,14 @@ func newNamer(max int, reserved ...string) *namer {
 	return n
 }
 
-func (n *namer) unique(name string) string {
-	if !n.taken[name] {
+func (n *namer) unique(full string) string {
+	if name := shorten(full, n.max); !n.taken[name] {
 		n.taken[name] = true
 		return name
 	}
 	for i := 2; ; i++ {
 		suffix := fmt.Sprintf("_%d", i)
-		cand := cut(name, n.max-len(suffix)) + suffix
+		cand := shorten(full, n.max-len(suffix)) + suffix
 		if !n.taken[cand] {
 			n.taken[cand] = true
 			return cand

@@ -30,6 +30,18 @@ func (c *converter) proxy(p *base.SchemaProxy) *Schema {
 		c.err = fmt.Errorf("%s: its schemas expand to more than %d (references used many times inside one another): import refuses a document this costly", c.where, maxSchemas)
 		return &Schema{}
 	}
+	if p.IsTransformedRefWithSiblings() {
+		// OpenAPI 3.1 (JSON Schema 2020-12) applies keywords written
+		// beside a $ref together with the referenced schema, as allOf
+		// does; libopenapi's Schema() gives only the siblings. The view
+		// it builds is allOf [siblings, $ref]: merged, the siblings win
+		// (a default, a description) and the reference gives the rest.
+		if s, err := p.BuildTransformedRefSemanticSchema(nil); err == nil && s != nil {
+			c.depth++
+			defer func() { c.depth-- }()
+			return c.schema(s)
+		}
+	}
 	ref := p.GetReference()
 	if ref != "" && slices.Contains(c.stack, ref) {
 		return &Schema{Notes: []string{fmt.Sprintf("%s refers back to itself here; the cycle is cut and any value is accepted.", ref)}}
@@ -251,6 +263,9 @@ func fillMissing(out, sub *Schema) {
 	}
 	out.Nullable = out.Nullable || sub.Nullable
 	out.OpenObject = out.OpenObject || sub.OpenObject
+	if out.Alts == nil && sub.Alts != nil {
+		out.Alts, out.AltNames, out.AltKind, out.AltType, out.AltNote = sub.Alts, sub.AltNames, sub.AltKind, sub.AltType, sub.AltNote
+	}
 	if out.Values == nil {
 		out.Values = sub.Values
 	}
@@ -287,6 +302,7 @@ func (c *converter) loosen(alts []*base.SchemaProxy, oneOf bool, out *Schema) {
 		out.Notes = append(out.Notes, sub.Notes...)
 		return
 	}
+	out.Alts, out.AltNames, out.AltType = subs, names, out.Type
 	common := subs[0].Type
 	for _, s := range subs[1:] {
 		if s.Type == common {
@@ -306,7 +322,9 @@ func (c *converter) loosen(alts []*base.SchemaProxy, oneOf bool, out *Schema) {
 	if oneOf {
 		word = "oneOf"
 	}
-	out.Notes = append(out.Notes, fmt.Sprintf("The document accepts %s: %s. The argument accepts %s.", word, strings.Join(names, ", "), loosestName(out.Type)))
+	out.AltKind = word
+	out.AltNote = fmt.Sprintf("The document accepts %s: %s. The argument accepts %s.", word, strings.Join(names, ", "), loosestName(out.Type))
+	out.Notes = append(out.Notes, out.AltNote)
 	if out.Type == "object" && len(out.Properties) == 0 {
 		out.OpenObject = true
 	}

@@ -49,6 +49,24 @@ func (f Filter) Select(ops []*Operation) ([]*Operation, error) {
 	return out, nil
 }
 
+// DeprecatedLeftOut counts the operations of ops that the filter leaves
+// out only because they are deprecated: those it would keep with
+// Deprecated set. It is 0 when Deprecated is set.
+func (f Filter) DeprecatedLeftOut(ops []*Operation) (int, error) {
+	if f.Deprecated {
+		return 0, nil
+	}
+	f.Deprecated = true
+	all, err := f.Select(ops)
+	n := 0
+	for _, op := range all {
+		if op.Deprecated {
+			n++
+		}
+	}
+	return n, err
+}
+
 func (f Filter) includes(op *Operation, paths []*regexp.Regexp) bool {
 	return (len(f.Tags) == 0 || anyFold(op.Tags, f.Tags)) &&
 		(len(paths) == 0 || anyMatch(paths, op.Path)) &&

@@ -13,13 +13,23 @@ type call struct {
 	headers []entry
 	body    []entry // attribute name and expression: body, form, raw_body, content_type
 	args    []argSpec
+	bodyArg *argSpec // the JSON body's argument, if there is one
 	notes   []string
 }
 
-func (g *gen) tool(w *writer, name string, op *Operation) {
+// tool writes the tool of op, named name; full is the name before
+// abbreviation, and when they differ a comment gives the operationId.
+func (g *gen) tool(w *writer, name, full string, op *Operation) {
 	c := g.buildCall(op)
 	w.open("tool", name)
 	w.attr("description", str(toolDescription(op)))
+	if name != full {
+		from := fmt.Sprintf("the operationId %s", str(cleanLine(op.ID)))
+		if op.ID == "" || snake(cleanLine(op.ID)) != full {
+			from = fmt.Sprintf("%s %s", op.Method, str(cleanLine(op.Path)))
+		}
+		w.comment(fmt.Sprintf("The name is %s abbreviated to %d characters; it comes from %s.", full, maxToolName, from))
+	}
 	for _, n := range op.Notes {
 		w.comment(n)
 	}
@@ -34,8 +44,15 @@ func (g *gen) tool(w *writer, name string, op *Operation) {
 		}
 	}
 	writeAnnotations(w, op.Method)
-	for _, a := range c.args {
-		writeArg(w, a)
+	if c.needsInputSchema() {
+		for _, n := range schemaNotes(c.args) {
+			w.comment(n)
+		}
+		w.attr("input_schema", inputSchema(c.args).render(90))
+	} else {
+		for _, a := range c.args {
+			writeArg(w, a)
+		}
 	}
 	w.open("http", g.opts.Backend)
 	if op.Method != "GET" {
@@ -288,6 +305,7 @@ func (g *gen) addBody(op *Operation, c *call, names *namer) {
 			s = &Schema{}
 		}
 		c.args = append(c.args, argSpec{kind: "arg", name: arg, schema: s, required: b.Required, description: bodyDescription(b)})
+		c.bodyArg = &c.args[len(c.args)-1]
 		c.body = []entry{{"body", "args." + arg}}
 		if mt != "application/json" && mt != "*/*" && mt != "application/*" {
 			c.body = append(c.body, entry{"content_type", str(b.MediaType)})

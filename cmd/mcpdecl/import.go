@@ -63,15 +63,27 @@ func (c *importOpenAPICmd) Run(s streams) error {
 	if err != nil {
 		return err
 	}
+	deprecated, err := c.filter().DeprecatedLeftOut(api.Operations)
+	if err != nil {
+		return err
+	}
 	if c.List {
+		if deprecated > 0 {
+			fmt.Fprintf(s.err, "warning: %d deprecated operations are not listed; add --deprecated to list them too.\n", deprecated)
+		}
 		return openapi.List(s.out, ops)
 	}
 	if len(ops) == 0 {
 		return fmt.Errorf("no operation of %s's %d is selected: run with --list and without filters to see them", openapi.Redacted(c.Spec), len(api.Operations))
 	}
-	out := openapi.Generate(api, ops, openapi.Options{
+	res := openapi.Import(api, ops, openapi.Options{
 		Source: sourceName(c.Spec), ServerName: c.Name, Backend: c.Backend, EnvPrefix: c.EnvPrefix,
+		DeprecatedLeftOut: deprecated,
 	})
+	for _, w := range res.Warnings {
+		fmt.Fprintf(s.err, "warning: %s\n", w)
+	}
+	out := res.Config
 	if c.Output == "" {
 		_, err = s.out.Write(out)
 		return err

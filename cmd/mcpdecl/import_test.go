@@ -127,3 +127,49 @@ func TestHostileImportURLSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestImportWarnings: the import says on stderr what to do before
+// serving (here: deprecated operations left out, no server named, an
+// API key that is the whole Authorization header), one line each.
+func TestImportWarnings(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "keys.yaml")
+	spec := `openapi: 3.0.3
+info: {title: Keys, version: "1"}
+paths:
+  /a:
+    get: {operationId: getA, responses: {"200": {description: ok}}}
+  /b:
+    get: {operationId: getB, deprecated: true, responses: {"200": {description: ok}}}
+security: [{key: []}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: header, name: Authorization}
+`
+	if err := os.WriteFile(doc, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runImport(t, doc)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"warning: 1 operation the document marks deprecated is left out; add --deprecated to import it too.\n",
+		"warning: base_url has no default (the document names no server): give it when serving, with --var base_url=https://api.example.com or the environment variable MCPDECL_VAR_base_url.\n",
+		`warning: The security scheme "key" sends KEYS_API_KEY as the whole Authorization header: its value must include the scheme word`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(out, `tool "get_a"`) || strings.Contains(out, `tool "get_b"`) {
+		t.Errorf("stdout:\n%s", out)
+	}
+	_, _, stderr = runImport(t, doc, "--list")
+	if !strings.Contains(stderr, "1 deprecated operations are not listed; add --deprecated") {
+		t.Errorf("--list: stderr %q", stderr)
+	}
+	_, _, stderr = runImport(t, doc, "--deprecated")
+	if strings.Contains(stderr, "deprecated") {
+		t.Errorf("--deprecated: stderr %q", stderr)
+	}
+}

@@ -815,8 +815,10 @@ tool "issues_remove_assignees" {
   }
 }
 
-tool "issues_check_user_can_be_assigned_to_issue" {
+tool "issues_check_user_can_be_assigned_issue" {
   description = "Check if a user can be assigned to a issue\n\nChecks if a user has permission to be assigned to a specific issue.\n\nIf the `assignee` can be assigned to this issue, a `204` status code with no content is returned.\n\nOtherwise a `404` status code is returned."
+  # The name is issues_check_user_can_be_assigned_to_issue abbreviated to 40 characters; it comes
+  # from the operationId "issues/check-user-can-be-assigned-to-issue".
   annotations {
     read_only = true
   }
@@ -1271,23 +1273,53 @@ tool "issues_set_labels" {
     destructive = true
     idempotent  = true
   }
-  arg "owner" {
-    type        = string
-    description = "The account owner of the repository. The name is not case sensitive."
-  }
-  arg "repo" {
-    type        = string
-    description = "The name of the repository without the `.git` extension. The name is not case sensitive."
-  }
-  arg "issue_number" {
-    type        = integer
-    description = "The number that identifies the issue."
-  }
-  arg "body" {
-    # The document accepts oneOf: object, object. The argument accepts any object.
-    type        = object
-    description = "The request body."
-    required    = false
+  # The document accepts oneOf for body: object, object. An argument block would take the loosest
+  # type they share; input_schema lists them, so the arguments are given that way.
+  input_schema = {
+    type = "object"
+    properties = {
+      owner = {
+        type        = "string"
+        description = "The account owner of the repository. The name is not case sensitive."
+      }
+      repo = {
+        type        = "string"
+        description = "The name of the repository without the `.git` extension. The name is not case sensitive."
+      }
+      issue_number = { type = "integer", description = "The number that identifies the issue." }
+      body = {
+        description = "The request body."
+        oneOf = [
+          {
+            type = "object"
+            properties = {
+              labels = {
+                type        = "array"
+                description = "The names of the labels to set for the issue. The labels you set replace any existing labels. You can pass an empty array to remove all labels. Alternatively, you can pass a single label as a `string` or an `array` of labels directly, but GitHub recommends passing an object with the `labels` key. You can also add labels to the existing labels for an issue. For more information, see \"[Add labels to an issue](https://docs.github.com/rest/issues/labels#add-labels-to-an-issue).\""
+                minItems    = 1
+                items       = { type = "string" }
+              }
+            }
+          },
+          {
+            type = "object"
+            properties = {
+              labels = {
+                type     = "array"
+                minItems = 1
+                items = {
+                  type       = "object"
+                  properties = { name = { type = "string" } }
+                  required   = ["name"]
+                }
+              }
+            }
+          },
+        ]
+      }
+    }
+    required             = ["owner", "repo", "issue_number"]
+    additionalProperties = false
   }
   http "api" {
     method = "PUT"
