@@ -165,3 +165,22 @@ func TestGoVersionAsREADMESays(t *testing.T) {
 		t.Errorf("README.md does not say %q (go.mod's go line is %s)", want, m[1])
 	}
 }
+
+// TestHostSnippetsUseAbsolutePaths: the host configurations README shows
+// name the binary by its absolute path, since desktop hosts often start
+// servers without the shell's PATH.
+func TestHostSnippetsUseAbsolutePaths(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	commands := regexp.MustCompile(`"command":\s*"([^"]*)"`).FindAllStringSubmatch(string(readme), -1)
+	if len(commands) < 3 {
+		t.Fatalf("README.md shows %d host commands, want the three hosts' snippets", len(commands))
+	}
+	for _, c := range commands {
+		if !strings.HasPrefix(c[1], "/") {
+			t.Errorf("README.md starts a server with %q: give an absolute path", c[1])
+		}
+	}
+}

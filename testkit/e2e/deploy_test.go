@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -341,5 +342,43 @@ func TestKubernetesManifests(t *testing.T) {
 	defer seen.Unlock()
 	if len(seen.auth) != 1 || seen.auth[0] != "Bearer "+env["CATALOGUE_TOKEN"] {
 		t.Errorf("the catalogue got Authorization %q, want the Secret's token", seen.auth)
+	}
+}
+
+// TestKubernetesAsREADMESays: README's Kubernetes snippet reads the keys
+// where the Deployment mounts them, and the Deployment runs the image
+// README's docker build makes, under the name README tells how to change.
+func TestKubernetesAsREADMESays(t *testing.T) {
+	readme, err := os.ReadFile(repoPath(t, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := loadManifests(t)
+	c := dig(m.get(t, "Deployment", "mcpdecl"), "spec", "template", "spec", "containers", 0).(map[string]any)
+	var args []string
+	for _, a := range c["args"].([]any) {
+		args = append(args, a.(string))
+	}
+	keyFile := argValue(args, "--state-key-file")
+	for _, want := range []string{
+		"--state-key-file " + keyFile,
+		"mount it at " + filepath.Dir(keyFile) + " ",
+		"kubectl create secret generic mcpdecl-state-keys",
+	} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md does not say %q, as the Deployment does", want)
+		}
+	}
+	image, _ := c["image"].(string)
+	name, _, _ := strings.Cut(image, ":")
+	if !strings.Contains(string(readme), "docker build -t "+name+" .") && !regexp.MustCompile(`docker build [^\n]*-t `+regexp.QuoteMeta(name)+` \.`).Match(readme) {
+		t.Errorf("the Deployment runs %q, which no docker build of README makes", image)
+	}
+	images, _ := loadKustomization(t)["images"].([]any)
+	if len(images) == 0 || dig(images[0], "name") != name {
+		t.Errorf("kustomization.yaml has no images entry for %q, so `kustomize edit set image` has nothing to rename", name)
+	}
+	if !strings.Contains(string(readme), "kustomize edit set image "+name+"=") {
+		t.Errorf("README.md does not say how to name the registry copy of %q", name)
 	}
 }
