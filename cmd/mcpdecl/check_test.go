@@ -50,7 +50,7 @@ tool "bad" {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, errOut.String())
 	}
 	got := errOut.String()
-	for _, want := range []string{path + ":21:28: error: Query refused by the database\n  in tool \"bad\":", "mcpdecl_no_such_table", "1 error, 0 warnings."} {
+	for _, want := range []string{path + ":21:28: error: Query refused by the database [MCPD020]\n  in tool \"bad\":", "mcpdecl_no_such_table", "1 error, 0 warnings."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, got)
 		}
