@@ -22,6 +22,9 @@ type Config struct {
 	Prompts []*Prompt
 	// Tests are the test blocks, which only mcpdecl test runs.
 	Tests []*Test
+	// Toolsets are the toolset blocks: named parts of the tools, each
+	// served at an endpoint of its own.
+	Toolsets []*Toolset
 
 	// Incomplete is set when a file could not be read or parsed, so some
 	// blocks are missing and cross-references cannot be trusted.
@@ -47,9 +50,12 @@ type Server struct {
 	// cached ("public" or "private"); the default is "private" with an
 	// auth block, else "public".
 	CacheScope *hcl.Attribute `hcl:"cache_scope,optional"`
-	Icons      []*Icon        `hcl:"icon,block"`
-	Lint       []*Lint        `hcl:"lint,block"`
-	DeclRange  hcl.Range      `hcl:",def_range"`
+	// Dynamic serves every endpoint in the dynamic mode: three meta-tools
+	// (search, describe, call) instead of the tools themselves.
+	Dynamic   *hcl.Attribute `hcl:"dynamic,optional"`
+	Icons     []*Icon        `hcl:"icon,block"`
+	Lint      []*Lint        `hcl:"lint,block"`
+	DeclRange hcl.Range      `hcl:",def_range"`
 }
 
 // Icon is one icon of a server, tool, resource, template or prompt.

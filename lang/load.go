@@ -26,6 +26,7 @@ type fileContent struct {
 	Apps      []*App              `hcl:"app,block"`
 	Prompts   []*Prompt           `hcl:"prompt,block"`
 	Tests     []*Test             `hcl:"test,block"`
+	Toolsets  []*Toolset          `hcl:"toolset,block"`
 }
 
 type localsBlock struct {
@@ -179,6 +180,7 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 	diags = append(diags, cfg.addApps(fc.Apps)...)
 	diags = append(diags, cfg.addPrompts(fc.Prompts)...)
 	diags = append(diags, cfg.addTests(fc.Tests)...)
+	diags = append(diags, cfg.addToolsets(fc.Toolsets)...)
 	return diags
 }
 

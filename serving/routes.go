@@ -33,7 +33,8 @@ func (m *routeMux) HandleFunc(pattern string, f func(http.ResponseWriter, *http.
 // checks.
 func (c *Instance) httpRoutes(addr net.Addr, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, ready *readiness) *routeMux {
 	mux := newRouteMux()
-	mux.Handle(c.opts.Path, proto.HTTPHandler(c.mcpOptions(addr, keys, srv)))
+	mux.Handle(c.opts.Path, proto.HTTPHandler(c.mcpOptionsFor(addr, keys, c.mainGuard(srv))))
+	c.mountToolsets(mux, addr)
 	for _, p := range auth.MetadataPaths(c.opts.Path) {
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
 	}

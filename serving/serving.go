@@ -73,6 +73,14 @@ type Options struct {
 	Traces  bool
 	Getenv  func(string) string
 	Version string
+
+	// Toolsets limits the MCP endpoint (and stdio) to the tools of these
+	// toolsets; none: every tool. Over HTTP each toolset is also served at
+	// its own endpoint (ToolsetPath) whatever this says.
+	Toolsets []string
+	// Dynamic serves every endpoint in the dynamic mode: three meta-tools
+	// (search, describe, call) instead of the tools.
+	Dynamic bool
 }
 
 // Instance is a configuration being served, from Start to Stop.
@@ -83,8 +91,12 @@ type Instance struct {
 	store tasks.Store
 	srv   *server.Server
 	proto *mcp.Server
-	tbl   *table.Table
-	ready *readiness
+	// view is the MCP endpoint's view of srv; toolsets the endpoints of
+	// the toolsets (HTTP only).
+	view     *server.View
+	toolsets *toolsetEndpoints
+	tbl      *table.Table
+	ready    *readiness
 
 	metricsState
 	traceState
@@ -139,6 +151,9 @@ func (i *Instance) start(ctx context.Context) error {
 		return err
 	}
 	i.tbl = tbl
+	if err := checkToolsets(tbl, i.opts.Toolsets); err != nil {
+		return err
+	}
 	guard := func(h http.Handler, addr net.Addr) http.Handler { return i.guardHosts(h, addr) }
 	if err := i.startMetrics(i.life, log, i.opts.HTTP, guard); err != nil {
 		return err
@@ -158,7 +173,8 @@ func (i *Instance) start(ctx context.Context) error {
 	}
 	i.srv = srv
 	i.watchPools(srv)
-	i.proto = mcp.NewServer(srv, &mcp.Options{Logger: log, OnRequest: i.onRequest(), OnOpen: i.onOpen()})
+	i.view = srv.View(i.opts.Toolsets, i.opts.Dynamic)
+	i.proto = mcp.NewServer(i.view, &mcp.Options{Logger: log, OnRequest: i.onRequest(), OnOpen: i.onOpen()})
 	if i.opts.HTTP == "" {
 		if tbl.Auth != nil {
 			log.Warn("the auth block is not used over stdio: no token is checked, scopes do not apply, and what reads auth.* is refused; serve with --http to check tokens")
@@ -198,6 +214,10 @@ func (i *Instance) serveHTTP() error {
 	i.hs = i.opts.server(handler)
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), i.opts.Path)
 	i.log.Info(fmt.Sprintf("serving %s on %s (%s)", i.tbl.Server.Name, url, counts(i.tbl)), "server", i.tbl.Server.Name, "url", url)
+	for _, ts := range i.tbl.Toolsets {
+		tsURL := fmt.Sprintf("http://%s%s", ln.Addr(), ToolsetPath(i.opts.Path, ts.Name))
+		i.log.Info(fmt.Sprintf("serving the toolset %s on %s (%d tools)", ts.Name, tsURL, len(ts.Tools)), "toolset", ts.Name, "url", tsURL)
+	}
 	go func() {
 		i.err = i.hs.Serve(ln)
 		close(i.done)
@@ -236,6 +256,9 @@ func (i *Instance) Reload() error {
 	log := i.log
 	i.reloadKeys(i.keys, log)
 	tbl, err := i.load()
+	if err == nil {
+		err = checkToolsets(tbl, i.opts.Toolsets)
+	}
 	if err != nil {
 		i.reloadFailed(err)
 		log.Error("reload failed; still serving the previous configuration", "error", err.Error())
@@ -246,9 +269,11 @@ func (i *Instance) Reload() error {
 		log.Error("reload failed; still serving the previous configuration", "error", err.Error())
 		return err
 	}
-	i.proto.NotifyListChanged(kinds)
-	for _, uri := range updated {
-		i.proto.NotifyResourceUpdated(uri)
+	for _, p := range i.allProtos() {
+		p.NotifyListChanged(kinds)
+		for _, uri := range updated {
+			p.NotifyResourceUpdated(uri)
+		}
 	}
 	// The previous table's backends close when its last call ends.
 	log.Info("configuration reloaded", "tools", len(tbl.Tools))
@@ -291,7 +316,11 @@ func (i *Instance) stop() error {
 	// tasks/result requests waiting for them are answered.
 	drained := make(chan struct{})
 	go func() { drain(shutCtx, i.srv, i.log); close(drained) }()
-	_ = i.proto.Shutdown(shutCtx)
+	var wg sync.WaitGroup
+	for _, p := range i.allProtos() {
+		wg.Go(func() { _ = p.Shutdown(shutCtx) })
+	}
+	wg.Wait()
 	<-drained
 	if err := i.hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

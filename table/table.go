@@ -33,6 +33,11 @@ type Table struct {
 	Auth *auth.Config
 	// Claims are the token claims expressions read as auth.claims.<name>.
 	Claims []*Claim
+	// Toolsets are the toolset blocks, in source order.
+	Toolsets []*Toolset
+	// Dynamic is the server block's dynamic: every endpoint shows the
+	// meta-tools of the dynamic mode instead of its tools.
+	Dynamic bool
 
 	indexOnce sync.Once
 	index     *index

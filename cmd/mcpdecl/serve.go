@@ -27,6 +27,8 @@ type serveCmd struct {
 	LogLevel       string   `default:"info" enum:"debug,info,warn,error" help:"Server log level (logs go to stderr): debug, info, warn or error."`
 	LogFormat      string   `default:"text" enum:"text,json" help:"Server log format: text (key=value lines) or json (one JSON object per line). Every line of a call carries its request_id, and trace_id when the request had a W3C traceparent header (with traces on: the trace_id and span_id of the call's span)."`
 	Paths          []string `arg:"" name:"path" help:"Files or directories of the configuration."`
+	Toolsets       []string `name:"toolset" sep:"none" placeholder:"NAME" help:"Serve only the tools of this toolset block (repeatable: the tools of every one given), over stdio or at the --http endpoint. Over HTTP each toolset is also served at <path>/toolsets/NAME."`
+	Dynamic        bool     `name:"dynamic" help:"Show the model three meta-tools instead of the tools: search_tools, describe_tool and call_tool (for APIs whose listing is bigger than a model's context)."`
 	loadFlags
 	httpLimits
 	stateKeyFlags
@@ -108,6 +110,7 @@ func (c *serveCmd) options(s streams, log *slog.Logger) (serving.Options, error)
 		TaskStore: c.TaskStore, TaskLease: c.TaskLease, MaxTasks: c.MaxTasks, MaxTasksPerCaller: c.MaxTasksPerCaller,
 		DrainTimeout: c.DrainTimeout, TaskLimits: limits,
 		Metrics: c.Metrics, MetricsAddr: c.MetricsAddr, Traces: c.Traces, Version: buildVersion(),
+		Toolsets: c.Toolsets, Dynamic: c.Dynamic,
 	}
 	if c.LogFormat != "json" {
 		opts.Diagnostics = func(diags hcl.Diagnostics, files map[string]*hcl.File) { _ = diagtext.WriteText(s.err, diags, files) }

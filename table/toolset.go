@@ -1,0 +1,281 @@
+package table
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/mcpdecl/mcpdecl/internal/rule"
+)
+
+// Toolset is a compiled toolset block: a named part of the tools, served
+// at an endpoint of its own.
+type Toolset struct {
+	Name, Description string
+	// Tools are the names of its tools, in the order of the table's
+	// tools (the order tools/list gives them).
+	Tools []string
+	// Scopes are the scopes its endpoint requires of a token, beside the
+	// scopes of each tool.
+	Scopes []string
+	// Dynamic serves it in the dynamic mode: three meta-tools instead of
+	// its tools (see MetaTools).
+	Dynamic   bool
+	DeclRange hcl.Range
+
+	members map[string]bool
+}
+
+// Has reports whether the toolset holds the tool named name.
+func (ts *Toolset) Has(name string) bool { return ts.members[name] }
+
+// Toolset returns the toolset named name, or nil.
+func (t *Table) Toolset(name string) *Toolset {
+	for _, ts := range t.Toolsets {
+		if ts.Name == name {
+			return ts
+		}
+	}
+	return nil
+}
+
+// ToolsetNames are the names of the table's toolsets, in source order.
+func (t *Table) ToolsetNames() []string {
+	out := make([]string, len(t.Toolsets))
+	for i, ts := range t.Toolsets {
+		out[i] = ts.Name
+	}
+	return out
+}
+
+// isGlob reports whether a toolset's tools entry is a pattern.
+func isGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// compileToolsets compiles the toolset blocks and the server's dynamic
+// attribute. It runs after the tools are compiled: entries name them.
+func (c *compiler) compileToolsets() {
+	if s := c.cfg.Server; s != nil && s.Dynamic != nil {
+		c.table.Dynamic, _ = c.staticBool(s.Dynamic)
+	}
+	var names []string
+	for _, tool := range c.table.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, d := range c.cfg.Toolsets {
+		what := fmt.Sprintf("The toolset %q", d.Name)
+		ts := &Toolset{Name: d.Name, Description: c.staticString(d.Description), DeclRange: d.DeclRange, members: map[string]bool{}}
+		ts.Dynamic, _ = c.staticBool(d.Dynamic)
+		if d.Scopes != nil {
+			ts.Scopes = c.primitiveAccess(d.Scopes, what).Scopes
+		}
+		v := c.staticValue(d.Tools, cty.List(cty.String))
+		if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
+			c.table.Toolsets = append(c.table.Toolsets, ts)
+			continue
+		}
+		ranges := elementRanges(d.Tools, v.LengthInt())
+		for i, e := range v.AsValueSlice() {
+			entry := e.AsString()
+			if !isGlob(entry) {
+				if !slices.Contains(names, entry) {
+					c.add(hcl.Diagnostics{errorf(ranges[i], "Unknown tool in toolset",
+						"%s lists the tool %q, which the configuration does not declare.%s List a declared tool, or a pattern such as \"repo_*\".",
+						what, entry, rule.DidYouMean(entry, names))})
+					continue
+				}
+				ts.members[entry] = true
+				continue
+			}
+			if _, err := path.Match(entry, ""); err != nil {
+				c.add(hcl.Diagnostics{errorf(ranges[i], "Invalid tool pattern",
+					"%s lists the pattern %q, which is not a valid pattern: '*' matches any characters, '?' one, [abc] one of a set. Close each '['.", what, entry)})
+				continue
+			}
+			matched := false
+			for _, n := range names {
+				if ok, _ := path.Match(entry, n); ok {
+					ts.members[n], matched = true, true
+				}
+			}
+			if !matched {
+				c.add(hcl.Diagnostics{errorf(ranges[i], "Pattern matches no tool",
+					"%s lists the pattern %q, which matches none of the configuration's tools. Correct the pattern or remove it.", what, entry)})
+			}
+		}
+		for _, n := range names {
+			if ts.members[n] {
+				ts.Tools = append(ts.Tools, n)
+			}
+		}
+		c.table.Toolsets = append(c.table.Toolsets, ts)
+	}
+}
+
+// The meta-tools of the dynamic mode: the model searches the tools,
+// reads one tool's full description, and calls a tool by name.
+const (
+	MetaSearch   = "search_tools"
+	MetaDescribe = "describe_tool"
+	MetaCall     = "call_tool"
+)
+
+// IsMetaTool reports whether name is one of the dynamic mode's meta-tools.
+func IsMetaTool(name string) bool {
+	return name == MetaSearch || name == MetaDescribe || name == MetaCall
+}
+
+// MetaTools is what tools/list shows in the dynamic mode.
+func MetaTools() []ToolListing {
+	readOnly := map[string]any{"readOnlyHint": true, "openWorldHint": false}
+	return []ToolListing{
+		{
+			Name:        MetaSearch,
+			Title:       "Search tools",
+			Description: "Find the tools of this server that fit a task: give a few words (what to do, an object, a field). Returns the best matches with their name and a short description; then describe_tool one of them and call it with call_tool.",
+			InputSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"query": map[string]any{"type": "string", "description": "Words describing the task, e.g. \"list open pull requests\"."},
+					"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "How many tools to return at most (default 10)."},
+				},
+				"required":             []any{"query"},
+				"additionalProperties": false,
+			},
+			Annotations: readOnly,
+		},
+		{
+			Name:        MetaDescribe,
+			Title:       "Describe a tool",
+			Description: "The full description of one tool: its input schema (the arguments call_tool needs), its output schema and annotations.",
+			InputSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"name": map[string]any{"type": "string", "description": "The tool's name, as search_tools gave it."},
+				},
+				"required":             []any{"name"},
+				"additionalProperties": false,
+			},
+			Annotations: readOnly,
+		},
+		{
+			Name:        MetaCall,
+			Title:       "Call a tool",
+			Description: "Call one tool of this server by name with its arguments (an object matching the input schema describe_tool gave). The result is that tool's result.",
+			InputSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"name":      map[string]any{"type": "string", "description": "The tool's name."},
+					"arguments": map[string]any{"type": "object", "description": "The tool's arguments."},
+				},
+				"required":             []any{"name"},
+				"additionalProperties": false,
+			},
+		},
+	}
+}
+
+// SearchTools ranks the tools for which keep holds (nil: all) against the
+// words of query: a word found in a tool's name weighs most, then in its
+// title and description, then in its arguments' names and descriptions.
+// Tools that match no word are left out; ties keep the table's order. It
+// returns at most limit tools.
+func (t *Table) SearchTools(query string, keep func(*Tool) bool, limit int) []*Tool {
+	words := searchWords(query)
+	type scored struct {
+		tool  *Tool
+		score int
+		order int
+	}
+	var hits []scored
+	for i, tool := range t.Tools {
+		if keep != nil && !keep(tool) {
+			continue
+		}
+		name := searchWords(tool.Name)
+		text := searchWords(tool.Title + " " + tool.Description)
+		var args []string
+		if tool.Args != nil {
+			for _, a := range tool.Args.List {
+				args = append(args, searchWords(a.Name+" "+a.Description)...)
+			}
+		}
+		score := 0
+		for _, w := range words {
+			switch {
+			case slices.Contains(name, w):
+				score += 6
+			case hasPrefixWord(name, w):
+				score += 4
+			}
+			if slices.Contains(text, w) {
+				score += 3
+			} else if hasPrefixWord(text, w) {
+				score += 2
+			}
+			if slices.Contains(args, w) || hasPrefixWord(args, w) {
+				score++
+			}
+		}
+		if strings.EqualFold(strings.TrimSpace(query), tool.Name) {
+			score += 100
+		}
+		if score > 0 {
+			hits = append(hits, scored{tool, score, i})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+	out := make([]*Tool, 0, min(limit, len(hits)))
+	for _, h := range hits {
+		if len(out) == limit {
+			break
+		}
+		out = append(out, h.tool)
+	}
+	return out
+}
+
+// searchWords splits text into lower-case words at anything that is not
+// a letter or digit ("list_pull-requests" is list, pull, requests), and
+// drops a plural's final s so "issues" finds "issue".
+func searchWords(text string) []string {
+	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i, f := range fields {
+		if len(f) > 3 && strings.HasSuffix(f, "s") && !strings.HasSuffix(f, "ss") {
+			fields[i] = f[:len(f)-1]
+		}
+	}
+	return fields
+}
+
+// hasPrefixWord reports whether a word of words starts with w (of three
+// letters or more): "repo" finds "repository".
+func hasPrefixWord(words []string, w string) bool {
+	if len(w) < 3 {
+		return false
+	}
+	for _, x := range words {
+		if strings.HasPrefix(x, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// ToolListings are the listings of the tools for which keep holds, in
+// the order tools/list gives them.
+func (t *Table) ToolListings(keep func(*Tool) bool) []ToolListing {
+	all := t.Listing().Tools
+	out := make([]ToolListing, 0, len(all))
+	for i, tl := range all {
+		if keep == nil || keep(t.Tools[i]) {
+			out = append(out, tl)
+		}
+	}
+	return out
+}
