@@ -241,26 +241,41 @@ func (t *Table) SearchTools(query string, keep func(*Tool) bool, limit int) []*T
 }
 
 // searchWords splits text into lower-case words at anything that is not
-// a letter or digit ("list_pull-requests" is list, pull, requests), and
-// drops a plural's final s so "issues" finds "issue".
+// a letter or digit ("list_pull-requests" is list, pull, requests), leaves
+// out the small words that say nothing of a tool ("a", "the"), and drops
+// a plural's ending, so "issues" finds "issue" and "repositories"
+// "repository".
 func searchWords(text string) []string {
 	fields := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	for i, f := range fields {
-		if len(f) > 3 && strings.HasSuffix(f, "s") && !strings.HasSuffix(f, "ss") {
-			fields[i] = f[:len(f)-1]
+	out := fields[:0]
+	for _, f := range fields {
+		if stopWords[f] {
+			continue
 		}
+		switch {
+		case len(f) > 4 && strings.HasSuffix(f, "ies"):
+			f = f[:len(f)-3] + "y"
+		case len(f) > 3 && strings.HasSuffix(f, "s") && !strings.HasSuffix(f, "ss"):
+			f = f[:len(f)-1]
+		}
+		out = append(out, f)
 	}
-	return fields
+	return out
 }
 
-// hasPrefixWord reports whether a word of words starts with w (of three
-// letters or more): "repo" finds "repository".
+// stopWords are left out of searches.
+var stopWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "in": true, "to": true, "for": true,
+	"and": true, "or": true, "by": true, "with": true, "on": true, "at": true, "from": true, "is": true, "it": true, "my": true}
+
+// hasPrefixWord reports whether a word of words starts with w, or w with
+// a word of words, both of three letters or more: "repo" finds
+// "repository", and "repository" finds "repo".
 func hasPrefixWord(words []string, w string) bool {
 	if len(w) < 3 {
 		return false
 	}
 	for _, x := range words {
-		if strings.HasPrefix(x, w) {
+		if len(x) >= 3 && (strings.HasPrefix(x, w) || strings.HasPrefix(w, x)) {
 			return true
 		}
 	}
