@@ -45,6 +45,7 @@ func Check(cfg *lang.Config, t *table.Table) hcl.Diagnostics {
 	c.checkDescriptions()
 	c.checkNames()
 	c.checkTokenBudget()
+	c.checkToolsetBudgets()
 	c.checkWrites()
 	c.checkUnused()
 	c.checkApps()

@@ -74,18 +74,29 @@ type ToolCost struct {
 // sends for t, in total and per tool (largest first). The JSON is that of
 // the listing the server builds its answer from, without whitespace.
 func ListingTokens(t *table.Table) (total int, perTool []ToolCost) {
+	return listingTokensOf(t, nil)
+}
+
+// listingTokensOf is ListingTokens of the tools for which keep holds
+// (nil: all).
+func listingTokensOf(t *table.Table, keep func(*table.Tool) bool) (total int, perTool []ToolCost) {
 	listing := t.Listing().Tools
 	// {"tools":[tool,tool,...]}: the bytes json.Marshal gives for the
 	// whole result, built from each tool's, which are estimated alone too.
 	whole := []byte(`{"tools":[`)
+	first := true
 	for i, tl := range listing {
+		if keep != nil && !keep(t.Tools[i]) {
+			continue
+		}
 		b, err := json.Marshal(tl)
 		if err != nil {
 			continue
 		}
-		if i > 0 {
+		if !first {
 			whole = append(whole, ',')
 		}
+		first = false
 		whole = append(whole, b...)
 		perTool = append(perTool, ToolCost{tl.Name, t.Tools[i].DeclRange, EstimateTokens(b)})
 	}
@@ -98,7 +109,8 @@ func ListingTokens(t *table.Table) (total int, perTool []ToolCost) {
 const largestShown = 3
 
 func (c *checker) checkTokenBudget() {
-	if len(c.table.Tools) == 0 {
+	if len(c.table.Tools) == 0 || c.table.Dynamic {
+		// In the dynamic mode the endpoint lists the three meta-tools.
 		return
 	}
 	total, perTool := ListingTokens(c.table)
@@ -110,7 +122,7 @@ func (c *checker) checkTokenBudget() {
 		largest = append(largest, fmt.Sprintf("%q about %d tokens (%s:%d)", tc.Name, tc.Tokens, tc.At.Filename, tc.At.Start.Line))
 	}
 	c.report(CodeTokenBudget, nil, c.budgetRange(),
-		"The tools/list result of %d tools costs a model about %d tokens, over the budget of %d, on every request that lists them. The largest: %s. Shorten long descriptions, drop output schemas and enums a model does not need, or split the tools into several servers; or raise server { lint { token_budget = N } }.",
+		"The tools/list result of %d tools costs a model about %d tokens, over the budget of %d, on every request that lists them. The largest: %s. Shorten long descriptions, drop output schemas and enums a model does not need, or split the tools into toolset blocks (each served at an endpoint of its own), or serve them in the dynamic mode (server { dynamic = true }); or raise server { lint { token_budget = N } }.",
 		len(c.table.Tools), total, c.budget, strings.Join(largest, ", "))
 }
 

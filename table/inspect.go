@@ -11,6 +11,8 @@ type Inspection struct {
 	Prompts           []promptInspection   `json:"prompts"`
 	// Auth summarises the auth block; absent without one.
 	Auth *authInspection `json:"auth,omitempty"`
+	// Toolsets are the toolset blocks; absent without any.
+	Toolsets []ToolsetInspection `json:"toolsets,omitempty"`
 }
 
 type toolInspection struct {
@@ -70,6 +72,7 @@ func Inspect(t *Table) *Inspection {
 		out.Prompts = append(out.Prompts, promptInspection{x, inspectSteps(t.Prompts[i].Steps), accessOf(t.Prompts[i].Access)})
 	}
 	out.Auth = inspectAuth(t)
+	out.Toolsets = inspectToolsets(t)
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/mcpdecl/mcpdecl/diagtext"
+	"github.com/mcpdecl/mcpdecl/lint"
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
@@ -42,5 +43,9 @@ func (c *inspectCmd) Run(s streams) error {
 	enc := json.NewEncoder(s.out)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(table.Inspect(tbl))
+	out := table.Inspect(tbl)
+	for i := range out.Toolsets {
+		out.Toolsets[i].Tokens, _ = lint.ToolsetTokens(tbl, tbl.Toolsets[i])
+	}
+	return enc.Encode(out)
 }
