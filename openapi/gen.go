@@ -16,6 +16,10 @@ type Options struct {
 	// only because they are deprecated (Filter.DeprecatedLeftOut); the
 	// header and a warning say so.
 	DeprecatedLeftOut int
+	// ToolsetsFromTags adds a toolset block per tag of the operations
+	// (in the order tags first appear), holding the tools of its
+	// operations; an operation with several tags is in several toolsets.
+	ToolsetsFromTags bool
 }
 
 // Result is a generated configuration and the warnings that go with it:
@@ -44,10 +48,15 @@ func Import(api *API, ops []*Operation, opts Options) Result {
 	g.baseURL(w)
 	g.backend(w)
 	names := newNamer(maxToolName)
-	for _, op := range ops {
+	toolNames := make([]string, len(ops))
+	for i, op := range ops {
 		w.blank()
 		full := toolBase(op)
-		g.tool(w, names.unique(full), full, op)
+		toolNames[i] = names.unique(full)
+		g.tool(w, toolNames[i], full, op)
+	}
+	if opts.ToolsetsFromTags {
+		g.toolsets(w, toolNames)
 	}
 	return Result{Config: w.bytes(), Warnings: g.warnings}
 }

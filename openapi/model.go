@@ -12,6 +12,9 @@ type API struct {
 	Security    []Requirement // the document's default
 	Operations  []*Operation
 	Notes       []string // said once, at the top of the file
+	// TagDescriptions are the descriptions of the document's tags, by
+	// name as written.
+	TagDescriptions map[string]string
 }
 
 // Requirement is one alternative of a security requirement list: every

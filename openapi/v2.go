@@ -14,6 +14,7 @@ import (
 func fromV2(doc *v2.Swagger, name string) (*API, error) {
 	api := &API{Version: "2.0"}
 	readInfo(api, doc.Info)
+	readTags(api, doc.Tags)
 	if doc.Host != "" {
 		scheme := "https"
 		if len(doc.Schemes) > 0 && !slices.Contains(doc.Schemes, "https") {

@@ -14,6 +14,7 @@ import (
 func fromV3(doc *v3.Document, version, name string) (*API, error) {
 	api := &API{Version: version}
 	readInfo(api, doc.Info)
+	readTags(api, doc.Tags)
 	for _, s := range doc.Servers {
 		api.Servers = append(api.Servers, serverURL(s))
 	}

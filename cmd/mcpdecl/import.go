@@ -30,6 +30,7 @@ type importOpenAPICmd struct {
 	ExcludeMethods    []string `name:"exclude-method" placeholder:"METHOD" help:"Leave out operations of this HTTP method (repeatable)."`
 	ExcludeOperations []string `name:"exclude-operation-id" placeholder:"ID" help:"Leave out the operation with this operationId (repeatable)."`
 	Deprecated        bool     `help:"Also import operations the document marks deprecated."`
+	ToolsetsFromTags  bool     `name:"toolsets-from-tags" help:"Add a toolset block per tag of the imported operations, holding their tools (each served at <path>/toolsets/NAME)."`
 
 	Name      string `placeholder:"NAME" help:"The server name (default: the document's title in snake_case)."`
 	Backend   string `default:"api" placeholder:"NAME" help:"The backend's name."`
@@ -78,7 +79,7 @@ func (c *importOpenAPICmd) Run(s streams) error {
 	}
 	res := openapi.Import(api, ops, openapi.Options{
 		Source: sourceName(c.Spec), ServerName: c.Name, Backend: c.Backend, EnvPrefix: c.EnvPrefix,
-		DeprecatedLeftOut: deprecated,
+		DeprecatedLeftOut: deprecated, ToolsetsFromTags: c.ToolsetsFromTags,
 	})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(s.err, "warning: %s\n", w)
