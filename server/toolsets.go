@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
@@ -128,12 +130,66 @@ func (v *View) ToolHeaderParams(name string) map[string]string {
 func (v *View) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	vo := v.of(v.state.Load().table)
 	if vo.dynamic && table.IsMetaTool(p.Name) {
-		return v.callMeta(ctx, req, vo, p)
+		if inner := v.metaCall(vo, p); inner != nil {
+			return v.Server.CallTool(ctx, req, inner)
+		}
+		return v.watched(ctx, req, p.Name, func() (*mcp.CallToolResult, error) { return v.callMeta(vo, p), nil })
 	}
 	if !vo.has(p.Name) {
-		return nil, mcp.InvalidParams("unknown tool %q", p.Name)
+		// Logged and counted as the call of a name the configuration
+		// does not have, which is what the client sees.
+		return v.watched(ctx, req, unknownName, func() (*mcp.CallToolResult, error) {
+			return nil, mcp.InvalidParams("unknown tool %q", p.Name)
+		})
 	}
 	return v.Server.CallTool(ctx, req, p)
+}
+
+// watched runs a call the view answers itself, logged, counted and traced
+// as a tool call labelled label (a meta-tool's name, or unknownName).
+func (v *View) watched(ctx context.Context, req *mcp.Request, label string, f func() (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	ctx = logs.WithRequest(ctx, traceparent(req))
+	st := v.acquire()
+	defer st.release()
+	o := v.observe(KindTool)
+	if o.watched() {
+		o.name = label
+		ctx = o.trace(ctx, req)
+	}
+	res, err := f()
+	if o.watched() {
+		o.end(ctx, st, err, res != nil && res.IsError, false)
+	}
+	return res, err
+}
+
+// metaCall is the call of the tool a valid call_tool names, with its
+// arguments; nil for every other meta-call, which callMeta answers.
+func (v *View) metaCall(vo viewOf, p *mcp.CallToolParams) *mcp.CallToolParams {
+	if p.Name != table.MetaCall {
+		return nil
+	}
+	a, err := decodeMeta(p)
+	if err != nil || a.Name == nil || a.Query != nil || a.Limit != nil || !vo.has(*a.Name) {
+		return nil
+	}
+	inner := *p
+	inner.Name, inner.Arguments = *a.Name, a.Arguments
+	if string(inner.Arguments) == "null" {
+		inner.Arguments = nil
+	}
+	return &inner
+}
+
+func decodeMeta(p *mcp.CallToolParams) (metaArgs, error) {
+	var a metaArgs
+	if len(p.Arguments) == 0 {
+		return a, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(p.Arguments))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&a)
+	return a, err
 }
 
 // metaArgs are the arguments of the meta-tools.
@@ -144,49 +200,39 @@ type metaArgs struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-func (v *View) callMeta(ctx context.Context, req *mcp.Request, vo viewOf, p *mcp.CallToolParams) (*mcp.CallToolResult, error) {
-	var a metaArgs
-	if len(p.Arguments) > 0 {
-		dec := json.NewDecoder(strings.NewReader(string(p.Arguments)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil {
-			return metaError("The arguments of %s are not valid: %s. Give an object as its input schema says.", p.Name, err), nil
-		}
+// callMeta answers search_tools, describe_tool, and a call_tool that
+// names no tool of the view or is malformed.
+func (v *View) callMeta(vo viewOf, p *mcp.CallToolParams) *mcp.CallToolResult {
+	a, err := decodeMeta(p)
+	if err != nil {
+		return metaError("The arguments of %s are not valid: %s. Give an object as its input schema says.", p.Name, err)
 	}
 	switch p.Name {
 	case table.MetaSearch:
 		if a.Query == nil || strings.TrimSpace(*a.Query) == "" || a.Name != nil || a.Arguments != nil {
-			return metaError("search_tools needs a query: a few words describing the task, as in {\"query\": \"list open issues\"}."), nil
+			return metaError("search_tools needs a query: a few words describing the task, as in {\"query\": \"list open issues\"}.")
 		}
 		limit := 10
 		if a.Limit != nil {
 			if *a.Limit < 1 || *a.Limit > 50 {
-				return metaError("limit is from 1 to 50."), nil
+				return metaError("limit is from 1 to 50.")
 			}
 			limit = *a.Limit
 		}
-		return searchResult(vo, *a.Query, limit), nil
+		return searchResult(vo, *a.Query, limit)
 	case table.MetaDescribe:
 		if a.Name == nil || a.Query != nil || a.Limit != nil || a.Arguments != nil {
-			return metaError("describe_tool needs the name of a tool, as in {\"name\": \"list_issues\"}."), nil
+			return metaError("describe_tool needs the name of a tool, as in {\"name\": \"list_issues\"}.")
 		}
 		if !vo.has(*a.Name) {
-			return unknownMeta(vo, *a.Name), nil
+			return unknownMeta(vo, *a.Name)
 		}
-		return describeResult(v.state.Load(), *a.Name), nil
-	default: // call_tool
+		return describeResult(v.state.Load(), *a.Name)
+	default: // call_tool that metaCall did not pass on
 		if a.Name == nil || a.Query != nil || a.Limit != nil {
-			return metaError("call_tool needs the name of a tool and its arguments, as in {\"name\": \"list_issues\", \"arguments\": {}}."), nil
+			return metaError("call_tool needs the name of a tool and its arguments, as in {\"name\": \"list_issues\", \"arguments\": {}}.")
 		}
-		if !vo.has(*a.Name) {
-			return unknownMeta(vo, *a.Name), nil
-		}
-		inner := *p
-		inner.Name, inner.Arguments = *a.Name, a.Arguments
-		if string(inner.Arguments) == "null" {
-			inner.Arguments = nil
-		}
-		return v.Server.CallTool(ctx, req, &inner)
+		return unknownMeta(vo, *a.Name)
 	}
 }
 

@@ -29,7 +29,9 @@ func (n *namesSeen) CallEnded(kind, name, outcome string, _ time.Duration) {
 func (n *namesSeen) Reloaded(uint64, error) {}
 
 // TestCallToolIsTheDirectCall: a call through the meta-tool call_tool is
-// observed (metrics, traces) under the real tool's name, and a tool that
+// observed (metrics, traces) under the real tool's name, a call of a tool
+// outside the toolset as a call of an unknown name, a search under the
+// meta-tool's name; and a tool that
 // runs only as a task becomes a task through it as directly, or is
 // refused the same way.
 func TestCallToolIsTheDirectCall(t *testing.T) {
@@ -67,6 +69,18 @@ toolset "work" {
 	seen.mu.Unlock()
 	if len(got) != 1 || got[0] != "tool quick ok" {
 		t.Errorf("observed %v; want [tool quick ok]", got)
+	}
+	if _, err := call("sleeper", `{"seconds":1}`, false); err == nil {
+		t.Error("a tool outside the toolset was called")
+	}
+	if _, err := call("search_tools", `{"query":"answers"}`, false); err != nil {
+		t.Error(err)
+	}
+	seen.mu.Lock()
+	got = append([]string(nil), seen.names[1:]...)
+	seen.mu.Unlock()
+	if len(got) != 2 || got[0] != "tool unknown protocol_error" || got[1] != "tool search_tools ok" {
+		t.Errorf("observed %v; want the outside tool as unknown, then search_tools", got)
 	}
 	_, direct := call("must_task", `{}`, false)
 	_, meta := call("call_tool", `{"name":"must_task"}`, false)
