@@ -76,11 +76,14 @@ toolset "work" {
 	if _, err := call("search_tools", `{"query":"answers"}`, false); err != nil {
 		t.Error(err)
 	}
+	if res, err := call("call_tool", `{"name":"sleeper"}`, false); err != nil || !res.IsError {
+		t.Errorf("call_tool of a tool outside the toolset: %+v %v", res, err)
+	}
 	seen.mu.Lock()
 	got = append([]string(nil), seen.names[1:]...)
 	seen.mu.Unlock()
-	if len(got) != 2 || got[0] != "tool unknown protocol_error" || got[1] != "tool search_tools ok" {
-		t.Errorf("observed %v; want the outside tool as unknown, then search_tools", got)
+	if len(got) != 3 || got[0] != "tool unknown protocol_error" || got[1] != "tool search_tools ok" || got[2] != "tool call_tool tool_error" {
+		t.Errorf("observed %v; want the outside tool as unknown, then search_tools, then call_tool", got)
 	}
 	_, direct := call("must_task", `{}`, false)
 	_, meta := call("call_tool", `{"name":"must_task"}`, false)
