@@ -2,6 +2,7 @@ package serving
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"path/filepath"
@@ -84,5 +85,27 @@ func TestStartUnknownToolset(t *testing.T) {
 	_, err := Start(context.Background(), Options{Paths: []string{config}, HTTP: "127.0.0.1:0", Toolsets: []string{"lod"}})
 	if err == nil || !strings.Contains(err.Error(), `Did you mean "loud"?`) {
 		t.Errorf("Start: %v", err)
+	}
+}
+
+// TestServeDynamic: Options.Dynamic (serve --dynamic) shows the
+// meta-tools at the MCP endpoint and at each toolset's.
+func TestServeDynamic(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "config.hcl")
+	writeFile(t, config, toolsetsConfig)
+	inst, err := Start(context.Background(), Options{Paths: []string{config}, HTTP: "127.0.0.1:0", Dynamic: true, DrainTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Stop()
+	base := "http://" + inst.Addr().String() + "/mcp"
+	for _, url := range []string{base, base + "/toolsets/loud"} {
+		if got := toolNames(t, url); !slices.Equal(got, []string{"search_tools", "describe_tool", "call_tool"}) {
+			t.Errorf("%s: %v", url, got)
+		}
+	}
+	res := post(t, base+"/toolsets/loud", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"shout","arguments":{"word":"hey"}}}}`)
+	if b, _ := json.Marshal(res); !strings.Contains(string(b), "HEY!") {
+		t.Errorf("call_tool shout: %s", b)
 	}
 }
