@@ -97,12 +97,30 @@ var metaTools = sync.OnceValue(func() []mcp.Tool {
 	return out
 })
 
+// metaListing is the meta-tools' listing; when a tool of the view may run
+// as a task, call_tool says it may, so that a 2025-11-25 client asks for
+// one (a tool that does not run as a task answers such a call at once).
+func (vo viewOf) metaListing() []mcp.Tool {
+	for _, t := range vo.t.Tools {
+		if t.Task != nil && vo.has(t.Name) {
+			out := slices.Clone(metaTools())
+			for i := range out {
+				if out[i].Name == table.MetaCall {
+					out[i].TaskSupport = table.TaskOptional
+				}
+			}
+			return out
+		}
+	}
+	return metaTools()
+}
+
 // ListTools implements mcp.Handler: the view's tools, or the meta-tools.
 func (v *View) ListTools(ctx context.Context, req *mcp.Request) ([]mcp.Tool, error) {
 	st := v.state.Load()
 	vo := v.of(st.table)
 	if vo.dynamic {
-		return metaTools(), nil
+		return vo.metaListing(), nil
 	}
 	if len(vo.sets) == 0 {
 		return st.tools, nil

@@ -60,6 +60,10 @@ toolset "work" {
 		}
 		return view.CallTool(ctx, &mcp.Request{Method: "tools/call", Era: mcp.EraLegacy}, p)
 	}
+	listed, _ := view.ListTools(ctx, &mcp.Request{Method: "tools/list", Era: mcp.EraLegacy})
+	if len(listed) != 3 || listed[2].Name != "call_tool" || listed[2].TaskSupport != "optional" || listed[0].TaskSupport != "" {
+		t.Errorf("the meta-tools of a toolset with task tools: %+v", listed)
+	}
 	res, err := call("call_tool", `{"name":"quick","arguments":{"word":"hi"}}`, false)
 	if err != nil || res.IsError || res.Content[0].Text != "echo: hi" {
 		t.Fatalf("call_tool quick: %+v %v", res, err)

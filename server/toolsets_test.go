@@ -165,7 +165,11 @@ func TestToolsetsRealClients(t *testing.T) {
 				c := cl.connect(t, u, e.version)
 				reposScenario(t, c)
 				c.close()
-				u, _ = startHTTPInProcess(t, log, srv.View([]string{"work"}, false))
+				view := srv.View([]string{"work"}, false)
+				if listed, _ := view.ListTools(context.Background(), &mcp.Request{Era: e.era}); len(listed) != 3 || listed[2].TaskSupport != "" {
+					t.Errorf("meta-tools of a toolset without task tools: %+v", listed)
+				}
+				u, _ = startHTTPInProcess(t, log, view)
 				c = cl.connect(t, u, e.version)
 				workScenario(t, c)
 				c.close()
