@@ -83,7 +83,6 @@ type Instance struct {
 	store tasks.Store
 	srv   *server.Server
 	proto *mcp.Server
-	tbl   *table.Table
 	ready *readiness
 
 	metricsState
@@ -138,7 +137,6 @@ func (i *Instance) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	i.tbl = tbl
 	guard := func(h http.Handler, addr net.Addr) http.Handler { return i.guardHosts(h, addr) }
 	if err := i.startMetrics(i.life, log, i.opts.HTTP, guard); err != nil {
 		return err
@@ -197,7 +195,8 @@ func (i *Instance) serveHTTP() error {
 	handler, i.mux, i.ready = i.httpHandler(ln.Addr())
 	i.hs = i.opts.server(handler)
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), i.opts.Path)
-	i.log.Info(fmt.Sprintf("serving %s on %s (%s)", i.tbl.Server.Name, url, counts(i.tbl)), "server", i.tbl.Server.Name, "url", url)
+	tbl := i.srv.Table()
+	i.log.Info(fmt.Sprintf("serving %s on %s (%s)", tbl.Server.Name, url, counts(tbl)), "server", tbl.Server.Name, "url", url)
 	go func() {
 		i.err = i.hs.Serve(ln)
 		close(i.done)
@@ -250,7 +249,9 @@ func (i *Instance) Reload() error {
 	for _, uri := range updated {
 		i.proto.NotifyResourceUpdated(uri)
 	}
-	// The previous table's backends close when its last call ends.
+	// The previous table's backends close when its last call ends; with
+	// none in flight it is garbage now, and its memory goes back too.
+	returnLoadGarbage()
 	log.Info("configuration reloaded", "tools", len(tbl.Tools))
 	return nil
 }
