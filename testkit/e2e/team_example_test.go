@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,14 +26,24 @@ import (
 func serveTeamExample(t *testing.T, as *authtest.AS) (endpoint, db string) {
 	t.Helper()
 	db = filepath.Join(t.TempDir(), "team.db")
+	endpoint = serveWithAuth(t, repoPath(t, "examples/team.hcl"), func(endpoint string) map[string]string {
+		return map[string]string{"resource": endpoint, "issuer": as.Issuer, "team_db": db}
+	})
+	return endpoint, db
+}
+
+// serveWithAuth serves the configuration at path over HTTP with token
+// checks, with the variables vars gives for its endpoint, and returns the
+// endpoint.
+func serveWithAuth(t *testing.T, path string, vars func(endpoint string) map[string]string) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	endpoint = "http://" + ln.Addr().String() + "/mcp"
+	endpoint := "http://" + ln.Addr().String() + "/mcp"
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	vars := map[string]string{"resource": endpoint, "issuer": as.Issuer, "team_db": db}
-	srv := openServer(t, repoPath(t, "examples/team.hcl"), vars, nil, &server.Options{Logger: logger, HTTPAuth: true})
+	srv := openServer(t, path, vars(endpoint), nil, &server.Options{Logger: logger, HTTPAuth: true})
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", proto.HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))
@@ -47,7 +58,7 @@ func serveTeamExample(t *testing.T, as *authtest.AS) (endpoint, db string) {
 		_ = proto.Shutdown(ctx)
 		_ = hs.Shutdown(ctx)
 	})
-	return endpoint, db
+	return endpoint
 }
 
 // callTeam posts one stateless 2025-06-18 tools/call, with token when
@@ -132,5 +143,75 @@ func TestTeamExampleWithRealTokens(t *testing.T) {
 	var tenant, addedBy string
 	if err := conn.QueryRow(`SELECT tenant, added_by FROM members WHERE name = 'Dana'`).Scan(&tenant, &addedBy); err != nil || tenant != "acme" || addedBy != "alice" {
 		t.Fatalf("the new row: tenant %q, added_by %q, %v; want the token's tenant and subject", tenant, addedBy, err)
+	}
+}
+
+// introspectionOnly checks tokens at an introspection endpoint alone: no
+// authorization_servers, issuers or jwks_url.
+const introspectionOnly = `
+variable "resource" {
+  type = string
+}
+variable "introspect" {
+  type = string
+}
+variable "client_id" {
+  type = string
+}
+variable "client_secret" {
+  type      = string
+  sensitive = true
+}
+auth {
+  resource = var.resource
+  scope "team:read" {}
+  claim "tenant" {
+    type = string
+  }
+  introspection {
+    url           = var.introspect
+    client_id     = var.client_id
+    client_secret = var.client_secret
+  }
+}
+tool "whoami" {
+  description = "Who calls."
+  scopes      = ["team:read"]
+  result {
+    text = "auth.subject + ' of ' + auth.claims.tenant"
+  }
+}
+`
+
+// TestIntrospectionOnlyWithRealServer: an auth block whose only check is
+// the real authorization server's introspection endpoint lets in its
+// opaque tokens and its JWTs (both introspected), with their subject and
+// claims, and refuses a revoked token.
+func TestIntrospectionOnlyWithRealServer(t *testing.T) {
+	as := authtest.Start(t)
+	path := filepath.Join(t.TempDir(), "introspect.hcl")
+	if err := os.WriteFile(path, []byte(introspectionOnly), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	endpoint := serveWithAuth(t, path, func(endpoint string) map[string]string {
+		return map[string]string{"resource": endpoint, "introspect": as.Issuer + "/introspect", "client_id": as.ClientID, "client_secret": as.ClientSecret}
+	})
+	req := authtest.TokenRequest{Subject: "alice", Scope: "team:read", Resource: []string{endpoint}, Claims: map[string]any{"tenant": "acme"}}
+	opaque, jwt := as.Opaque(t, req), as.Token(t, req)
+	for name, token := range map[string]string{"opaque": opaque, "jwt": jwt} {
+		resp, body := callTeam(t, endpoint, token, "whoami", nil)
+		if resp.StatusCode != 200 || !strings.Contains(body, "alice of acme") {
+			t.Errorf("%s token: %d %s", name, resp.StatusCode, body)
+		}
+	}
+	resp, _ := callTeam(t, endpoint, "", "whoami", nil)
+	if h := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(h, `scope="team:read"`) {
+		t.Errorf("no token: %d %q", resp.StatusCode, h)
+	}
+	revoked := as.Opaque(t, req)
+	as.Revoke(t, revoked)
+	resp, _ = callTeam(t, endpoint, revoked, "whoami", nil)
+	if h := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(h, `error="invalid_token"`) {
+		t.Errorf("revoked token: %d %q", resp.StatusCode, h)
 	}
 }
