@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // chromiumPath is where Debian's chromium package puts the browser; the
@@ -48,11 +50,7 @@ func needBrowserTools(t *testing.T) browserTools {
 		missing = append(missing, "examples/orders_app.html")
 	}
 	if len(missing) > 0 {
-		msg := "apptest: the browser test needs " + strings.Join(missing, ", ") + "; run ./scripts/browser.sh"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + " (CI must run it: .ci/run)")
-		}
-		t.Skip(msg)
+		testenv.Require(t, strings.Join(missing, ", "), "run ./scripts/browser.sh (Debian's Chromium and the pinned npm packages)")
 	}
 	return bt
 }

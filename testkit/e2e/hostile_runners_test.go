@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // injection is what a caller sends to run commands of its own.
@@ -62,9 +64,7 @@ func TestHostileRunnersRefusedAtLoad(t *testing.T) {
 	for _, tt := range runnerInjections {
 		t.Run(tt.name, func(t *testing.T) {
 			prog := strings.Trim(strings.Fields(tt.command)[0], `[",`)
-			if _, err := exec.LookPath(prog); err != nil {
-				t.Skipf("%s is not installed", prog)
-			}
+			testenv.Command(t, prog, "install "+prog+" (its Debian package has the same name)")
 			allowed := writeNamedConfig(t, "runners.hcl", runnersConfig(tt.command, "allow_shell = true"))
 			srv := setups[0].connect(t, allowed, nil, nil)
 			res, err := srv.c.callTool(testCtx(t), "t", map[string]any{"x": tt.value})
