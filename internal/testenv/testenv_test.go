@@ -86,7 +86,7 @@ func TestByEnvUnknownPanics(t *testing.T) {
 			t.Error("ByEnv of a variable no service is read from did not panic")
 		}
 	}()
-	ByEnv("MCPDECL_TEST_NOTHING")
+	ByEnv("MCPDECL_NO_SUCH_VARIABLE")
 }
 
 func TestLineIsOneLine(t *testing.T) {

@@ -31,6 +31,12 @@ var runnerInjections = []struct {
 	{"make --eval", `["make", "-s", "-f", "/dev/null", "--eval=${args.x}", "--eval=all:", "all"]`, "$(info $(shell " + injection + "))", "\"--eval=${args.x}"},
 }
 
+// runnerPackages are the Debian packages of the runners.
+var runnerPackages = map[string]string{
+	"flock": "util-linux", "script": "bsdutils", "env": "coreutils", "tar": "tar",
+	"git": "git", "gdb": "gdb", "make": "make",
+}
+
 func runnersConfig(command, extra string) string {
 	return fmt.Sprintf(`server {
   name    = "runners"
@@ -64,7 +70,7 @@ func TestHostileRunnersRefusedAtLoad(t *testing.T) {
 	for _, tt := range runnerInjections {
 		t.Run(tt.name, func(t *testing.T) {
 			prog := strings.Trim(strings.Fields(tt.command)[0], `[",`)
-			testenv.Command(t, prog, "install "+prog+" (its Debian package has the same name)")
+			testenv.Command(t, prog, "apt-get install "+runnerPackages[prog])
 			allowed := writeNamedConfig(t, "runners.hcl", runnersConfig(tt.command, "allow_shell = true"))
 			srv := setups[0].connect(t, allowed, nil, nil)
 			res, err := srv.c.callTool(testCtx(t), "t", map[string]any{"x": tt.value})
