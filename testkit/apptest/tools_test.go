@@ -50,7 +50,7 @@ func needBrowserTools(t *testing.T) browserTools {
 		missing = append(missing, "examples/orders_app.html")
 	}
 	if len(missing) > 0 {
-		testenv.Require(t, strings.Join(missing, ", "), "run ./scripts/browser.sh (Debian's Chromium and the pinned npm packages)")
+		testenv.Require(t, "Chromium, node and the browser test's npm packages (missing: "+strings.Join(missing, ", ")+")", "run ./scripts/browser.sh")
 	}
 	return bt
 }
