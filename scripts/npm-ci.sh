@@ -1,5 +1,5 @@
 # Sourced by the scripts that install pinned npm packages for the tests
-# (conformance.sh, authserver.sh, openapi-deps.sh, apps.sh).
+# (conformance.sh, authserver.sh, openapi-deps.sh, browser.sh).
 # Expects TOOLS, the cache folder (default .tools, or MCPDECL_TOOLS_DIR).
 #
 # npm_ci NAME SRC [npm flags...]: copy SRC/package.json and
