@@ -120,3 +120,26 @@ func TestTemplateStepsNeedContent(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsPromptStepError gets the prompt of docs/language.md whose step
+// turns an unknown plant down: the error is -32602 with the rule's text
+// and no data, as documented; a known plant builds the message; a step
+// that fails with no rule to catch it is -32603.
+func TestDocsPromptStepError(t *testing.T) {
+	src := docBlock(t, "docs/language.md", "hcl", `prompt "care_plan"`)
+	config := gardenConfig(t, src)
+	code, out, errOut := runCLI("call", config, "--prompt", "care_plan", "-a", "plant=Oak", "--format", "json")
+	want := "{\n  \"error\": {\n    \"code\": -32602,\n    \"message\": \"There is no plant named Oak in the garden.\"\n  }\n}\n"
+	if code != 1 || out != want {
+		t.Errorf("prompts/get care_plan plant=Oak: exit %d\n%s%s\nwant exit 1 and\n%s", code, out, errOut, want)
+	}
+	code, out, errOut = runCLI("call", config, "--prompt", "care_plan", "-a", "plant=Rose")
+	if code != 0 || !strings.Contains(out, "Plan the care of my Rose, last watered 2026-06-01.") {
+		t.Errorf("prompts/get care_plan plant=Rose: exit %d\n%s%s", code, out, errOut)
+	}
+	broken := gardenConfig(t, strings.Replace(src, "FROM plants", "FROM weeds", 1))
+	code, out, errOut = runCLI("call", broken, "--prompt", "care_plan", "-a", "plant=Rose", "--format", "json")
+	if code != 1 || !strings.Contains(out, `"code": -32603`) {
+		t.Errorf("a failing step: exit %d, want 1 and -32603\n%s%s", code, out, errOut)
+	}
+}
