@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,5 +142,63 @@ func TestDocsPromptStepError(t *testing.T) {
 	code, out, errOut = runCLI("call", broken, "--prompt", "care_plan", "-a", "plant=Rose", "--format", "json")
 	if code != 1 || !strings.Contains(out, `"code": -32603`) {
 		t.Errorf("a failing step: exit %d, want 1 and -32603\n%s%s", code, out, errOut)
+	}
+}
+
+// TestSARIFOfAConfigThatDoesNotCompile: as README's SARIF section says, a
+// configuration with errors gets its errors in the SARIF log and no lint
+// finding, though it has what lint would report (a one-word description).
+func TestSARIFOfAConfigThatDoesNotCompile(t *testing.T) {
+	section := readmeSection(t, "or, to see lint findings in GitHub code scanning")
+	if !strings.Contains(strings.Join(strings.Fields(section), " "), "Lint rules run only on a configuration that compiles.") {
+		t.Errorf("README's SARIF section does not say that lint runs only on a configuration that compiles:\n%s", section)
+	}
+	config := filepath.Join(t.TempDir(), "broken.hcl")
+	src := `server {
+  name    = "broken"
+  version = "1.0.0"
+}
+tool "x" {
+  description = "Short."
+  shell {
+    command = ["true"]
+  }
+  bogus = 1
+}
+`
+	if err := os.WriteFile(config, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("validate", "--format", "sarif", config)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+				Level  string `json:"level"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("not a SARIF log of one run (%v):\n%s", err, out)
+	}
+	results := log.Runs[0].Results
+	if len(results) == 0 {
+		t.Fatalf("no result for a configuration that does not compile:\n%s", out)
+	}
+	for _, r := range results {
+		if r.Level != "error" || !regexp.MustCompile(`^MCPD0(01|1[0-9]|20)$`).MatchString(r.RuleID) {
+			t.Errorf("result %s (%s): want only compile errors, no lint finding", r.RuleID, r.Level)
+		}
+	}
+	// Once it compiles, the finding shows.
+	if err := os.WriteFile(config, []byte(strings.Replace(src, "  bogus = 1\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ = runCLI("validate", "--format", "sarif", config)
+	if !strings.Contains(out, `"ruleId": "MCPD102"`) {
+		t.Errorf("the fixed configuration has no MCPD102 finding:\n%s", out)
 	}
 }
