@@ -1,7 +1,7 @@
 # Thin list of one-line targets; CI runs `make check` (see .ci/run).
 GO ?= go
 
-.PHONY: build cross test hostile check fmtcheck vet examples apps bench fuzz update tidycheck
+.PHONY: build cross test hostile check fmtcheck vet examples bench fuzz update tidycheck
 
 # A release tag names the version; the commit is always recorded (the
 # environment may turn Go's own VCS stamping off).
@@ -19,8 +19,7 @@ hostile:    ; $(GO) test -run Hostile ./...
 check: fmtcheck vet cross test examples tidycheck
 fmtcheck:   ; @test -z "$$(gofmt -l .)" || (gofmt -l . && echo 'run gofmt -w .' && exit 1)
 vet:        ; $(GO) vet ./...
-examples: apps ; $(GO) run ./cmd/mcpdecl validate --strict examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl examples/orders_app.hcl && $(GO) run ./cmd/mcpdecl fmt --check examples && $(GO) run ./cmd/mcpdecl test examples
-apps:       ; ./scripts/apps.sh
+examples:   ; $(GO) run ./cmd/mcpdecl validate --strict examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl examples/orders_app.hcl && $(GO) run ./cmd/mcpdecl fmt --check examples && $(GO) run ./cmd/mcpdecl test examples
 tidycheck:  ; $(GO) mod tidy && git diff --exit-code -- go.mod go.sum
 bench:      ; $(GO) test -run='^$$' -bench=. -benchmem ./... && ./scripts/bench-validate.sh
 fuzz:       ; for f in table:FuzzLoad internal/fastschema:FuzzFastSchemaAgrees table:FuzzInjectCSP mcp:FuzzDecodeMessage mcp:FuzzDecodeMatchesReference internal/jsondec:FuzzDecodeJSON internal/jsonenc:FuzzMatchesEncodingJSON eval:FuzzValueMatchesHCL eval:FuzzFloatText; do \

@@ -6,9 +6,9 @@
 # the app only (hosts keep them from the model); cancel_order is marked
 # destructive, so a host asks the user before the app may run it.
 #
-# The page, orders_app.html, is built from orders_app.src.html and
-# orders_app.js by `make apps` (scripts/apps.sh), which inlines the MCP Apps
-# SDK: the page is one file and loads nothing.
+# The page, orders_app.html, is one plain file that loads nothing and needs
+# no build: its script speaks the MCP Apps protocol (JSON-RPC over
+# postMessage) with the host itself.
 
 server {
   name    = "orders-app"

@@ -9,8 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-
-	"github.com/mcpdecl/mcpdecl/internal/apppages"
 )
 
 func TestLoadValidFiles(t *testing.T) {
@@ -25,7 +23,6 @@ func TestLoadValidFiles(t *testing.T) {
 			}
 			path := filepath.Join(dir, e.Name())
 			t.Run(path, func(t *testing.T) {
-				apppages.SkipUnbuilt(t, path)
 				cfg, diags := Load(path)
 				if len(diags) > 0 {
 					t.Fatalf("Load(%q): %s", path, diags)

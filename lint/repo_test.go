@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/internal/apppages"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
 	"github.com/mcpdecl/mcpdecl/table"
@@ -32,9 +31,6 @@ func TestRepositoryConfigsLintClean(t *testing.T) {
 		t.Fatalf("only %d configurations found", len(paths))
 	}
 	for _, p := range paths {
-		if apppages.Unbuilt(t, p) {
-			continue
-		}
 		cfg, diags := lang.Load(p)
 		tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
 		diags = append(diags, d...)

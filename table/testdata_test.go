@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
-	"github.com/mcpdecl/mcpdecl/internal/apppages"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/table"
 )
@@ -51,7 +50,6 @@ func TestValidConfigs(t *testing.T) {
 	paths := append(configsIn(t, "../testdata/valid"), configsIn(t, "../examples")...)
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
-			apppages.SkipUnbuilt(t, p)
 			_, tbl, diags := compilePaths(p)
 			if len(diags) > 0 {
 				t.Fatalf("want no diagnostics, got:\n%s", render(diags))

@@ -26,7 +26,6 @@ var floors = map[string]int{
 	"internal/memo":        0,
 	"internal/regularfile": 0,
 	"internal/guessable":   0,
-	"internal/apppages":    0,
 	"internal/fastschema":  0,
 	"internal/udiff":       0,
 	"internal/diagcode":    0,

@@ -4,9 +4,9 @@
 //
 //   node build.mjs NODE_MODULES_DIR [--out DIR] FOLDER...
 //
-// The pages are written beside their sources, or into DIR. Used by
-// scripts/apps.sh for the examples; the browser test builds its host pages
-// the same way into a temporary folder (testkit/apptest).
+// The pages are written beside their sources, or into DIR. The browser
+// test builds its host pages with it into a temporary folder
+// (testkit/apptest); the examples' app page needs no build.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";

@@ -78,6 +78,7 @@ type driverOutput struct {
 			Confirmed *bool
 			IsError   *bool
 		}
+		AppMessages []map[string]any // what the page sent, in order
 		Errors      []string
 		Initialized bool
 	}
@@ -134,6 +135,9 @@ func TestOrdersAppInBrowser(t *testing.T) {
 	t.Logf("the host spoke %s; server capabilities %v", out.Host.ProtocolVersion, out.Host.Capabilities)
 	t.Run("app messages match the ext-apps schema", func(t *testing.T) {
 		checkAppMessages(t, bt, out)
+	})
+	t.Run("the page speaks the MCP Apps protocol", func(t *testing.T) {
+		checkPageMessages(t, bt, out)
 	})
 	keepScreenshot(t, bt, in.Screenshot)
 }
@@ -384,6 +388,74 @@ func checkAppMessages(t *testing.T, bt browserTools, out driverOutput) {
 	text, _ := c["text"].(string)
 	if served := cspMeta.ReplaceAllString(text, ""); served != string(page) {
 		t.Errorf("resources/read sent %d characters, not examples/orders_app.html (%d bytes)", len(text), len(page))
+	}
+}
+
+// pageMessages are the $defs of the ext-apps schema for the messages the
+// orders page sends; tools/call is MCP's own (the host's client checks it
+// again when it sends the call on).
+var pageMessages = map[string]string{
+	"ui/initialize":                 "McpUiInitializeRequest",
+	"ui/notifications/initialized":  "McpUiInitializedNotification",
+	"ui/notifications/size-changed": "McpUiSizeChangedNotification",
+	"tools/call":                    "",
+}
+
+// checkPageMessages checks the JSON-RPC messages the page of
+// examples/orders_app.html wrote by hand, as the host received them: the
+// ui/initialize request first and ui/notifications/initialized before
+// anything else, each one valid under the ext-apps schema, the page's
+// height reported, and a tools/call for each call the host handled.
+func checkPageMessages(t *testing.T, bt browserTools, out driverOutput) {
+	msgs := out.Host.AppMessages
+	if len(msgs) < 2 || msgs[0]["method"] != "ui/initialize" || msgs[1]["method"] != "ui/notifications/initialized" {
+		t.Fatalf("the page must send ui/initialize, then ui/notifications/initialized; it sent %v", msgs)
+	}
+	schemas := map[string]*jsonschema.Schema{}
+	var calls, heights int
+	for i, m := range msgs {
+		method, _ := m["method"].(string)
+		_, isRequest := m["id"]
+		if m["jsonrpc"] != "2.0" {
+			t.Errorf("message %d (%s) has jsonrpc %v, want \"2.0\"", i, method, m["jsonrpc"])
+		}
+		def, known := pageMessages[method]
+		if !known {
+			t.Errorf("message %d: the page sent %v, which it has no reason to send", i, m)
+			continue
+		}
+		if wantRequest := method == "ui/initialize" || method == "tools/call"; isRequest != wantRequest {
+			t.Errorf("message %d: %s sent with id %v: a request needs an id, a notification has none", i, method, m["id"])
+		}
+		params, _ := m["params"].(map[string]any)
+		switch method {
+		case "tools/call":
+			calls++
+			if _, ok := params["name"].(string); !ok {
+				t.Errorf("message %d: tools/call without a tool name: %v", i, m)
+			}
+		case "ui/notifications/size-changed":
+			if h, _ := params["height"].(float64); h > 0 {
+				heights++
+			}
+		}
+		if def == "" {
+			continue
+		}
+		if schemas[def] == nil {
+			schemas[def] = extAppsSchema(t, bt, def)
+		}
+		body := map[string]any{"method": method}
+		if p, ok := m["params"]; ok {
+			body["params"] = p
+		}
+		validate(t, schemas[def], fmt.Sprintf("message %d (%s)", i, method), body)
+	}
+	if heights == 0 {
+		t.Error("the page never reported its height (ui/notifications/size-changed)")
+	}
+	if calls != len(out.Host.Calls) {
+		t.Errorf("the page sent %d tools/call requests, the host handled %d", calls, len(out.Host.Calls))
 	}
 }
 

@@ -44,9 +44,6 @@ func needBrowserTools(t *testing.T) browserTools {
 			missing = append(missing, filepath.Join(bt.modules, pkg))
 		}
 	}
-	if _, err := os.Stat(filepath.Join(root, "examples", "orders_app.html")); err != nil {
-		missing = append(missing, "examples/orders_app.html")
-	}
 	if len(missing) > 0 {
 		msg := "apptest: the browser test needs " + strings.Join(missing, ", ") + "; run ./scripts/browser.sh"
 		if os.Getenv("CI") != "" {

@@ -24,7 +24,7 @@ import {
 
 const HOST = { name: "mcpdecl-test-host", version: "1.0.0" };
 const params = new URLSearchParams(location.search);
-const state = (window.__host = { protocolVersion: null, capabilities: null, tools: null, resources: null, read: null, result: null, calls: [], errors: [], initialized: false });
+const state = (window.__host = { protocolVersion: null, capabilities: null, tools: null, resources: null, read: null, result: null, calls: [], appMessages: [], errors: [], initialized: false });
 
 function status(text) {
   document.getElementById("host-status").textContent = text;
@@ -100,6 +100,13 @@ async function main() {
     status("app ready");
     await bridge.sendToolInput({ arguments: args });
     await bridge.sendToolResult(result);
+  });
+  // Every message the app sent (the sandbox proxy relays them), kept for
+  // the test to check against the extension's schema.
+  window.addEventListener("message", (event) => {
+    const method = event.data?.method;
+    if (event.source !== frame.contentWindow || (typeof method === "string" && method.startsWith("ui/notifications/sandbox-"))) return;
+    state.appMessages.push(event.data);
   });
   await bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
 
