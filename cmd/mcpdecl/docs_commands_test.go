@@ -106,10 +106,8 @@ var notRunHere = map[string]string{
 	"make build":                 "a release build (CGO_ENABLED=0, -trimpath), many minutes on a cold build cache; the test checks with make -n that the target writes bin/mcpdecl",
 	"go test -race ./...":        "the whole test suite, this test included",
 	"go test -run Hostile ./...": "runs tests of the suite this test belongs to",
-	"kubectl create secret generic mcpdecl-state-keys --from-file=state.keys":                                                   "needs a Kubernetes cluster",
-	"mcpdecl serve --http :8080 --state-key-file /etc/mcpdecl/state.keys --task-store redis://redis.internal:6379/0 config.hcl": "a deployment's key file, Redis host and configuration; binds every address",
-	"make apps": "installs the npm packages of the app build (network) and runs node",
-	"go run ./cmd/mcpdecl serve --http 127.0.0.1:8080 --cors examples/orders_app.hcl":                                                                                                   "needs examples/orders_app.html, which make apps builds; TestDocsServeHTTP serves --cors",
+	"kubectl create secret generic mcpdecl-state-keys --from-file=state.keys":                                                                                                           "needs a Kubernetes cluster",
+	"mcpdecl serve --http :8080 --state-key-file /etc/mcpdecl/state.keys --task-store redis://redis.internal:6379/0 config.hcl":                                                         "a deployment's key file, Redis host and configuration; binds every address",
 	"docker build --build-arg VERSION=v1.0.0 --build-arg COMMIT=$(git rev-parse --short HEAD) -t mcpdecl .":                                                                             "needs Docker; testkit/e2e's container test builds the image",
 	`docker run --rm -p 8080:8080 -v "$PWD/examples:/etc/mcpdecl:ro" mcpdecl serve --http 0.0.0.0:8080 --allowed-host localhost --var orders_db=/tmp/orders.db /etc/mcpdecl/orders.hcl`: "needs Docker",
 	"OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4318 OTEL_SERVICE_NAME=orders-mcp mcpdecl serve --http 0.0.0.0:8080 orders.hcl":                                                  "binds every address and exports to a collector host (a container's setup)",
@@ -127,7 +125,8 @@ var goRun = regexp.MustCompile(`^go run \./cmd/mcpdecl\b`)
 // tracked files with the mcpdecl binary on PATH and no network for Go
 // (GOPROXY=off), except those notRunHere lists with a reason. A command
 // that starts a server (serve) is started, must say it is serving, and
-// is stopped. (README's five-minute walk-through is in hcl blocks and
+// is stopped. Two substitutions: go run ./cmd/mcpdecl runs the binary
+// the test built, and a server's fixed loopback port is port 0. (README's five-minute walk-through is in hcl blocks and
 // step lines, run by readme_test.go.)
 func TestDocumentedCommands(t *testing.T) {
 	commands := documentedCommands(t)
@@ -178,10 +177,15 @@ func TestDocumentedCommands(t *testing.T) {
 	}
 }
 
+var loopbackPort = regexp.MustCompile(`--http 127\.0\.0\.1:\d+`)
+
 // runServer starts a documented serve command, waits until it says it is
 // serving, and stops it.
 func runServer(t *testing.T, dir string, env []string, text string) {
 	t.Helper()
+	// A fixed loopback port may be taken where the tests run: the server
+	// takes a free one instead (README: port 0 picks a free port).
+	text = loopbackPort.ReplaceAllString(text, "--http 127.0.0.1:0")
 	cmd := exec.Command("sh", "-c", "exec "+text)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
