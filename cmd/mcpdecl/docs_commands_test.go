@@ -148,7 +148,12 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 	}
 	bin := buildBinary(t)
-	repo := trackedCopy(t)
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	copyTracked(t, root, repo) // as a clone has them (fresh_clone_test.go)
 	env := append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"), "GOPROXY=off")
 
 	// make build is not run (see notRunHere), but its target must be what
@@ -223,44 +228,4 @@ func runServer(t *testing.T, dir string, env []string, text string) {
 		}
 	}
 	stop()
-}
-
-// trackedCopy copies the repository's tracked files (what a clone has)
-// to a new folder.
-func trackedCopy(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("git", "-C", "../..", "ls-files", "-z").Output()
-	if err != nil {
-		t.Fatalf("git ls-files: %v", err)
-	}
-	dir := t.TempDir()
-	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		src := filepath.Join("../..", name)
-		info, err := os.Lstat(src)
-		if err != nil {
-			continue // deleted in the worktree, not yet committed
-		}
-		dst := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if info.Mode()&os.ModeSymlink != 0 {
-			target, err := os.Readlink(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(target, dst); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, b, info.Mode().Perm()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
