@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
 )
@@ -73,14 +76,34 @@ func Header(d *hcl.Diagnostic) string {
 	return line
 }
 
-// blockContext names the block holding offset, e.g. `tool "add_event"`,
-// when the file's syntax can tell (the native syntax can).
+// blockContext names the top-level block holding offset, e.g.
+// `tool "add_event"`, when the file's syntax can tell. For the native
+// syntax the blocks are in source order, so a binary search finds it: a
+// report of thousands of findings in a big config would otherwise walk
+// every block for each one (HCL's own ContextString does).
 func blockContext(f *hcl.File, offset int) string {
-	type contextStringer interface{ ContextString(offset int) string }
-	if cs, ok := f.Nav.(contextStringer); ok {
-		return cs.ContextString(offset)
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		type contextStringer interface{ ContextString(offset int) string }
+		if cs, ok := f.Nav.(contextStringer); ok {
+			return cs.ContextString(offset)
+		}
+		return ""
 	}
-	return ""
+	blocks := body.Blocks
+	i := sort.Search(len(blocks), func(i int) bool { return blocks[i].Range().End.Byte > offset })
+	if i == len(blocks) || !blocks[i].Range().ContainsOffset(offset) {
+		return ""
+	}
+	b := blocks[i]
+	if len(b.Labels) == 0 {
+		return b.Type
+	}
+	labels := make([]string, len(b.Labels))
+	for i, l := range b.Labels {
+		labels[i] = strconv.Quote(l)
+	}
+	return b.Type + " " + strings.Join(labels, " ")
 }
 
 // writeSnippet writes the source lines of r, each followed by a line of
@@ -96,7 +119,7 @@ func writeSnippet(buf *bytes.Buffer, src []byte, r hcl.Range) {
 	}
 	shown := min(last, first+maxSnippetLines-1)
 	width := max(3, len(fmt.Sprint(shown)))
-	for n, ls := range sourceLines(src, first, shown) {
+	for n, ls := range sourceLines(src, start, shown-first+1) {
 		lineNo := first + n
 		le := ls + lineLength(src[ls:])
 		if lineNo > first && ls >= end {
@@ -112,21 +135,20 @@ func writeSnippet(buf *bytes.Buffer, src []byte, r hcl.Range) {
 	}
 }
 
-// sourceLines returns the byte offsets at which lines first..last of src
-// start; fewer if src ends sooner.
-func sourceLines(src []byte, first, last int) []int {
+// sourceLines returns the byte offsets at which count lines of src start,
+// the first being the line that holds offset at; fewer if src ends sooner. It starts from
+// the offset, not from line 1, so that rendering many findings of one big
+// file costs each only its own lines.
+func sourceLines(src []byte, at, count int) []int {
+	off := bytes.LastIndexByte(src[:at], '\n') + 1
 	var starts []int
-	line, off := 1, 0
-	for line <= last && off <= len(src) {
-		if line >= first {
-			starts = append(starts, off)
-		}
+	for len(starts) < count && off <= len(src) {
+		starts = append(starts, off)
 		i := bytes.IndexByte(src[off:], '\n')
 		if i < 0 {
 			break
 		}
 		off += i + 1
-		line++
 	}
 	return starts
 }

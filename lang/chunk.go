@@ -2,6 +2,10 @@ package lang
 
 import (
 	"bytes"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -24,31 +28,55 @@ func parseNative(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 	if len(cuts) == 0 {
 		return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	}
+	pieces := parsePieces(src, filename, append(cuts, len(src)))
+	if pieces == nil {
+		return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	}
 	// The first piece's body becomes the whole file's body: its File.Nav
 	// (which finds the block around a position, for "in tool ..." in
 	// diagnostics) points at that body, and hcl offers no other way to
 	// make one.
-	var first *hcl.File
-	var body *hclsyntax.Body
-	start, pos := 0, hcl.InitialPos
-	for _, end := range append(cuts, len(src)) {
-		f, diags := hclsyntax.ParseConfig(src[start:end], filename, pos)
-		if diags.HasErrors() {
-			return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-		}
+	first := pieces[0]
+	body := first.Body.(*hclsyntax.Body)
+	for _, f := range pieces[1:] {
 		part := f.Body.(*hclsyntax.Body)
-		if first == nil {
-			first, body = f, part
-		} else {
-			body.Attributes = mergeAttrs(body.Attributes, part.Attributes)
-			body.Blocks = append(body.Blocks, part.Blocks...)
-			body.EndRange = part.EndRange
-		}
-		pos = advance(pos, src[start:end])
-		start = end
+		body.Attributes = mergeAttrs(body.Attributes, part.Attributes)
+		body.Blocks = append(body.Blocks, part.Blocks...)
+		body.EndRange = part.EndRange
 	}
-	body.SrcRange.End = pos
+	body.SrcRange.End = advance(hcl.InitialPos, src)
 	return &hcl.File{Body: body, Bytes: src, Nav: first.Nav}, nil
+}
+
+// parsePieces parses the pieces of src that end at ends, on every core:
+// the pieces are independent, and a big config's load is mostly parsing.
+// It returns nil when any piece has errors.
+func parsePieces(src []byte, filename string, ends []int) []*hcl.File {
+	starts := make([]hcl.Pos, len(ends))
+	pos, from := hcl.InitialPos, 0
+	for i, end := range ends {
+		starts[i] = pos
+		pos = advance(pos, src[from:end])
+		from = end
+	}
+	files := make([]*hcl.File, len(ends))
+	failed := make([]bool, len(ends))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ends)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ends); i = int(next.Add(1) - 1) {
+				var diags hcl.Diagnostics
+				files[i], diags = hclsyntax.ParseConfig(src[starts[i].Byte:ends[i]], filename, starts[i])
+				failed[i] = diags.HasErrors()
+			}
+		})
+	}
+	wg.Wait()
+	if slices.Contains(failed, true) {
+		return nil
+	}
+	return files
 }
 
 // mergeAttrs adds top-level attributes of a later piece. The language has

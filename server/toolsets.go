@@ -306,8 +306,8 @@ func describeResult(st *state, name string) *mcp.CallToolResult {
 
 // Guard is the mcp.HTTPGuard of the view's endpoint: the server's token
 // checks, and then the scopes of its toolsets. A request without a token
-// gets 401 naming those scopes; a token without them 403 naming the
-// scopes to ask for.
+// gets 401 naming those scopes (after the auth block's initial scopes); a
+// token without them 403 naming the scopes to ask for.
 func (v *View) Guard(w http.ResponseWriter, r *http.Request) *http.Request {
 	st := v.state.Load()
 	need := v.of(st.table).scopes()
@@ -316,7 +316,13 @@ func (v *View) Guard(w http.ResponseWriter, r *http.Request) *http.Request {
 	}
 	preflight := r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 	if !preflight && r.Header.Get("Authorization") == "" && (r.URL.RawQuery == "" || !r.URL.Query().Has("access_token")) {
-		st.verifier.Challenge(w, r, http.StatusUnauthorized, nil, need)
+		// What a client first asks for here: the scopes of the first
+		// 401 the MCP endpoint gives, and the toolsets'.
+		var initial []string
+		if st.table.Auth != nil {
+			initial = st.table.Auth.InitialScopes
+		}
+		st.verifier.Challenge(w, r, http.StatusUnauthorized, nil, stepUp(initial, need))
 		return nil
 	}
 	passed := v.Server.Guard(w, r)

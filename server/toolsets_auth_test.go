@@ -31,8 +31,13 @@ toolset "dyn" {
 
 func startToolsetsAuthBinary(t *testing.T) string {
 	t.Helper()
+	return startToolsetsAuthBinaryWith(t, toolsetsAuthSource)
+}
+
+func startToolsetsAuthBinaryWith(t *testing.T, src string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "auth.hcl")
-	if err := os.WriteFile(path, []byte(toolsetsAuthSource), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return startHTTPBinary(t, &wireLog{}, path)
@@ -73,6 +78,23 @@ func TestToolsetScopes(t *testing.T) {
 		challenge = resp.Header.Get("WWW-Authenticate")
 		if resp.StatusCode != http.StatusForbidden || !strings.Contains(challenge, `scope="read admin"`) || strings.Contains(body, "purged") {
 			t.Errorf("%s, call_tool purge as reader: %d %q %s", era, resp.StatusCode, challenge, body)
+		}
+	}
+}
+
+// TestToolsetFirstChallengeWithInitialScopes: the 401 of a toolset's
+// endpoint names the auth block's initial scopes, then the toolset's.
+func TestToolsetFirstChallengeWithInitialScopes(t *testing.T) {
+	src := strings.Replace(toolsetsAuthSource, `scope "read" {}`, "initial_scopes = [\"read\"]\n  scope \"read\" {}", 1)
+	base := startToolsetsAuthBinaryWith(t, src)
+	for era, build := range authEras {
+		resp, _ := send(t, build(t, base+"/toolsets/admin", "tools/list", "", ""), "")
+		if c := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(c, `scope="read admin"`) {
+			t.Errorf("%s: %d %q; want 401 naming read admin", era, resp.StatusCode, c)
+		}
+		resp, _ = send(t, build(t, base, "tools/list", "", ""), "")
+		if c := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(c, `scope="read"`) {
+			t.Errorf("%s, the MCP endpoint: %d %q; want 401 naming read", era, resp.StatusCode, c)
 		}
 	}
 }

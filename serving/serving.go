@@ -95,7 +95,6 @@ type Instance struct {
 	// the toolsets (HTTP only).
 	view     *server.View
 	toolsets *toolsetEndpoints
-	tbl      *table.Table
 	ready    *readiness
 
 	metricsState
@@ -150,7 +149,6 @@ func (i *Instance) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	i.tbl = tbl
 	if err := checkToolsets(tbl, i.opts.Toolsets); err != nil {
 		return err
 	}
@@ -213,8 +211,9 @@ func (i *Instance) serveHTTP() error {
 	handler, i.mux, i.ready = i.httpHandler(ln.Addr())
 	i.hs = i.opts.server(handler)
 	url := fmt.Sprintf("http://%s%s", ln.Addr(), i.opts.Path)
-	i.log.Info(fmt.Sprintf("serving %s on %s (%s)", i.tbl.Server.Name, url, counts(i.tbl)), "server", i.tbl.Server.Name, "url", url)
-	for _, ts := range i.tbl.Toolsets {
+	tbl := i.srv.Table()
+	i.log.Info(fmt.Sprintf("serving %s on %s (%s)", tbl.Server.Name, url, counts(tbl)), "server", tbl.Server.Name, "url", url)
+	for _, ts := range tbl.Toolsets {
 		tsURL := fmt.Sprintf("http://%s%s", ln.Addr(), ToolsetPath(i.opts.Path, ts.Name))
 		i.log.Info(fmt.Sprintf("serving the toolset %s on %s (%d tools)", ts.Name, tsURL, len(ts.Tools)), "toolset", ts.Name, "url", tsURL)
 	}
@@ -275,7 +274,9 @@ func (i *Instance) Reload() error {
 			p.NotifyResourceUpdated(uri)
 		}
 	}
-	// The previous table's backends close when its last call ends.
+	// The previous table's backends close when its last call ends; with
+	// none in flight it is garbage now, and its memory goes back too.
+	returnLoadGarbage()
 	log.Info("configuration reloaded", "tools", len(tbl.Tools))
 	return nil
 }

@@ -28,6 +28,24 @@ func (s *Suite) Load() (*lang.Config, hcl.Diagnostics) {
 	return lang.LoadWith(lang.LoadOptions{Tests: s.Dir}, s.Paths...)
 }
 
+// hasTestFiles reports whether the suite reads a test file: one of its
+// paths, or one in its directory.
+func (s *Suite) hasTestFiles() bool {
+	for _, p := range s.Paths {
+		if lang.IsTestFile(p) {
+			return true
+		}
+		if s.Dir {
+			for _, pattern := range []string{"*_test.hcl", "*_test.hcl.json"} {
+				if m, _ := filepath.Glob(filepath.Join(p, pattern)); len(m) > 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // Discover turns the paths given to mcpdecl test into suites. A file is
 // a configuration, tested with its own test blocks and those of the test
 // file beside it (orders.hcl with orders_test.hcl); a test file given

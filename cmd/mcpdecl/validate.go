@@ -44,7 +44,7 @@ func (v *validateCmd) Run(s streams) error {
 		tests := 0
 		if !diags.HasErrors() {
 			var d hcl.Diagnostics
-			tests, d = v.checkTests(p, files)
+			tests, d = v.checkTests(p, files, cfg)
 			diags = diagtext.Dedupe(append(diags, d...))
 		}
 		if !diags.HasErrors() && !v.NoLint {
@@ -78,12 +78,12 @@ func (v *validateCmd) Run(s streams) error {
 // backends it has, patterns that compile. It returns how many tests it
 // checked and their problems; the files it read join files, for the
 // snippets of the report.
-func (v *validateCmd) checkTests(p string, files map[string]*hcl.File) (int, hcl.Diagnostics) {
+func (v *validateCmd) checkTests(p string, files map[string]*hcl.File, cfg *lang.Config) (int, hcl.Diagnostics) {
 	vars, err := v.varMap()
 	if err != nil {
 		return 0, nil // compile reported it
 	}
-	return testrun.CheckPath(p, vars, files)
+	return testrun.CheckPath(p, vars, files, cfg)
 }
 
 // testsLine completes the success line with the tests checked, if any.

@@ -2,8 +2,12 @@ package main
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/largecfg"
 )
 
 var benchExamples = []string{"../../examples/library.hcl", "../../examples/calendar.hcl", "../../examples/orders.hcl", "../../examples/commands.hcl"}
@@ -48,3 +52,34 @@ func benchValidate(b *testing.B, args []string) {
 		}
 	}
 }
+
+// BenchmarkValidateLarge measures `mcpdecl validate` of a generated
+// 2,000-tool config shaped like an OpenAPI import (see internal/largecfg);
+// scripts/bench-large.sh measures 10,000 tools as a whole process.
+func BenchmarkValidateLarge(b *testing.B) {
+	benchValidate(b, []string{"validate", writeLarge(b, largeTools)})
+}
+
+// BenchmarkValidateLargeNoLint is the same without the lint rules, so the
+// lint's share of the time is the difference.
+func BenchmarkValidateLargeNoLint(b *testing.B) {
+	benchValidate(b, []string{"validate", "--no-lint", writeLarge(b, largeTools)})
+}
+
+func writeLarge(b *testing.B, n int) string {
+	p := filepath.Join(b.TempDir(), "large.hcl")
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := largecfg.Write(f, n); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// largeTools is the size of BenchmarkValidateLarge's config.
+const largeTools = 10000

@@ -20,16 +20,19 @@ import (
 // docs/architecture.md draws the same floors.
 var floors = map[string]int{
 	// 0: leaves, which know nothing of mcpdecl.
-	"internal/rule":        0,
-	"internal/english":     0,
-	"internal/jsonenc":     0,
-	"internal/memo":        0,
-	"internal/regularfile": 0,
-	"internal/guessable":   0,
-	"internal/fastschema":  0,
-	"internal/udiff":       0,
-	"internal/diagcode":    0,
-	"internal/jsondec":     1, // shares internal/rule's names
+	"internal/rule":         0,
+	"internal/english":      0,
+	"internal/jsonenc":      0,
+	"internal/memo":         0,
+	"internal/regularfile":  0,
+	"internal/guessable":    0,
+	"internal/fastschema":   0,
+	"internal/udiff":        0,
+	"internal/diagcode":     0,
+	"internal/testenv":      0, // what a test needs, said in one line
+	"internal/largecfg":     0, // generated configs for benchmarks
+	"internal/largecfg/gen": 1, // its command
+	"internal/jsondec":      1, // shares internal/rule's names
 
 	// 2: the foundations, each alone: the language, expressions, the
 	// protocol, token checks, the OpenAPI importer, logs and metrics.
