@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/largecfg"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
 	"github.com/mcpdecl/mcpdecl/table"
@@ -94,5 +96,39 @@ func TestDynamicModeTokens(t *testing.T) {
 			}
 			t.Errorf("search %q: %v; want %s first", q, names, want)
 		}
+	}
+}
+
+// The token estimates of internal/largecfg's 1,000-tool configuration
+// (import-like HTTP tools), as docs/language.md reports them.
+const (
+	largecfgDirectTokens  = 223357
+	largecfgToolsetTokens = 14032 // the toolset "*_issue_*" (63 tools)
+)
+
+// TestDynamicModeTokensLargecfg measures the listing of the generated
+// configuration the benchmarks use, directly and by one toolset; the
+// dynamic mode's is largeAPIDynamicTokens whatever the tools.
+func TestDynamicModeTokensLargecfg(t *testing.T) {
+	var b strings.Builder
+	if err := largecfg.Write(&b, 1000); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("\ntoolset \"issues\" {\n  tools = [\"*_issue_*\"]\n}\ntoolset \"all\" {\n  tools   = [\"*\"]\n  dynamic = true\n}\n")
+	cfg, diags := lang.LoadSource("large.hcl", []byte(b.String()))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	direct, _ := lint.ListingTokens(tbl)
+	issues, perTool := lint.ToolsetTokens(tbl, tbl.Toolset("issues"))
+	dynamic, _ := lint.ToolsetTokens(tbl, tbl.Toolset("all"))
+	t.Logf("%d tools: direct %d tokens, the toolset of %d issue tools %d, dynamic %d", len(tbl.Tools), direct, len(perTool), issues, dynamic)
+	if direct != largecfgDirectTokens || issues != largecfgToolsetTokens || dynamic != largeAPIDynamicTokens {
+		t.Errorf("direct %d, toolset %d, dynamic %d tokens; docs/language.md says %d, %d and %d: update both",
+			direct, issues, dynamic, largecfgDirectTokens, largecfgToolsetTokens, largeAPIDynamicTokens)
 	}
 }
