@@ -116,6 +116,7 @@ var summaries = []struct{ pattern, code string }{
 	{"%s not available here", Reference},
 	{"Undeclared scope", Reference},
 	{"Undeclared claim", Reference},
+	{"Pattern matches no tool", Reference},
 	{"Unknown token field", Reference},
 	{"Value for undeclared variable", Reference},
 	{"No value for required variable", Reference},
