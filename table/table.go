@@ -41,6 +41,9 @@ type Table struct {
 
 	indexOnce sync.Once
 	index     *index
+
+	searchOnce sync.Once
+	search     []searchEntry // see searchIndex
 }
 
 // Server is what the server says about itself.

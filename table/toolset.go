@@ -193,18 +193,12 @@ func (t *Table) SearchTools(query string, keep func(*Tool) bool, limit int) []*T
 		order int
 	}
 	var hits []scored
-	for i, tool := range t.Tools {
+	for i, e := range t.searchIndex() {
+		tool := t.Tools[i]
 		if keep != nil && !keep(tool) {
 			continue
 		}
-		name := searchWords(tool.Name)
-		text := searchWords(tool.Title + " " + tool.Description)
-		var args []string
-		if tool.Args != nil {
-			for _, a := range tool.Args.List {
-				args = append(args, searchWords(a.Name+" "+a.Description)...)
-			}
-		}
+		name, text, args := e.name, e.text, e.args
 		score := 0
 		for _, w := range words {
 			switch {
@@ -238,6 +232,27 @@ func (t *Table) SearchTools(query string, keep func(*Tool) bool, limit int) []*T
 		out = append(out, h.tool)
 	}
 	return out
+}
+
+// searchEntry is one tool's words, for SearchTools.
+type searchEntry struct{ name, text, args []string }
+
+// searchIndex holds the words of each tool (t.Tools[i]'s at i), split
+// once per table.
+func (t *Table) searchIndex() []searchEntry {
+	t.searchOnce.Do(func() {
+		t.search = make([]searchEntry, len(t.Tools))
+		for i, tool := range t.Tools {
+			e := searchEntry{name: searchWords(tool.Name), text: searchWords(tool.Title + " " + tool.Description)}
+			if tool.Args != nil {
+				for _, a := range tool.Args.List {
+					e.args = append(e.args, searchWords(a.Name+" "+a.Description)...)
+				}
+			}
+			t.search[i] = e
+		}
+	})
+	return t.search
 }
 
 // searchWords splits text into lower-case words at anything that is not

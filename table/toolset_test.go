@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/largecfg"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/table"
 )
@@ -188,5 +189,30 @@ func TestServerDynamic(t *testing.T) {
 }`)
 	if tbl == nil || !tbl.Dynamic {
 		t.Fatalf("%v", diags)
+	}
+}
+
+// BenchmarkSearchTools: one search_tools among the 10,000 tools of the
+// generated import-like configuration (the words of each tool are split
+// once per table, before the timer).
+func BenchmarkSearchTools(b *testing.B) {
+	var src strings.Builder
+	if err := largecfg.Write(&src, 10000); err != nil {
+		b.Fatal(err)
+	}
+	cfg, diags := lang.LoadSource("large.hcl", []byte(src.String()))
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	tbl.SearchTools("warm", nil, 1)
+	b.ResetTimer()
+	for b.Loop() {
+		if got := tbl.SearchTools("delete an archived issue of a team", nil, 10); len(got) == 0 {
+			b.Fatal("nothing found")
+		}
 	}
 }
