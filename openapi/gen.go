@@ -16,9 +16,14 @@ type Options struct {
 	// only because they are deprecated (Filter.DeprecatedLeftOut); the
 	// header and a warning say so.
 	DeprecatedLeftOut int
+	// MCPExcluded and MCPNotOptedIn are how many operations the
+	// selection left out only because of the document's MCP extensions
+	// (Filter.MCPLeftOut); the header and a warning say so.
+	MCPExcluded, MCPNotOptedIn int
 	// ToolsetsFromTags adds a toolset block per tag of the operations
 	// (in the order tags first appear), holding the tools of its
 	// operations; an operation with several tags is in several toolsets.
+	// The toolsets an operation's MCP extensions name count as tags.
 	ToolsetsFromTags bool
 }
 
@@ -108,6 +113,20 @@ func (g *gen) header(w *writer) {
 	w.comment("Review it before serving: descriptions come from the document, and the comments say what could not be expressed.")
 	for _, n := range g.api.Notes {
 		w.comment(n)
+	}
+	for _, n := range g.api.Warnings {
+		w.comment(n)
+		g.warn("%s", n)
+	}
+	if n := g.opts.MCPExcluded; n > 0 {
+		note := fmt.Sprintf("%d %s left out by the document's MCP extensions (x-mcp, x-speakeasy-mcp); add --ignore-mcp-extensions to import %s too.", n, plural(n, "operation is", "operations are"), plural(n, "it", "them"))
+		w.comment(note)
+		g.warn("%s", note)
+	}
+	if n := g.opts.MCPNotOptedIn; n > 0 {
+		note := fmt.Sprintf("%d %s left out because --mcp-opt-in imports only the operations an MCP extension includes (x-mcp: true).", n, plural(n, "operation is", "operations are"))
+		w.comment(note)
+		g.warn("%s", note)
 	}
 	if n := g.opts.DeprecatedLeftOut; n > 0 {
 		note := fmt.Sprintf("%d %s the document marks deprecated %s left out; add --deprecated to import %s too.", n, plural(n, "operation", "operations"), plural(n, "is", "are"), plural(n, "it", "them"))

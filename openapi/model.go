@@ -12,6 +12,9 @@ type API struct {
 	Security    []Requirement // the document's default
 	Operations  []*Operation
 	Notes       []string // said once, at the top of the file
+	// Warnings are said at the top of the file and printed by the
+	// command: malformed MCP extensions (mcpext.go).
+	Warnings []string
 	// TagDescriptions are the descriptions of the document's tags, by
 	// name as written.
 	TagDescriptions map[string]string
@@ -49,6 +52,7 @@ type Operation struct {
 	Security    []Requirement // nil: the document's default
 	HasSecurity bool          // Security was written on the operation
 	Notes       []string
+	MCP         MCPHints // what the document's MCP extensions say of it
 }
 
 // Param is one path, query, header or cookie parameter.

@@ -45,9 +45,12 @@ func snake(s string) string {
 }
 
 // toolBase is the name a tool would have before abbreviation and
-// uniqueness (see namer): the operationId in snake_case, else the method
-// and the path.
+// uniqueness (see namer): the name an MCP extension asks for, else the
+// operationId, in snake_case, else the method and the path.
 func toolBase(op *Operation) string {
+	if name := snake(cleanLine(op.MCP.Name)); name != "" {
+		return name
+	}
 	name := snake(cleanLine(op.ID))
 	if name == "" {
 		name = snake(strings.ToLower(op.Method) + " " + op.Path)

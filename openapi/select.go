@@ -23,6 +23,12 @@ type Filter struct {
 	// Deprecated includes deprecated operations, which are left out
 	// otherwise.
 	Deprecated bool
+	// MCPOptIn leaves out the operations the document's MCP extensions
+	// do not include (x-mcp: true at some level, or an extension object
+	// on the operation); otherwise only those they exclude are left out.
+	MCPOptIn bool
+
+	ignoreMCP bool // for MCPLeftOut
 }
 
 // Select returns the operations the filter keeps, in document order. An
@@ -40,6 +46,9 @@ func (f Filter) Select(ops []*Operation) ([]*Operation, error) {
 	var out []*Operation
 	for _, op := range ops {
 		if op.Deprecated && !f.Deprecated {
+			continue
+		}
+		if !f.ignoreMCP && !op.MCP.Included(f.MCPOptIn) {
 			continue
 		}
 		if f.includes(op, inc) && !f.excludes(op, exc) {
@@ -65,6 +74,35 @@ func (f Filter) DeprecatedLeftOut(ops []*Operation) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// MCPLeftOut counts the operations of ops that the filter leaves out
+// only because of the MCP extensions: excluded, those an extension
+// excludes; notOptedIn, those no extension includes while MCPOptIn is
+// set.
+func (f Filter) MCPLeftOut(ops []*Operation) (excluded, notOptedIn int, err error) {
+	f.ignoreMCP = true
+	all, err := f.Select(ops)
+	for _, op := range all {
+		switch {
+		case op.MCP.Included(f.MCPOptIn):
+		case op.MCP.Include != nil:
+			excluded++
+		default:
+			notOptedIn++
+		}
+	}
+	return excluded, notOptedIn, err
+}
+
+// DropMCPHints makes the document read as if it had no MCP extension:
+// every operation is a candidate, with its generated name and
+// description, and the extensions' warnings are dropped.
+func (api *API) DropMCPHints() {
+	for _, op := range api.Operations {
+		op.MCP = MCPHints{}
+	}
+	api.Warnings = nil
 }
 
 func (f Filter) includes(op *Operation, paths []*regexp.Regexp) bool {

@@ -118,6 +118,9 @@ func Parse(src *Source) (api *API, err error) {
 			for i, n := range api.Notes {
 				api.Notes[i] = scrub(n, secrets)
 			}
+			for i, n := range api.Warnings {
+				api.Warnings[i] = scrub(n, secrets)
+			}
 		}
 	}()
 	if err := sniff(src); err != nil {

@@ -25,7 +25,10 @@ func (g *gen) tool(w *writer, name, full string, op *Operation) {
 	w.attr("description", str(toolDescription(op)))
 	if name != full {
 		from := fmt.Sprintf("the operationId %s", str(cleanLine(op.ID)))
-		if op.ID == "" || snake(cleanLine(op.ID)) != full {
+		switch {
+		case op.MCP.NameBy != "" && snake(cleanLine(op.MCP.Name)) == full:
+			from = fmt.Sprintf("the name %s of its %s extension", str(cleanLine(op.MCP.Name)), op.MCP.NameBy)
+		case op.ID == "" || snake(cleanLine(op.ID)) != full:
 			from = fmt.Sprintf("%s %s", op.Method, str(cleanLine(op.Path)))
 		}
 		w.comment(fmt.Sprintf("The name is %s abbreviated to %d characters; it comes from %s.", full, maxToolName, from))
@@ -77,11 +80,15 @@ func toolDescription(op *Operation) string {
 	if op.Deprecated {
 		parts = append(parts, "Deprecated.")
 	}
-	if s := strings.TrimSpace(op.Summary); s != "" {
-		parts = append(parts, s)
-	}
-	if d := strings.TrimSpace(op.Description); d != "" && d != strings.TrimSpace(op.Summary) {
+	if d := op.MCP.Description; d != "" {
 		parts = append(parts, d)
+	} else {
+		if s := strings.TrimSpace(op.Summary); s != "" {
+			parts = append(parts, s)
+		}
+		if d := strings.TrimSpace(op.Description); d != "" && d != strings.TrimSpace(op.Summary) {
+			parts = append(parts, d)
+		}
 	}
 	if len(parts) == 0 || (op.Deprecated && len(parts) == 1) {
 		parts = append(parts, op.Method+" "+op.Path)

@@ -34,11 +34,14 @@ func fromV2(doc *v2.Swagger, name string) (*API, error) {
 		return api, nil
 	}
 	c := &converter{}
+	ext := &extReader{}
+	docFlag := ext.flag(doc.Extensions, "Document root")
 	for p := doc.Paths.PathItems.First(); p != nil; p = p.Next() {
 		path, item := p.Key(), p.Value()
 		if item == nil {
 			continue
 		}
+		inherited, by := levelFlag(ext, docFlag, item.Extensions, path)
 		for _, m := range []struct {
 			method string
 			op     *v2.Operation
@@ -49,10 +52,12 @@ func fromV2(doc *v2.Swagger, name string) (*API, error) {
 				if c.err != nil {
 					return nil, c.err
 				}
+				op.MCP = ext.operation(m.op.Extensions, m.method+" "+cleanLine(path), inherited, by)
 				api.Operations = append(api.Operations, op)
 			}
 		}
 	}
+	api.Warnings = append(api.Warnings, ext.warnings...)
 	return api, nil
 }
 

@@ -31,23 +31,28 @@ func fromV3(doc *v3.Document, version, name string) (*API, error) {
 		return api, nil
 	}
 	c := &converter{}
+	ext := &extReader{}
+	docFlag := ext.flag(doc.Extensions, "Document root")
 	for p := doc.Paths.PathItems.First(); p != nil; p = p.Next() {
 		path, item := p.Key(), p.Value()
 		if item == nil {
 			continue
 		}
+		inherited, by := levelFlag(ext, docFlag, item.Extensions, path)
 		for _, mo := range opsV3(item) {
 			c.where = fmt.Sprintf("%s: %s %s", name, mo.method, cleanLine(path))
 			op := c.operationV3(path, mo.method, mo.op, item.Parameters)
 			if c.err != nil {
 				return nil, c.err
 			}
+			op.MCP = ext.operation(mo.op.Extensions, mo.method+" "+cleanLine(path), inherited, by)
 			if len(mo.op.Servers) > 0 || len(item.Servers) > 0 {
 				op.Notes = append(op.Notes, "The document sends this operation to servers of its own; the backend's base URL is used instead.")
 			}
 			api.Operations = append(api.Operations, op)
 		}
 	}
+	api.Warnings = append(api.Warnings, ext.warnings...)
 	return api, nil
 }
 

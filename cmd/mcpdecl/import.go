@@ -30,7 +30,9 @@ type importOpenAPICmd struct {
 	ExcludeMethods    []string `name:"exclude-method" placeholder:"METHOD" help:"Leave out operations of this HTTP method (repeatable)."`
 	ExcludeOperations []string `name:"exclude-operation-id" placeholder:"ID" help:"Leave out the operation with this operationId (repeatable)."`
 	Deprecated        bool     `help:"Also import operations the document marks deprecated."`
-	ToolsetsFromTags  bool     `name:"toolsets-from-tags" help:"Add a toolset block per tag of the imported operations, holding their tools (each served at <path>/toolsets/NAME)."`
+	MCPOptIn          bool     `name:"mcp-opt-in" help:"Import only the operations the document's MCP extensions include (x-mcp: true on the operation, its path item or the document, or an x-mcp / x-speakeasy-mcp object on the operation)."`
+	IgnoreMCPExt      bool     `name:"ignore-mcp-extensions" help:"Read the document as if it had no x-mcp or x-speakeasy-mcp extension: import what they leave out, with generated names and descriptions."`
+	ToolsetsFromTags  bool     `name:"toolsets-from-tags" help:"Add a toolset block per tag of the imported operations (and per toolset their x-mcp toolsets or x-speakeasy-mcp scopes name), holding their tools (each served at <path>/toolsets/NAME)."`
 
 	Name      string `placeholder:"NAME" help:"The server name (default: the document's title in snake_case)."`
 	Backend   string `default:"api" placeholder:"NAME" help:"The backend's name."`
@@ -60,6 +62,12 @@ func (c *importOpenAPICmd) Run(s streams) error {
 	if err != nil {
 		return err
 	}
+	if c.MCPOptIn && c.IgnoreMCPExt {
+		return errors.New("--mcp-opt-in and --ignore-mcp-extensions contradict each other: give one")
+	}
+	if c.IgnoreMCPExt {
+		api.DropMCPHints()
+	}
 	ops, err := c.filter().Select(api.Operations)
 	if err != nil {
 		return err
@@ -68,11 +76,27 @@ func (c *importOpenAPICmd) Run(s streams) error {
 	if err != nil {
 		return err
 	}
+	excluded, notOptedIn, err := c.filter().MCPLeftOut(api.Operations)
+	if err != nil {
+		return err
+	}
 	if c.List {
+		for _, w := range api.Warnings {
+			fmt.Fprintf(s.err, "warning: %s\n", w)
+		}
 		if deprecated > 0 {
 			fmt.Fprintf(s.err, "warning: %d deprecated operations are not listed; add --deprecated to list them too.\n", deprecated)
 		}
+		if excluded > 0 {
+			fmt.Fprintf(s.err, "warning: %d operations the document's MCP extensions exclude are not listed; add --ignore-mcp-extensions to list them too.\n", excluded)
+		}
+		if notOptedIn > 0 {
+			fmt.Fprintf(s.err, "warning: %d operations no MCP extension includes are not listed (--mcp-opt-in).\n", notOptedIn)
+		}
 		return openapi.List(s.out, ops)
+	}
+	if len(ops) == 0 && c.MCPOptIn && notOptedIn > 0 {
+		return fmt.Errorf("no operation of %s is selected: with --mcp-opt-in only operations an MCP extension includes (x-mcp: true) are imported, and %d selected operations have none", openapi.Redacted(c.Spec), notOptedIn)
 	}
 	if len(ops) == 0 {
 		return fmt.Errorf("no operation of %s's %d is selected: run with --list and without filters to see them", openapi.Redacted(c.Spec), len(api.Operations))
@@ -80,6 +104,7 @@ func (c *importOpenAPICmd) Run(s streams) error {
 	res := openapi.Import(api, ops, openapi.Options{
 		Source: sourceName(c.Spec), ServerName: c.Name, Backend: c.Backend, EnvPrefix: c.EnvPrefix,
 		DeprecatedLeftOut: deprecated, ToolsetsFromTags: c.ToolsetsFromTags,
+		MCPExcluded: excluded, MCPNotOptedIn: notOptedIn,
 	})
 	for _, w := range res.Warnings {
 		fmt.Fprintf(s.err, "warning: %s\n", w)
@@ -100,7 +125,7 @@ func (c *importOpenAPICmd) filter() openapi.Filter {
 	return openapi.Filter{
 		Tags: c.Tags, Paths: c.Paths, Methods: c.Methods, OperationIDs: c.OperationIDs,
 		ExcludeTags: c.ExcludeTags, ExcludePaths: c.ExcludePaths, ExcludeMethods: c.ExcludeMethods,
-		ExcludeOperations: c.ExcludeOperations, Deprecated: c.Deprecated,
+		ExcludeOperations: c.ExcludeOperations, Deprecated: c.Deprecated, MCPOptIn: c.MCPOptIn,
 	}
 }
 

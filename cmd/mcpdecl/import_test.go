@@ -173,3 +173,83 @@ components:
 		t.Errorf("--deprecated: stderr %q", stderr)
 	}
 }
+
+// TestImportMCPExtensions: the document's x-mcp and x-speakeasy-mcp
+// extensions leave operations out and name tools; the import says how
+// many they left out, --mcp-opt-in keeps only those they include,
+// --ignore-mcp-extensions reads the document without them, a malformed
+// value is a warning, and --list says the same.
+func TestImportMCPExtensions(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "ext.yaml")
+	spec := `openapi: 3.0.3
+info: {title: Ext, version: "1"}
+servers: [{url: https://ext.example.com}]
+paths:
+  /a:
+    get: {operationId: getA, x-mcp: {name: read_a, toolsets: [reading]}, responses: {"200": {description: ok}}}
+    post: {operationId: postA, x-mcp: false, responses: {"200": {description: ok}}}
+  /b:
+    get: {operationId: getB, x-speakeasy-mcp: {disabled: true}, responses: {"200": {description: ok}}}
+    put: {operationId: putB, responses: {"200": {description: ok}}}
+    patch: {operationId: patchB, x-mcp: "yes", responses: {"200": {description: ok}}}
+`
+	if err := os.WriteFile(doc, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tools := func(out string) []string {
+		var names []string
+		for _, l := range strings.Split(out, "\n") {
+			if name, ok := strings.CutPrefix(l, `tool "`); ok {
+				names = append(names, strings.TrimSuffix(name, `" {`))
+			}
+		}
+		return names
+	}
+	malformed := `warning: PATCH /b: x-mcp must be true, false or an object (name, description, exclude, toolsets), not the string "yes"; it is ignored.` + "\n"
+
+	code, out, stderr := runImport(t, doc, "--toolsets-from-tags")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := strings.Join(tools(out), " "); got != "read_a put_b patch_b" {
+		t.Errorf("tools %s", got)
+	}
+	if !strings.Contains(out, `toolset "reading"`) {
+		t.Errorf("no toolset from x-mcp toolsets:\n%s", out)
+	}
+	for _, want := range []string{malformed, "warning: 2 operations are left out by the document's MCP extensions (x-mcp, x-speakeasy-mcp); add --ignore-mcp-extensions to import them too.\n"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+
+	code, out, stderr = runImport(t, doc, "--mcp-opt-in")
+	if code != 0 || strings.Join(tools(out), " ") != "read_a" {
+		t.Errorf("--mcp-opt-in: exit %d, tools %v: %s", code, tools(out), stderr)
+	}
+	if !strings.Contains(stderr, "warning: 2 operations are left out because --mcp-opt-in imports only the operations an MCP extension includes (x-mcp: true).\n") {
+		t.Errorf("--mcp-opt-in: stderr %s", stderr)
+	}
+	code, _, stderr = runImport(t, doc, "--mcp-opt-in", "--method", "PUT")
+	if code != 1 || !strings.Contains(stderr, "--mcp-opt-in") {
+		t.Errorf("--mcp-opt-in selecting nothing: exit %d, %s", code, stderr)
+	}
+
+	code, out, stderr = runImport(t, doc, "--ignore-mcp-extensions")
+	if code != 0 || strings.Join(tools(out), " ") != "get_a post_a get_b put_b patch_b" || strings.Contains(stderr, "x-mcp") {
+		t.Errorf("--ignore-mcp-extensions: exit %d, tools %v: %s", code, tools(out), stderr)
+	}
+	if code, _, stderr = runImport(t, doc, "--ignore-mcp-extensions", "--mcp-opt-in"); code != 1 || !strings.Contains(stderr, "contradict") {
+		t.Errorf("both flags: exit %d, %s", code, stderr)
+	}
+
+	code, out, stderr = runImport(t, doc, "--list")
+	if code != 0 || !strings.Contains(out, "read_a") || strings.Contains(out, "post_a") {
+		t.Errorf("--list: exit %d\n%s", code, out)
+	}
+	for _, want := range []string{malformed, "warning: 2 operations the document's MCP extensions exclude are not listed; add --ignore-mcp-extensions to list them too.\n"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--list: stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
