@@ -457,3 +457,45 @@ func toolNames(tbl *table.Table) []string {
 	}
 	return out
 }
+
+// TestHostileMCPExtensionText: names, descriptions and toolset names
+// from the extensions are document text like any other: escape
+// sequences and controls are dropped, template syntax is escaped, names
+// are made valid, and the configuration compiles.
+func TestHostileMCPExtensionText(t *testing.T) {
+	api := parseDoc(t, `openapi: 3.0.3
+info: {title: Hostile, version: "1"}
+servers: [{url: https://hostile.example.com}]
+paths:
+  /a:
+    get:
+      operationId: getA
+      x-mcp:
+        name: "\e]52;c;aGk=\a${evil} %{ if true }"
+        description: "Reads \e[31mA\e[0m ${var.secret} %{ for x in y }\u202e"
+        toolsets: ["${x}", "\e[1m", "%%", "dup", "DUP"]
+      responses: {"200": {description: ok}}
+    post:
+      operationId: postA
+      x-speakeasy-mcp: {name: "!!!", scopes: ["tools"]}
+      responses: {"200": {description: ok}}
+`)
+	if len(api.Warnings) != 0 {
+		t.Errorf("warnings %q", api.Warnings)
+	}
+	res := Import(api, api.Operations, Options{Source: "hostile.yaml", ToolsetsFromTags: true})
+	tbl := compileConfig(t, res.Config)
+	out := string(res.Config)
+	if strings.ContainsAny(out, "\x1b\x07\u202e") {
+		t.Errorf("a control character reached the configuration:\n%q", out)
+	}
+	if got := toolNames(tbl); !slices.Equal(got, []string{"evil_if_true", "post_a"}) {
+		t.Errorf("tools %v", got)
+	}
+	if d := tbl.Tool("evil_if_true").Description; d != "Reads A ${var.secret} %{ for x in y }" {
+		t.Errorf("description %q", d)
+	}
+	if got := tbl.ToolsetNames(); !slices.Equal(got, []string{"x", "tag", "tag_2", "dup", "tools"}) {
+		t.Errorf("toolsets %v\n%s", got, out)
+	}
+}

@@ -64,7 +64,7 @@ func (g *gen) toolsets(w *writer, names []string) {
 	}
 	setNames := newNamer(maxToolsetName)
 	for _, s := range order {
-		base := snake(s.tag)
+		base := snake(cleanLine(s.tag))
 		if base == "" {
 			base = "tag"
 		}
