@@ -49,7 +49,12 @@ func (v *Verifier) challengeHeader(err *Error, scopes []string) string {
 // quotable keeps the characters RFC 6750 §3 allows inside the quoted
 // values (printable ASCII but '"' and '\'; space only where allowed), and
 // replaces the others with '?', so no value can break out of its quotes.
+// Where spaces are allowed (descriptions) a double quote becomes an
+// apostrophe, so that a quoted name stays readable.
 func quotable(s string, spaceOK bool) string {
+	if spaceOK {
+		s = strings.ReplaceAll(s, `"`, "'")
+	}
 	ok := func(c byte) bool {
 		return c == ' ' && spaceOK || c >= 0x21 && c <= 0x7e && c != '"' && c != '\\'
 	}

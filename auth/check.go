@@ -60,6 +60,11 @@ func (cfg *Config) check() error {
 	if cfg.Leeway < 0 || cfg.Leeway > maxLeeway {
 		c.add("leeway", -1, "%v is out of range; use 1s to %v (0 means the default, %v)", cfg.Leeway, maxLeeway, defaultLeeway)
 	}
+	for i, sc := range cfg.InitialScopes {
+		if len(cfg.ScopesSupported) > 0 && !slices.Contains(cfg.ScopesSupported, sc) {
+			c.add("initial_scopes", i, "%q is not one of the supported scopes", sc)
+		}
+	}
 	if in := cfg.Introspection; in != nil {
 		c.url("introspection.url", -1, in.URL)
 		if in.ClientSecret != "" && in.ClientID == "" {

@@ -31,6 +31,11 @@ type Config struct {
 	Leeway time.Duration
 	// ScopesSupported are listed in the protected resource metadata.
 	ScopesSupported []string
+	// InitialScopes are the scope parameter of the 401 answering a request
+	// without a token: what an MCP client asks for when it first signs in.
+	// Empty: ScopesSupported (an MCP client asks for all of them anyway
+	// when the parameter is missing).
+	InitialScopes []string
 	// Introspection checks opaque tokens with RFC 7662.
 	Introspection *Introspection
 	// Static tokens: API keys or fixed bearer tokens.
@@ -85,10 +90,14 @@ const (
 	defaultKeyTTL       = time.Hour
 	defaultCacheSize    = 4096
 	defaultIntrospectTT = time.Minute
-	defaultLeeway       = 30 * time.Second
+	defaultLeeway       = DefaultLeeway
 	maxLeeway           = 5 * time.Minute
 	minStaticTokenLen   = 16
 )
+
+// DefaultLeeway is the clock skew allowed on exp, nbf and iat when
+// Config.Leeway is 0.
+const DefaultLeeway = 30 * time.Second
 
 var defaultAlgorithms = []string{"RS256", "ES256"}
 

@@ -137,7 +137,7 @@ func TestChallengeGrammar(t *testing.T) {
 		"resource_metadata": "https://mcp.example.com/.well-known/oauth-protected-resource/mcp",
 		"scope":             "tools:call bad?scope",
 		"error":             "insufficient_scope",
-		"error_description": "needs ?admin? ? now??X-Evil: 1???",
+		"error_description": "needs 'admin' ? now??X-Evil: 1???",
 	}
 	if scheme != "Bearer" || len(params) != len(want) {
 		t.Fatalf("challenge %q → %q %v", h, scheme, params)

@@ -39,7 +39,7 @@ func (v *Verifier) Middleware(next http.Handler) http.Handler {
 			return
 		}
 		if token == "" {
-			v.Challenge(w, r, http.StatusUnauthorized, nil, v.cfg.ScopesSupported)
+			v.Challenge(w, r, http.StatusUnauthorized, nil, v.initialScopes())
 			return
 		}
 		id, err := v.verify(r.Context(), token)
@@ -112,4 +112,12 @@ func isToken68(s string) bool {
 		}
 	}
 	return true
+}
+
+// initialScopes are the scopes the 401 of a request without a token names.
+func (v *Verifier) initialScopes() []string {
+	if len(v.cfg.InitialScopes) > 0 {
+		return v.cfg.InitialScopes
+	}
+	return v.cfg.ScopesSupported
 }

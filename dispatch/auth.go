@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/auth"
+	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
@@ -70,12 +71,18 @@ func identityOf(t *table.Table, id *auth.Identity) (*identityValue, error) {
 		if v == nil && cl.Required {
 			return nil, fmt.Errorf("The access token carries no %q claim, which this server needs. Ask the authorization server to include it.", cl.Name)
 		}
-		cv, err := table.ConvertClaim(v, cl.Type)
+		cv, err := cl.Convert(v)
 		if err != nil {
 			return nil, fmt.Errorf("The %q claim of the access token is not %s: %s.", cl.Name, adapter.TypeName(cl.Type), err)
 		}
 		attrs[cl.Name] = cv
-		raw[cl.Name] = table.JSONValue(v)
+		// The programs see the converted value too, not the token's: a
+		// claim "7" declared a number is 7 in both languages.
+		conv, err := eval.ToJSON(cv)
+		if err != nil {
+			return nil, fmt.Errorf("The %q claim of the access token is not %s: %s.", cl.Name, adapter.TypeName(cl.Type), err)
+		}
+		raw[cl.Name] = table.JSONValue(conv)
 	}
 	scopes := make([]cty.Value, len(id.Scopes))
 	scopeList := make([]any, len(id.Scopes))

@@ -119,7 +119,8 @@ func readTemplate(ctx context.Context, t *table.Table, in *CallInput, tm *table.
 		}
 		return nil, err
 	}
-	if tm.Action != nil {
+	if tm.Action != nil || tm.Text == nil && tm.Blob == nil {
+		// A call, or steps whose answers the result block reads.
 		return readByCall(ctx, t, in, uri, tm.MimeType, tm.Steps, tm.Action, &tm.Answer, args)
 	}
 	var run *stepRun
@@ -175,6 +176,8 @@ func templateArgs(tm *table.Template, vars map[string]string) map[string]any {
 	return out
 }
 
+// readByCall reads a resource by its call (action), after its steps; with
+// no action, its result block builds the content from the steps alone.
 func readByCall(ctx context.Context, t *table.Table, in *CallInput, uri, mimeType string, steps []*table.Step, action adapter.Action, ans *table.Answer, args *callArgs) (*Contents, error) {
 	log := in.logger()
 	ctx, cancel := withTimeout(ctx, in.DefaultTimeout)
@@ -186,11 +189,14 @@ func readByCall(ctx context.Context, t *table.Table, in *CallInput, uri, mimeTyp
 			return nil, err
 		}
 	}
-	req := adapterRequest(ctx, t, in, args)
-	req.Vars, req.Timeout, req.AnswerOnly = callVars(in, run), in.DefaultTimeout, readsNoFields(ans)
-	res, failure := invoke(ctx, log, "resource "+uri, "", action, req)
-	if failure != "" {
-		return nil, callError(Internal, failure)
+	var res *adapter.Result // none without a call: the result block reads the steps
+	if action != nil {
+		req := adapterRequest(ctx, t, in, args)
+		req.Vars, req.Timeout, req.AnswerOnly = callVars(in, run), in.DefaultTimeout, readsNoFields(ans)
+		var failure string
+		if res, failure = invoke(ctx, log, "resource "+uri, "", action, req); failure != "" {
+			return nil, callError(Internal, failure)
+		}
 	}
 	out, err := mapAnswer(ans, in.withIdentity(run.withSteps(res)), args.JSON)
 	if err != nil {

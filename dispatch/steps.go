@@ -2,8 +2,11 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +27,8 @@ type stepRun struct {
 	values map[string]cty.Value
 	// cached is vars() as of the last step that ran, built when asked.
 	cached map[string]cty.Value
+	// answered names the steps that answered, in the order they were read.
+	answered []string
 }
 
 // vars are the further variables of the call's HCL expressions: steps.
@@ -113,6 +118,8 @@ type stepCall struct {
 	res     *adapter.Result
 	failure string
 	each    *eachCall
+	// late: the call's deadline had passed when the step's call returned.
+	late bool
 }
 
 // runWave runs steps that may run at the same time (one, most often),
@@ -151,9 +158,10 @@ func runWave(ctx context.Context, t *table.Table, in *CallInput, owner string, s
 	call := func(c *stepCall) {
 		if c.each != nil {
 			runEach(ctx, t, log, owner, c, run, args)
-			return
+		} else {
+			c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Name, c.step.Action, c.req)
 		}
-		c.res, c.failure = invoke(ctx, log, owner+" step "+c.step.Name, c.step.Name, c.step.Action, c.req)
+		c.late = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	}
 	if len(calls) == 1 {
 		call(calls[0])
@@ -165,11 +173,38 @@ func runWave(ctx context.Context, t *table.Table, in *CallInput, owner string, s
 		wg.Wait()
 	}
 	for _, c := range calls {
-		if stop, err := run.take(c, args); stop != nil || err != nil {
+		stop, err := run.take(c, args)
+		if stop != nil && stop.failed && timeout > 0 && c.late {
+			// The call's one deadline ran out during this step: the
+			// backend's own message ("gave no answer within…") would blame
+			// it for the time the earlier steps took.
+			stop.text = deadlineDuring(timeout, "step "+strconv.Quote(c.step.Name), run.answered)
+		}
+		if stop != nil || err != nil {
 			return stop, err
 		}
 	}
 	return nil, nil
+}
+
+// deadlineDuring is the message of a call whose one deadline (timeout)
+// ran out while what was running (`step "x"`, the tool's own call), after
+// the steps answered had answered.
+func deadlineDuring(timeout time.Duration, what string, answered []string) string {
+	after := ""
+	switch len(answered) {
+	case 0:
+	case 1:
+		after = fmt.Sprintf(", after step %q had answered", answered[0])
+	default:
+		quoted := make([]string, len(answered))
+		for i, n := range answered {
+			quoted[i] = strconv.Quote(n)
+		}
+		after = fmt.Sprintf(", after steps %s and %s had answered", strings.Join(quoted[:len(quoted)-1], ", "), quoted[len(quoted)-1])
+	}
+	return fmt.Sprintf("The call did not finish within its time limit of %s: %s was still waiting for its answer when the time ran out%s. The steps together may need more time than the limit allows; retrying later may help.",
+		adapter.RoundLimit(timeout), what, after)
 }
 
 // take reads a step's answer: its call's failure, its error rules, its
@@ -188,6 +223,7 @@ func (r *stepRun) take(c *stepCall, args *callArgs) (*stopped, error) {
 		return nil, err
 	}
 	r.fields[s.Name], r.values[s.Name], r.cached = res.Fields, v, nil
+	r.answered = append(r.answered, s.Name)
 	return nil, nil
 }
 

@@ -159,5 +159,6 @@ func (r *stepRun) takeEach(c *stepCall) (*stopped, error) {
 	if len(values) > 0 {
 		r.values[s.Name] = cty.TupleVal(values)
 	}
+	r.answered = append(r.answered, s.Name)
 	return nil, nil
 }

@@ -202,6 +202,9 @@ func runToolWithin(ctx context.Context, t *table.Table, in *CallInput, log *slog
 	}
 	res, failure := invoke(ctx, log, "tool "+tool.Name, "", tool.Action, req)
 	if failure != "" {
+		if run != nil && len(run.answered) > 0 && timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			failure = deadlineDuring(timeout, "the tool's own call", run.answered)
+		}
 		return nil, nil, errorResult(failure)
 	}
 	return res, run, nil

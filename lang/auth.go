@@ -20,6 +20,7 @@ type Auth struct {
 	Leeway               *hcl.Attribute `hcl:"leeway,optional"`
 	ResourceName         *hcl.Attribute `hcl:"resource_name,optional"`
 	Documentation        *hcl.Attribute `hcl:"documentation,optional"`
+	InitialScopes        *hcl.Attribute `hcl:"initial_scopes,optional"`
 	Scopes               []*AuthScope   `hcl:"scope,block"`
 	Claims               []*AuthClaim   `hcl:"claim,block"`
 	Introspection        []*Introspect  `hcl:"introspection,block"`

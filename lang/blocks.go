@@ -87,7 +87,11 @@ func (cfg *Config) addTemplates(ts []*ResourceTemplate) hcl.Diagnostics {
 		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, false, "", splitTool)
 		diags = append(diags, d...)
 		diags = append(diags, checkSteps(t.Steps, what)...)
-		diags = append(diags, checkOneSource(what, t.DeclRange, t.Call, t.Text, t.Blob)...)
+		var fromSteps []hcl.Range // after steps and without a call, a result block builds the content
+		if t.Call == nil && len(t.Steps) > 0 && len(t.Result) > 0 {
+			fromSteps = append(fromSteps, t.Result[0].DeclRange)
+		}
+		diags = append(diags, checkSources(what, t.DeclRange, t.Call, len(t.Steps) > 0, fromSteps, t.Text, t.Blob)...)
 		_, d = single(t.Result, func(x *Result) hcl.Range { return x.DeclRange }, "result", what)
 		diags = append(diags, d...)
 		diags = append(diags, checkLint(t.Lint, what, false)...)
@@ -125,6 +129,12 @@ const splitTool = "Split it into separate tools, or make the first call a step (
 // checkOneSource reports a resource whose content comes from none or from
 // more than one of: a call, text, blob or file.
 func checkOneSource(what string, decl hcl.Range, call *Call, attrs ...*hcl.Attribute) hcl.Diagnostics {
+	return checkSources(what, decl, call, false, nil, attrs...)
+}
+
+// checkSources is checkOneSource for a block that may have steps, whose
+// other sources (a result block that reads them) are in more.
+func checkSources(what string, decl hcl.Range, call *Call, steps bool, more []hcl.Range, attrs ...*hcl.Attribute) hcl.Diagnostics {
 	var given []hcl.Range
 	if call != nil {
 		given = append(given, call.TypeRange)
@@ -134,19 +144,25 @@ func checkOneSource(what string, decl hcl.Range, call *Call, attrs ...*hcl.Attri
 			given = append(given, a.NameRange)
 		}
 	}
+	given = append(given, more...)
+	sources, fix := "text, blob (base64), file, or a call block (http, sql or shell)", "text, blob, file or a call block"
+	if steps {
+		sources = "text or blob (base64), either of which may read steps.<name>, a call block (http, sql or shell), or a result block that reads the steps"
+		fix = "text, blob, a call block, or a result block after steps"
+	}
 	switch {
 	case len(given) == 0:
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Missing resource content",
-			Detail:   what + " says nothing about its content. Give one of text, blob (base64), file, or a call block (http, sql or shell).",
+			Detail:   what + " says nothing about its content. Give one of " + sources + ".",
 			Subject:  decl.Ptr(),
 		}}
 	case len(given) > 1:
 		return hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Conflicting resource content",
-			Detail:   what + " has more than one source of content; keep exactly one of text, blob, file or a call block.",
+			Detail:   what + " has more than one source of content; keep exactly one of " + fix + ".",
 			Subject:  given[1].Ptr(),
 		}}
 	}

@@ -24,6 +24,11 @@ type Test struct {
 	Args *hcl.Attribute `hcl:"args,optional"`
 	// Answers are the client's answers to the call's questions, by key.
 	Answers *hcl.Attribute `hcl:"answers,optional"`
+	// Auth is the caller's verified access token, as an object of
+	// subject, scopes and claims: the call is made as over HTTP with that
+	// token (scopes checked, auth.* set). Without it the call carries no
+	// token, as over stdio.
+	Auth *hcl.Attribute `hcl:"auth,optional"`
 	// Skip, a string, says why the test does not run.
 	Skip      *hcl.Attribute `hcl:"skip,optional"`
 	Expect    []*Expect      `hcl:"expect,block"`

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // toolsDir is where scripts/openapi-deps.sh installs the npm packages.
@@ -23,7 +25,7 @@ func npmPackage(t testing.TB, folder, pkg string) string {
 	t.Helper()
 	dir := filepath.Join(toolsDir(), folder, "node_modules", pkg)
 	if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
-		t.Skipf("%s is not installed in %s: run ./scripts/openapi-deps.sh (npm ci of testdata/openapi/npm/*)", pkg, filepath.Join(toolsDir(), folder))
+		testenv.Skip(t, pkg+" in "+filepath.Join(toolsDir(), folder), "run ./scripts/openapi-deps.sh (npm ci of testdata/openapi/npm/*)")
 	}
 	return dir
 }

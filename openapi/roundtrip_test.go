@@ -24,6 +24,7 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -222,11 +223,9 @@ func startPrism(t *testing.T, doc string) string {
 	t.Helper()
 	bin := filepath.Join(toolsDir(), "openapi-prism", "node_modules", ".bin", "prism")
 	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("Prism is not installed in %s: run ./scripts/openapi-deps.sh", filepath.Dir(bin))
+		testenv.Skip(t, "Prism in "+filepath.Dir(bin), "run ./scripts/openapi-deps.sh")
 	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not on PATH; Prism needs it")
-	}
+	testenv.Command(t, "node", "apt-get install nodejs (Prism runs on it)")
 	port := freePort(t)
 	cmd := exec.Command(bin, "mock", "-p", fmt.Sprint(port), "-h", "127.0.0.1", doc)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

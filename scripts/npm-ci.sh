@@ -1,6 +1,5 @@
 # Sourced by the scripts that install pinned npm packages for the tests
-# (conformance.sh, authserver.sh, openapi-deps.sh, sarif-schema.sh,
-# ext-apps.sh, browser.sh).
+# (conformance.sh, authserver.sh, openapi-deps.sh, browser.sh).
 # Expects TOOLS, the cache folder (default .tools, or MCPDECL_TOOLS_DIR).
 #
 # npm_ci NAME SRC [npm flags...]: copy SRC/package.json and

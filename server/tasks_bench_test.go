@@ -3,12 +3,12 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -40,15 +40,13 @@ func BenchmarkTaskOverhead(b *testing.B) {
 		b.Fatal(diags)
 	}
 	stores := map[string]tasks.Store{"memory": tasks.NewMemory()}
-	if url := os.Getenv("MCPDECL_TEST_REDIS_URL"); url != "" {
+	if url := testenv.Redis.Optional(b, "the Redis benchmark"); url != "" {
 		r, err := tasks.OpenRedis(context.Background(), url)
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer r.Close()
 		stores["redis"] = r.WithPrefix("mcpdecl-bench:")
-	} else {
-		b.Log("MCPDECL_TEST_REDIS_URL is unset: no Redis benchmark")
 	}
 	ctx := context.Background()
 	args := &mcp.CallToolParams{Name: "quick", Arguments: json.RawMessage(`{"word":"bench"}`)}

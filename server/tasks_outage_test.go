@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
@@ -27,10 +28,7 @@ type redisProcess struct {
 // it answers.
 func startRedis(t *testing.T, port int) *redisProcess {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server is not installed")
-	}
+	bin := testenv.Command(t, "redis-server", "apt-get install redis-server (the test starts and kills its own)")
 	if port == 0 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

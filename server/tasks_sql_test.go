@@ -4,22 +4,19 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // TestTaskCancelStopsQuery: cancelling a task whose SQL statement runs on
 // PostgreSQL ends the statement on the server, not only the wait for it.
 func TestTaskCancelStopsQuery(t *testing.T) {
-	dsn := os.Getenv("MCPDECL_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		t.Skip("MCPDECL_TEST_POSTGRES_DSN is not set; skipping the PostgreSQL task test (.ci/run sets it)")
-	}
+	dsn := testenv.Postgres.Need(t)
 	marker := fmt.Sprintf("task_cancel_%d", rand.Int64())
 	a := newReplicaOf(t, `
 backend "sql" "pg" {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -270,9 +271,8 @@ func waitSleepers(t *testing.T, arg string, want int) {
 func taskStores(t *testing.T) map[string]func() tasks.Store {
 	mem := tasks.NewMemory()
 	out := map[string]func() tasks.Store{"memory": func() tasks.Store { return mem }}
-	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
+	url := testenv.Redis.Optional(t, "replicas sharing Redis")
 	if url == "" {
-		t.Log("MCPDECL_TEST_REDIS_URL is unset: replicas sharing Redis are not tested (.ci/run sets it)")
 		return out
 	}
 	prefix := fmt.Sprintf("mcpdecl-test-%d:", rand.Int64())

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/table"
 )
@@ -144,10 +144,7 @@ func TestToolTimeoutIsTheDeadlineSQL(t *testing.T) {
 		{"mysql", "MCPDECL_TEST_MYSQL_DSN", "SELECT SLEEP(0.3) AS ok"},
 	} {
 		t.Run(db.driver, func(t *testing.T) {
-			dsn := os.Getenv(db.env)
-			if dsn == "" {
-				t.Skipf("%s is not set", db.env)
-			}
+			dsn := testenv.Need(t, db.env)
 			tbl := compileTable(t, `
 backend "sql" "db" {
   driver            = "`+db.driver+`"

@@ -39,6 +39,8 @@ type Claim struct {
 	Name     string
 	Type     cty.Type
 	Required bool
+	// Decl is the declared type, which tells integer from number.
+	Decl *lang.Type
 }
 
 // Algorithms are the JWS algorithms an auth block may accept: asymmetric
@@ -54,7 +56,9 @@ type authState struct {
 	decl       *lang.Auth
 	scopes     []string
 	usedScopes map[string]bool
-	claims     []*Claim
+	// initial is initial_scopes when written.
+	initial []string
+	claims  []*Claim
 	// value is the cty type of auth in HCL expressions, env its Go type
 	// in expr-lang programs; NilType / nil without an auth block.
 	value cty.Type
@@ -98,9 +102,16 @@ func (c *compiler) compileAuth() {
 	for _, t := range a.Tokens {
 		cfg.Static = append(cfg.Static, c.compileStaticToken(t))
 	}
-	if len(cfg.AuthorizationServers) == 0 && a.AuthorizationServers == nil && len(a.Tokens) == 0 {
+	if len(cfg.AuthorizationServers) == 0 && a.AuthorizationServers == nil && len(a.Tokens) == 0 && len(a.Introspection) == 0 {
 		c.add(hcl.Diagnostics{errorf(a.DeclRange, "No way to get a token",
-			"The auth block names no authorization server and no static token, so no client could ever be let in. Add authorization_servers = [\"https://login.example.com\"] (where clients get tokens), or a token \"name\" { value = env(\"...\") } block.")})
+			"The auth block names no authorization server, no introspection endpoint and no static token, so no client could ever be let in. Add authorization_servers = [\"https://login.example.com\"] (where clients get tokens), an introspection { url = \"...\" } block, or a token \"name\" { value = env(\"...\") } block.")})
+	}
+	if a.InitialScopes != nil {
+		c.auth.initial = c.scopeList(a.InitialScopes, "initial_scopes", false)
+		if exprs, d := hcl.ExprList(a.InitialScopes.Expr); !d.HasErrors() && len(exprs) == 0 {
+			c.add(hcl.Diagnostics{errorf(a.InitialScopes.Expr.Range(), "Empty initial scopes",
+				"initial_scopes is empty: a 401 that names no scope makes MCP clients ask for every declared scope. Name the scopes a first sign-in needs, as in initial_scopes = [\"orders:read\"], or remove the attribute to let mcpdecl pick the scopes every scoped tool needs.")})
+		}
 	}
 	c.table.Auth = cfg
 	c.authTypes()
@@ -116,7 +127,7 @@ func (c *compiler) compileClaims(decls []*lang.AuthClaim) {
 		}
 		required, set := c.staticBool(d.Required)
 		c.staticString(d.Description)
-		c.auth.claims = append(c.auth.claims, &Claim{Name: d.Name, Type: d.ParsedType.CtyType(), Required: required || !set})
+		c.auth.claims = append(c.auth.claims, &Claim{Name: d.Name, Type: d.ParsedType.CtyType(), Required: required || !set, Decl: d.ParsedType})
 	}
 	c.table.Claims = c.auth.claims
 }
@@ -201,7 +212,7 @@ func (c *compiler) tokenClaims(d *lang.StaticToken) map[string]any {
 	out := map[string]any{}
 	for name, val := range v.AsValueMap() {
 		if cl := c.claim(name); cl != nil {
-			if _, err := ConvertClaim(val, cl.Type); err != nil {
+			if _, err := cl.Convert(val); err != nil {
 				c.add(hcl.Diagnostics{errorf(d.Claims.Expr.Range(), "Invalid claim value",
 					"The claim %q of the token %q must be %s: %s.", name, d.Name, adapter.TypeName(cl.Type), err)})
 			}
@@ -294,6 +305,7 @@ func (c *compiler) checkAuthUse() {
 				"No tool, resource, resource template or prompt requires the scope %q. Add scopes = [%q] where it belongs, or remove the scope block.", s.Name, s.Name)})
 		}
 	}
+	c.initialScopes()
 	for _, b := range c.cfg.Backends {
 		be := c.table.Backends[b.Name]
 		if be == nil {
@@ -303,6 +315,41 @@ func (c *compiler) checkAuthUse() {
 			c.add(hcl.Diagnostics{errorf(b.DeclRange, "Client token forwarded",
 				"The backend %q forwards the Authorization header, which carries the client's access token for this server; with an auth block a token is never passed on to another service. Remove \"Authorization\" from forward_headers and give the backend its own credentials (headers, or an oauth2 block).", b.Name)})
 		}
+	}
+}
+
+// initialScopes sets the scopes the first 401 asks for: initial_scopes
+// when written, else the scopes that every tool, resource, resource
+// template and prompt requiring any has in common. When they have none in
+// common the 401 names every declared scope, and a warning says to write
+// initial_scopes.
+func (c *compiler) initialScopes() {
+	cfg := c.table.Auth
+	if cfg == nil {
+		return
+	}
+	if c.auth.initial != nil {
+		cfg.InitialScopes = c.auth.initial
+		return
+	}
+	var common []string
+	scoped := 0
+	for _, a := range c.table.accessLists() {
+		if len(a.Scopes) == 0 {
+			continue
+		}
+		if scoped == 0 {
+			common = slices.Clone(a.Scopes)
+		} else {
+			common = slices.DeleteFunc(common, func(s string) bool { return !slices.Contains(a.Scopes, s) })
+		}
+		scoped++
+	}
+	cfg.InitialScopes = common
+	if scoped > 0 && len(common) == 0 && len(c.auth.scopes) > 1 {
+		c.add(hcl.Diagnostics{warnf(c.auth.decl.DeclRange, "No scope common to all tools",
+			"The tools, resources and prompts that require scopes have none in common, so the 401 that starts a sign-in names every declared scope (%s), and MCP clients ask for all of them, the most powerful included. Say what a first sign-in asks for, as in initial_scopes = [%q]; a client asks for more when a call answers 403.",
+			strings.Join(c.auth.scopes, ", "), c.auth.scopes[0])})
 	}
 }
 
@@ -512,6 +559,8 @@ func (c *compiler) authFieldRange(ce *auth.ConfigError) hcl.Range {
 		return at(a.Algorithms)
 	case "leeway":
 		return at(a.Leeway)
+	case "initial_scopes":
+		return at(a.InitialScopes)
 	case "introspection":
 		if len(a.Introspection) > 0 {
 			in := a.Introspection[0]
@@ -545,6 +594,53 @@ func authFieldName(ce *auth.ConfigError, cfg *auth.Config) string {
 	return ce.Field
 }
 
+// Convert reads a claim's value (JSON, or a cty.Value) as the declared
+// type, as HCL converts values: a number or bool becomes its text where a
+// string is declared, a string holding a number or true/false becomes a
+// number or a bool. A fraction where an integer is declared is refused.
+func (cl *Claim) Convert(v any) (cty.Value, error) {
+	cv, err := ConvertClaim(v, cl.Type)
+	if err != nil {
+		return cv, err
+	}
+	if err := wholeNumbers(cv, cl.Decl); err != nil {
+		return cty.NilVal, err
+	}
+	return cv, nil
+}
+
+// wholeNumbers checks that the numbers where t says integer are whole.
+func wholeNumbers(v cty.Value, t *lang.Type) error {
+	if t == nil || v.IsNull() || !v.IsKnown() {
+		return nil
+	}
+	switch t.Kind {
+	case lang.KindInteger:
+		if v.Type() == cty.Number && !v.AsBigFloat().IsInt() {
+			return fmt.Errorf("a whole number is required")
+		}
+	case lang.KindList, lang.KindSet, lang.KindMap:
+		if t.Elem == nil || !v.CanIterateElements() {
+			return nil
+		}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if err := wholeNumbers(e, t.Elem); err != nil {
+				return err
+			}
+		}
+	case lang.KindObject:
+		for _, a := range t.Attrs {
+			if v.Type().IsObjectType() && v.Type().HasAttribute(a.Name) {
+				if err := wholeNumbers(v.GetAttr(a.Name), a.Type); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // ConvertClaim reads a claim's JSON value as the declared type.
 func ConvertClaim(v any, ty cty.Type) (cty.Value, error) {
 	if cv, ok := v.(cty.Value); ok {
@@ -555,4 +651,23 @@ func ConvertClaim(v any, ty cty.Type) (cty.Value, error) {
 		v = j
 	}
 	return eval.FromGoJSON(plainJSON(JSONValue(v)), ty)
+}
+
+// accessLists are what every tool, resource, resource template and prompt
+// asks of the caller.
+func (t *Table) accessLists() []Access {
+	var out []Access
+	for _, x := range t.Tools {
+		out = append(out, x.Access)
+	}
+	for _, x := range t.Resources {
+		out = append(out, x.Access)
+	}
+	for _, x := range t.Templates {
+		out = append(out, x.Access)
+	}
+	for _, x := range t.Prompts {
+		out = append(out, x.Access)
+	}
+	return out
 }

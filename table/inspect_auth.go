@@ -1,5 +1,7 @@
 package table
 
+import "github.com/mcpdecl/mcpdecl/auth"
+
 // accessInspection is what inspect shows of a primitive's requirements on the
 // caller: the scopes its token needs, and whether it reads auth.*.
 type accessInspection struct {
@@ -21,6 +23,7 @@ type authInspection struct {
 	Algorithms           []string          `json:"algorithms,omitempty"`
 	Leeway               string            `json:"leeway,omitempty"`
 	Scopes               []string          `json:"scopes"`
+	InitialScopes        []string          `json:"initialScopes,omitempty"`
 	Claims               []claimInspection `json:"claims,omitempty"`
 	Introspection        string            `json:"introspection,omitempty"`
 	Tokens               []tokenInspection `json:"tokens,omitempty"`
@@ -47,6 +50,9 @@ func inspectAuth(t *Table) *authInspection {
 	if out.Scopes == nil {
 		out.Scopes = []string{}
 	}
+	out.InitialScopes = a.InitialScopes
+	// The leeway tokens are checked with: the default when none is set.
+	out.Leeway = auth.DefaultLeeway.String()
 	if a.Leeway > 0 {
 		out.Leeway = a.Leeway.String()
 	}

@@ -284,25 +284,28 @@ func (c *compiler) compileSteps(decls []*lang.Step, owner string, args *Args, ne
 		if d.ForEach != nil {
 			st.ForEach, elem = c.compileForEach(d, c.withSteps(newScope(), before))
 		}
+		argsField := eval.EnvField{Name: "args", Type: argsEnv}
+		st.WhenEnv = eval.EnvType([]eval.EnvField{argsField, c.stepsEnv(before)})
+		var whenDiags hcl.Diagnostics // reported after the call's, in source order
+		if d.When != nil {
+			st.When, whenDiags = eval.CompileProgram(d.When, st.WhenEnv, true, c.cfg.Files)
+			programSteps(st.When, used)
+		}
 		if d.Call != nil {
 			st.Backend = d.Call.Backend
 			scope := c.withSteps(newScope(), before)
 			if elem != cty.NilType {
 				scope = withEach(scope, elem)
 			}
+			for _, name := range presentWhen(st.When) {
+				delete(scope.MayBeNull, name) // the step runs only when it was given
+			}
 			st.Action = c.compileCallWithin(d.Call, fmt.Sprintf("%s step %q", owner, d.Name), scope, timeout)
 			if st.Backend == "" {
 				st.Backend = describedBackend(st.Action)
 			}
 		}
-		argsField := eval.EnvField{Name: "args", Type: argsEnv}
-		st.WhenEnv = eval.EnvType([]eval.EnvField{argsField, c.stepsEnv(before)})
-		if d.When != nil {
-			p, diags := eval.CompileProgram(d.When, st.WhenEnv, true, c.cfg.Files)
-			c.add(diags)
-			st.When = p
-			programSteps(p, used)
-		}
+		c.add(whenDiags)
 		own := c.viewBefore(decls, i, true)
 		env := append(slices.Clone(c.resultEnv(stepKind(d))), argsField, c.stepsEnv(own))
 		if d.ForEach != nil {
@@ -326,6 +329,57 @@ func (c *compiler) compileSteps(decls []*lang.Step, owner string, args *Args, ne
 		out = append(out, st)
 	}
 	return out
+}
+
+// presentWhen names the arguments a step's when proves were given: each
+// args.<name> != nil (or nil != args.<name>) that the condition requires,
+// alone or joined to others by && (and).
+func presentWhen(p *eval.Program) []string {
+	if p == nil || p.Program == nil {
+		return nil
+	}
+	var out []string
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		b, ok := n.(*ast.BinaryNode)
+		if !ok {
+			return
+		}
+		switch b.Operator {
+		case "&&", "and":
+			walk(b.Left)
+			walk(b.Right)
+		case "!=":
+			arg, other := b.Left, b.Right
+			if _, isNil := arg.(*ast.NilNode); isNil {
+				arg, other = other, arg
+			}
+			if _, isNil := other.(*ast.NilNode); !isNil {
+				return
+			}
+			if name := argName(arg); name != "" {
+				out = append(out, name)
+			}
+		}
+	}
+	walk(p.Node())
+	return out
+}
+
+// argName is x of a node args.x, else "".
+func argName(n ast.Node) string {
+	m, ok := n.(*ast.MemberNode)
+	if !ok {
+		return ""
+	}
+	id, ok := m.Node.(*ast.IdentifierNode)
+	if !ok || id.Value != "args" {
+		return ""
+	}
+	if s, ok := m.Property.(*ast.StringNode); ok {
+		return s.Value
+	}
+	return ""
 }
 
 // describedBackend is the backend a compiled action names (a shell call's

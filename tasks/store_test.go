@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // stores returns the stores under test: memory always, Redis when
@@ -19,9 +21,8 @@ func stores(t *testing.T) map[string]func() Store {
 	out := map[string]func() Store{}
 	mem := NewMemory()
 	out["memory"] = func() Store { return mem }
-	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
+	url := testenv.Redis.Optional(t, "the Redis store")
 	if url == "" {
-		t.Log("MCPDECL_TEST_REDIS_URL is unset: the Redis store is not tested (.ci/run sets it to the local server)")
 		return out
 	}
 	prefix := fmt.Sprintf("mcpdecl-test-%d-%s:", time.Now().UnixNano(), t.Name())

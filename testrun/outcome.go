@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -26,6 +27,9 @@ type Target struct {
 	// (elicitation, sampling, roots) by key, as the client would send
 	// them. A question without an answer is one the client cannot answer.
 	Answers map[string]json.RawMessage
+	// Identity is the caller's verified access token (the test's auth);
+	// nil for a call without a token, as over stdio.
+	Identity *auth.Identity
 }
 
 // Outcome is what the client receives: one of the three results, or a
@@ -48,7 +52,7 @@ func (o *Outcome) Failed() bool {
 // result as the server does. log receives the detail of failures (the
 // client sees only their message); nil discards it.
 func Run(ctx context.Context, tbl *table.Table, t *Target, log *slog.Logger) (*Outcome, error) {
-	in := &dispatch.CallInput{Arguments: t.Arguments, Logger: log, Ask: answersFrom(t.Answers)}
+	in := &dispatch.CallInput{Arguments: t.Arguments, Logger: log, Ask: answersFrom(t.Answers), Identity: t.Identity}
 	var out Outcome
 	var err error
 	switch {

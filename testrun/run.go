@@ -286,17 +286,21 @@ func (r *runner) transport(name, base string, c *Case, replay *recording, scrub 
 	return off
 }
 
-// save writes what the recorders kept to the test's fixture file.
+// save writes what the recorders kept to the test's fixture file: the
+// backends that were sent requests, and no file at all for a test that
+// sent none (a file it already has is left as it is).
 func (d *doubles) save(c *Case) error {
-	if len(d.recorders) == 0 {
-		return nil
-	}
 	rec := &recording{Test: c.Name, Backends: map[string][]*exchange{}}
 	for name, r := range d.recorders {
 		if r.refused {
 			return nil
 		}
-		rec.Backends[name] = r.exchanges
+		if len(r.exchanges) > 0 {
+			rec.Backends[name] = r.exchanges
+		}
+	}
+	if len(rec.Backends) == 0 {
+		return nil
 	}
 	return rec.write(c.fixture)
 }

@@ -46,6 +46,9 @@ func (c *checker) target(t *lang.Test, tg *Target) {
 	if t.Answers != nil {
 		c.answers(t.Answers, tg)
 	}
+	if t.Auth != nil {
+		c.identity(t.Auth, tg)
+	}
 }
 
 // callRef reads call = tool.<name> or prompt.<name>.

@@ -195,7 +195,7 @@ func nullableSegment(s *adapter.Scope, expr hcl.Expression) hcl.Diagnostics {
 		return nil
 	}
 	return hcl.Diagnostics{check.Warning("Optional argument in path",
-		fmt.Sprintf("args.%s is optional and has no default, so it is null when the model leaves it out, and the call then fails: a path segment cannot be empty. Make it required, give it a default, or write a fallback, as in ${args.%s != null ? args.%s : \"all\"}.", attr.Name, attr.Name, attr.Name),
+		fmt.Sprintf("args.%s is optional and has no default, so it is null when the model leaves it out, and the call then fails: a path segment cannot be empty. Make it required, give it a default, write a fallback, as in ${args.%s != null ? args.%s : \"all\"}, or make the call a step that runs only when it is given (when = \"args.%s != nil\").", attr.Name, attr.Name, attr.Name, attr.Name),
 		expr.Range())}
 }
 

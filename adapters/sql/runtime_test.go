@@ -19,6 +19,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/checktest"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // Environment variables naming the test databases; without them the
@@ -46,16 +47,10 @@ func openTestDB(t *testing.T, name string) *testDB {
 		path := filepath.Join(t.TempDir(), "test.db")
 		db.driver, db.dsn, drv = "sqlite", "file:"+path, "sqlite"
 	case "postgres":
-		db.dsn = os.Getenv(envPostgres)
-		if db.dsn == "" {
-			t.Skipf("set %s (e.g. postgres://postgres@127.0.0.1:5432/mcpdecl_test?sslmode=disable) to run the Postgres cases", envPostgres)
-		}
+		db.dsn = testenv.Need(t, envPostgres)
 		db.driver, drv = "postgres", "pgx"
 	case "mariadb":
-		db.dsn = os.Getenv(envMySQL)
-		if db.dsn == "" {
-			t.Skipf("set %s (e.g. root@tcp(127.0.0.1:3306)/mcpdecl_test) to run the MariaDB/MySQL cases", envMySQL)
-		}
+		db.dsn = testenv.Need(t, envMySQL)
 		db.driver, drv = "mysql", "mysql"
 	}
 	admin, err := sql.Open(drv, strings.TrimPrefix(db.dsn, "file:"))

@@ -6,14 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // TestCheckPostgres runs `mcpdecl check` against a real PostgreSQL server.
 func TestCheckPostgres(t *testing.T) {
-	dsn := os.Getenv("MCPDECL_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		t.Skip("MCPDECL_TEST_POSTGRES_DSN is not set; skipping the PostgreSQL check test (.ci/run sets it)")
-	}
+	dsn := testenv.Postgres.Need(t)
 	dir := t.TempDir()
 	cfg := `
 server {

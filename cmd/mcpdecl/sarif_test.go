@@ -11,26 +11,15 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// sarifSchemaPath is where scripts/sarif-schema.sh installs the official
-// SARIF 2.1.0 schema (MCPDECL_SARIF_SCHEMA names another file).
-func sarifSchemaPath() string {
-	if p := os.Getenv("MCPDECL_SARIF_SCHEMA"); p != "" {
-		return p
-	}
-	tools := os.Getenv("MCPDECL_TOOLS_DIR")
-	if tools == "" {
-		tools = filepath.Join("..", "..", ".tools")
-	}
-	abs, _ := filepath.Abs(filepath.Join(tools, "sarif", "node_modules", "@microsoft", "jest-sarif", "lib", "schemas", "sarif-2.1.0-rtm.5.json"))
-	return abs
-}
+// sarifSchemaPath is the official SARIF 2.1.0 schema, kept in the
+// repository (testdata/sarif/README.md says where it comes from).
+var sarifSchemaPath = filepath.Join("..", "..", "testdata", "sarif", "sarif-2.1.0-rtm.5.json")
 
 func officialSARIFSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	path := sarifSchemaPath()
-	f, err := os.Open(path)
+	f, err := os.Open(sarifSchemaPath)
 	if err != nil {
-		t.Skipf("the SARIF 2.1.0 schema is not installed (%v); run scripts/sarif-schema.sh, as .ci/run does", err)
+		t.Fatalf("the SARIF 2.1.0 schema of testdata/sarif: %v", err)
 	}
 	defer f.Close()
 	doc, err := jsonschema.UnmarshalJSON(f)

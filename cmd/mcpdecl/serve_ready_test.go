@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/serving"
 )
 
@@ -68,10 +68,8 @@ func TestReadyzBreakdown(t *testing.T) {
 // once each relay is cut, 503 with the backend (then the store)
 // unreachable, the error without the DSN's password.
 func TestReadyzUnreachable(t *testing.T) {
-	pgDSN, redisURL := os.Getenv("MCPDECL_TEST_POSTGRES_DSN"), os.Getenv("MCPDECL_TEST_REDIS_URL")
-	if pgDSN == "" || redisURL == "" {
-		t.Skip("MCPDECL_TEST_POSTGRES_DSN or MCPDECL_TEST_REDIS_URL is unset: an unreachable database is tested on real PostgreSQL and Redis (.ci/run sets both)")
-	}
+	// An unreachable database is tested on real PostgreSQL and Redis.
+	pgDSN, redisURL := testenv.Postgres.Need(t), testenv.Redis.Need(t)
 	const password = "pw-Readyz-9c1e"
 	pg, rd := startRelay(t, hostOf(t, pgDSN)), startRelay(t, hostOf(t, redisURL))
 	u, _ := url.Parse(pgDSN)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
@@ -41,10 +42,8 @@ tool "sleeper" {
 // stopped (its command is gone) and recorded failed in the store, and the
 // process exits cleanly.
 func TestServeDrainOnSIGTERM(t *testing.T) {
-	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
-	if url == "" {
-		t.Skip("MCPDECL_TEST_REDIS_URL is unset: the drain is tested with a shared task store (.ci/run sets it)")
-	}
+	// The drain is tested with a shared task store.
+	url := testenv.Redis.Need(t)
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "drain.hcl")

@@ -9,6 +9,7 @@ auth {
   authorization_servers = ["https://login.example.com"]
   algorithms            = ["RS256", "ES256"]
   leeway                = "30s"
+  initial_scopes        = ["orders:read"]
 
   scope "orders:read" {
     description = "Read orders"

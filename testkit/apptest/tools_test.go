@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // chromiumPath is where Debian's chromium package puts the browser; the
@@ -45,11 +47,7 @@ func needBrowserTools(t *testing.T) browserTools {
 		}
 	}
 	if len(missing) > 0 {
-		msg := "apptest: the browser test needs " + strings.Join(missing, ", ") + "; run ./scripts/browser.sh"
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + " (CI must run it: .ci/run)")
-		}
-		t.Skip(msg)
+		testenv.Require(t, "Chromium, node and the browser test's npm packages (missing: "+strings.Join(missing, ", ")+")", "run ./scripts/browser.sh")
 	}
 	return bt
 }

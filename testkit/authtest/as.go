@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // AS is a running authorization server (see Start).
@@ -115,11 +117,7 @@ func StartWith(t testing.TB, opts Options) *AS {
 
 func notInstalled(t testing.TB, modules string) {
 	t.Helper()
-	msg := fmt.Sprintf("authtest: the authorization server is not installed in %s; run ./scripts/authserver.sh", modules)
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg + " (CI must install it: .ci/run)")
-	}
-	t.Skip(msg)
+	testenv.Require(t, "the OAuth authorization server (oauth2-mock-server, Node 22) in "+modules, "run ./scripts/authserver.sh")
 }
 
 // repoRoot is the folder holding go.mod, found upwards from the working

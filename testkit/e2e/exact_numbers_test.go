@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -197,15 +198,11 @@ func exactDatabases(t *testing.T) []exactSQL {
 		{name: "sqlite-numeric", driver: "sqlite", column: "NUMERIC", total: "304.8"},
 		{name: "sqlite-text", driver: "sqlite", column: "TEXT", total: `"304.80"`},
 	}
-	if dsn := os.Getenv("MCPDECL_TEST_POSTGRES_DSN"); dsn != "" {
+	if dsn := testenv.Postgres.Optional(t, "the PostgreSQL NUMERIC case"); dsn != "" {
 		dbs = append(dbs, exactSQL{name: "postgres", driver: "postgres", dsn: dsn, column: "NUMERIC(40,2)", total: "304.80"})
-	} else {
-		t.Log("MCPDECL_TEST_POSTGRES_DSN is not set: the PostgreSQL NUMERIC case is skipped")
 	}
-	if dsn := os.Getenv("MCPDECL_TEST_MYSQL_DSN"); dsn != "" {
+	if dsn := testenv.MySQL.Optional(t, "the MariaDB DECIMAL case"); dsn != "" {
 		dbs = append(dbs, exactSQL{name: "mariadb", driver: "mysql", dsn: dsn, column: "DECIMAL(40,2)", total: "304.80"})
-	} else {
-		t.Log("MCPDECL_TEST_MYSQL_DSN is not set: the MariaDB DECIMAL case is skipped")
 	}
 	return dbs
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // injection is what a caller sends to run commands of its own.
@@ -27,6 +29,12 @@ var runnerInjections = []struct {
 	{"git alias", `["git", "-c", "alias.x=!${args.x}", "x"]`, injection, "\"alias.x"},
 	{"gdb -ex", `["gdb", "-batch", "-nx", "-ex", args.x]`, "shell " + injection, "args.x]"},
 	{"make --eval", `["make", "-s", "-f", "/dev/null", "--eval=${args.x}", "--eval=all:", "all"]`, "$(info $(shell " + injection + "))", "\"--eval=${args.x}"},
+}
+
+// runnerPackages are the Debian packages of the runners.
+var runnerPackages = map[string]string{
+	"flock": "util-linux", "script": "bsdutils", "env": "coreutils", "tar": "tar",
+	"git": "git", "gdb": "gdb", "make": "make",
 }
 
 func runnersConfig(command, extra string) string {
@@ -62,9 +70,7 @@ func TestHostileRunnersRefusedAtLoad(t *testing.T) {
 	for _, tt := range runnerInjections {
 		t.Run(tt.name, func(t *testing.T) {
 			prog := strings.Trim(strings.Fields(tt.command)[0], `[",`)
-			if _, err := exec.LookPath(prog); err != nil {
-				t.Skipf("%s is not installed", prog)
-			}
+			testenv.Command(t, prog, "apt-get install "+runnerPackages[prog])
 			allowed := writeNamedConfig(t, "runners.hcl", runnersConfig(tt.command, "allow_shell = true"))
 			srv := setups[0].connect(t, allowed, nil, nil)
 			res, err := srv.c.callTool(testCtx(t), "t", map[string]any{"x": tt.value})

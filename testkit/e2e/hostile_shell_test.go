@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // Hostile input against shell tools, served to real clients: an argument
@@ -70,9 +72,7 @@ tool "accented" {
 // gitRepo makes a repository with one commit in a new directory.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	testenv.Command(t, "git", "apt-get install git")
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"init", "-q"},

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/mcp"
 )
 
@@ -51,10 +52,7 @@ var hostileSQLDBs = []hostileSQLDB{
 func TestHostileSQLSessionsKilled(t *testing.T) {
 	for _, db := range hostileSQLDBs {
 		t.Run(db.name, func(t *testing.T) {
-			dsn := os.Getenv(db.env)
-			if dsn == "" {
-				t.Skipf("set %s to run the %s case", db.env, db.name)
-			}
+			dsn := testenv.Need(t, db.env)
 			admin, err := sql.Open(db.sqlDriver, dsn)
 			if err != nil {
 				t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // scrape reads /metrics with Prometheus's own parser.
@@ -95,7 +97,7 @@ func TestMetricsSQLPools(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "orders.sql"), "CREATE TABLE orders (id INTEGER PRIMARY KEY);\n")
 	config := poolsConfig
-	pgDSN := os.Getenv("MCPDECL_TEST_POSTGRES_DSN")
+	pgDSN := testenv.Postgres.Optional(t, "the PostgreSQL pool (only the SQLite one is checked)")
 	if pgDSN != "" {
 		config += `
 backend "sql" "pg" {
@@ -110,8 +112,6 @@ tool "pg_nap" {
   }
 }
 `
-	} else {
-		t.Log("MCPDECL_TEST_POSTGRES_DSN is unset: only the SQLite pool is checked (.ci/run sets it)")
 	}
 	path := filepath.Join(dir, "pools.hcl")
 	writeTestFile(t, path, config)
@@ -200,10 +200,8 @@ tool "chatty" {
 // run and by how they ended, with tasks in memory and in Redis.
 func TestMetricsTasks(t *testing.T) {
 	stores := []string{"memory"}
-	if url := os.Getenv("MCPDECL_TEST_REDIS_URL"); url != "" {
+	if url := testenv.Redis.Optional(t, "tasks in Redis"); url != "" {
 		stores = append(stores, url)
-	} else {
-		t.Log("MCPDECL_TEST_REDIS_URL is unset: tasks in Redis are not checked (.ci/run sets it)")
 	}
 	for _, store := range stores {
 		t.Run(strings.SplitN(store, ":", 2)[0], func(t *testing.T) {

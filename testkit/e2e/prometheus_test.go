@@ -12,16 +12,17 @@ import (
 	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // TestPrometheusScrapes: a real Prometheus (Debian's package; .ci/run
 // installs it) scrapes `serve --metrics` on loopback, and its query API
 // returns the series of a call a real client made, and the SQL pool's.
 func TestPrometheusScrapes(t *testing.T) {
-	prom, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Skip("no prometheus command (apt-get install prometheus; .ci/run installs it): /metrics is still read with Prometheus's parser by the other metrics tests")
-	}
+	// Without it, /metrics is still read with Prometheus's parser by the
+	// other metrics tests.
+	prom := testenv.Command(t, "prometheus", "apt-get install prometheus (the test starts its own; .ci/run installs it)")
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "orders.sql"), "CREATE TABLE orders (id INTEGER PRIMARY KEY);\n")
 	config := filepath.Join(dir, "pools.hcl")

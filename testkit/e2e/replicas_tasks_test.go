@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // TestReplicaKilledMidTask: three replicas share Redis for their tasks. A
@@ -21,10 +23,7 @@ import (
 // replica 2 reports the task "working" until the lease runs out, then
 // "failed" with a message saying its server stopped.
 func TestReplicaKilledMidTask(t *testing.T) {
-	url := os.Getenv("MCPDECL_TEST_REDIS_URL")
-	if url == "" {
-		t.Skip("MCPDECL_TEST_REDIS_URL is unset: no Redis to share tasks (.ci/run sets it)")
-	}
+	url := testenv.Redis.Need(t)
 	c := startCluster(t, repoPath(t, "testdata/conformance/everything.hcl"), "--task-store", url, "--task-lease", "1s")
 	secs := fmt.Sprintf("%d.%06d7", 300+rand.IntN(200), rand.IntN(1000000))
 	t.Cleanup(func() { killSleeps(secs) })

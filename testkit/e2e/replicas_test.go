@@ -15,6 +15,8 @@ import (
 	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
 
 // cluster is three `mcpdecl serve` replicas sharing a key file behind
@@ -28,9 +30,7 @@ type cluster struct {
 // startCluster starts the replicas of config, each with the serve flags.
 func startCluster(t *testing.T, config string, flags ...string) *cluster {
 	t.Helper()
-	if _, err := exec.LookPath("nginx"); err != nil {
-		t.Skip("nginx is not installed (apt-get install nginx-light; .ci/run installs it)")
-	}
+	testenv.Command(t, "nginx", "apt-get install nginx-light (the test starts its own; .ci/run installs it)")
 	dir := t.TempDir()
 	script := repoPath(t, "scripts/replicas.sh")
 	out, err := exec.Command(script, append([]string{"start", dir, fmt.Sprint(freePort(t)), "3", binPath, config}, flags...)...).Output()

@@ -13,18 +13,11 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// ExtAppsSchemaPath is where scripts/ext-apps.sh installs the MCP Apps
-// extension's schema (MCPDECL_EXT_APPS_SCHEMA names another file).
+// ExtAppsSchemaPath is the MCP Apps extension's schema, kept in the
+// repository (testdata/ext-apps/README.md says where it comes from).
 func ExtAppsSchemaPath() string {
-	if p := os.Getenv("MCPDECL_EXT_APPS_SCHEMA"); p != "" {
-		return p
-	}
-	tools := os.Getenv("MCPDECL_TOOLS_DIR")
-	if tools == "" {
-		_, file, _, _ := runtime.Caller(0)
-		tools = filepath.Join(filepath.Dir(file), "..", "..", ".tools")
-	}
-	return filepath.Join(tools, "ext-apps", "node_modules", "@modelcontextprotocol", "ext-apps", "dist", "src", "generated", "schema.json")
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "ext-apps", "schema.json")
 }
 
 var extApps struct {
@@ -60,16 +53,12 @@ func loadExtApps() error {
 	return extApps.err
 }
 
-// RequireExtApps skips a test when the MCP Apps schema is not installed,
-// and fails it under CI, where .ci/run installs it.
+// RequireExtApps fails a test when the MCP Apps schema of
+// testdata/ext-apps does not load.
 func RequireExtApps(t testing.TB) {
 	t.Helper()
 	if err := loadExtApps(); err != nil {
-		msg := fmt.Sprintf("the MCP Apps schema (@modelcontextprotocol/ext-apps) is not installed (%v); run scripts/ext-apps.sh, as .ci/run does", err)
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		t.Fatalf("the MCP Apps schema of testdata/ext-apps: %v", err)
 	}
 }
 
