@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -34,9 +35,9 @@ type otlpExporter struct {
 	client *http.Client
 	retry  retryPolicy
 
-	stopped context.Context // done once Shutdown is called: an export in flight ends
-	stop    context.CancelFunc
-	bufs    sync.Pool // *[]byte request bodies
+	stopped  context.Context // done once Shutdown is called: an export in flight ends
+	stop     context.CancelFunc
+	lastSize atomic.Int64 // of the last request, to size the next one's buffer
 }
 
 var _ sdktrace.SpanExporter = (*otlpExporter)(nil)
@@ -238,17 +239,10 @@ func (e *otlpExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 	if len(spans) == 0 {
 		return nil
 	}
-	bp, _ := e.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
-	body := appendExportRequest((*bp)[:0], spans)
-	defer func() {
-		if cap(body) <= 1<<20 { // a rare huge batch is not kept
-			*bp = body[:0]
-			e.bufs.Put(bp)
-		}
-	}()
+	// A new buffer each time: the transport may still read a request's
+	// body after Do returns (an early answer), so it is never reused.
+	body := appendExportRequest(make([]byte, 0, e.lastSize.Load()+e.lastSize.Load()/8), spans)
+	e.lastSize.Store(int64(len(body)))
 	if len(body) == 0 {
 		return nil
 	}
