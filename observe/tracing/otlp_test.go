@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/pem"
 	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -47,9 +50,13 @@ type received struct {
 	err     error
 }
 
-func newCollector(t *testing.T) *collector {
+func newCollector(t *testing.T) *collector { return startCollector(t, false) }
+
+// startCollector starts a collector, over TLS with httptest's
+// certificate when tls.
+func startCollector(t *testing.T, tls bool) *collector {
 	c := &collector{}
-	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := received{at: time.Now(), header: r.Header.Clone()}
 		var body io.Reader = r.Body
 		if r.Header.Get("Content-Encoding") == "gzip" {
@@ -81,6 +88,11 @@ func newCollector(t *testing.T) *collector {
 		w.Header().Set("Content-Type", "application/x-protobuf")
 		_, _ = w.Write(out)
 	}))
+	if tls {
+		c.StartTLS()
+	} else {
+		c.Start()
+	}
 	t.Cleanup(c.Close)
 	return c
 }
@@ -562,4 +574,32 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestOTLPTLS: an https endpoint is verified against
+// OTEL_EXPORTER_OTLP_CERTIFICATE, else the system's roots; a
+// certificate with an http endpoint stops the start.
+func TestOTLPTLS(t *testing.T) {
+	col := startCollector(t, true)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: col.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spans := sampleSpans(t)[:1]
+	if err := exporterFor(t, col, map[string]string{"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE": ca}).ExportSpans(context.Background(), spans); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(col.got(t)); n != 1 {
+		t.Fatalf("%d requests", n)
+	}
+	err := exporterFor(t, col, nil).ExportSpans(context.Background(), spans)
+	if err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("without the certificate: %v", err)
+	}
+	_, err = newOTLPExporter(func(k string) string {
+		return map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_CERTIFICATE": ca}[k]
+	}, "test")
+	if err == nil || err.Error() != "traces: the OTLP exporter: insecure HTTP endpoint cannot use TLS client configuration" {
+		t.Errorf("http with a certificate: %v", err)
+	}
 }
