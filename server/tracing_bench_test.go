@@ -3,7 +3,9 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	runtimemetrics "runtime/metrics"
@@ -50,8 +52,10 @@ func (discard) Shutdown(context.Context) error                             { ret
 // by its result block (static) and by SQLite (sql: one backend call),
 // with metrics and traces off (what serve runs without --metrics and
 // without an OTLP endpoint), metrics only, traces only (every span
-// sampled, batched as serve batches them to an exporter that drops them)
-// and both, in one run;
+// sampled, batched as serve batches them to an exporter that drops them),
+// both, and traces as serve exports them (otlp: tracing.Start's provider
+// and OTLP/HTTP exporter, to a collector on loopback in the same process
+// that reads each request and drops it, its CPU time counted too), in one run;
 // the lines other than off report what they add per call, in wall time
 // and in the process's CPU time (the span exporter's goroutine and the
 // garbage collector included), and in that CPU time without the
@@ -65,7 +69,7 @@ func BenchmarkToolsCallTracing(b *testing.B) {
 	tables := map[string]*table.Table{"static": compileFile(b, interopConfig), "sql": sqliteGreet(b)}
 	for _, kind := range []string{"static", "sql"} {
 		var base [4]float64
-		for _, mode := range []string{"off", "metrics", "traces", "both"} {
+		for _, mode := range []string{"off", "metrics", "traces", "both", "otlp"} {
 			h := tracedHandler(b, tables[kind], mode)
 			b.Run(kind+"/"+mode, func(b *testing.B) {
 				before, idleBefore := cpuNow(), idleGCNow()
@@ -98,6 +102,19 @@ func tracedHandler(b *testing.B, tbl *table.Table, mode string) http.Handler {
 			sdktrace.WithSampler(sdktrace.AlwaysSample()))
 		b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 		opts.Tracer = tracing.New(tp)
+	}
+	if mode == "otlp" {
+		collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+		}))
+		b.Cleanup(collector.Close)
+		env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": collector.URL, "OTEL_TRACES_SAMPLER": "always_on"}
+		p, err := tracing.Start(context.Background(), func(k string) string { return env[k] }, tracing.Settings{Version: "bench"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = p.Shutdown(context.Background()) })
+		opts.Tracer = p.Tracer()
 	}
 	srv, err := server.Open(context.Background(), tbl, opts)
 	if err != nil {

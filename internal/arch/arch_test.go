@@ -246,3 +246,20 @@ func TestOpenTelemetryOnlyInTracing(t *testing.T) {
 		}
 	}
 }
+
+// TestNoGRPCInBinary: traces go over OTLP/HTTP with an exporter of our
+// own, so the binary links no gRPC stack (the SDK's OTLP/HTTP exporter
+// pulled in grpc, grpc-gateway and genproto through its options).
+func TestNoGRPCInBinary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../../cmd/mcpdecl").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		for _, banned := range []string{"google.golang.org/grpc", "github.com/grpc-ecosystem", "google.golang.org/genproto"} {
+			if dep == banned || strings.HasPrefix(dep, banned+"/") {
+				t.Errorf("cmd/mcpdecl depends on %s: the binary must not link a gRPC stack", dep)
+			}
+		}
+	}
+}

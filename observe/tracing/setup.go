@@ -10,7 +10,6 @@ import (
 	"github.com/go-logr/logr"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
@@ -18,7 +17,7 @@ import (
 // Settings say how a served configuration is traced.
 type Settings struct {
 	// On turns tracing on even when no OTLP endpoint variable is set
-	// (serve --traces): spans then go to the exporter's default endpoint,
+	// (serve --traces): spans then go to the default endpoint,
 	// http://localhost:4318/v1/traces.
 	On bool
 	// Version is the service.version of the spans' resource.
@@ -41,12 +40,11 @@ func (p *Provider) Shutdown(ctx context.Context) error { return p.tp.Shutdown(ct
 // Start makes the provider the environment asks for, or nil when tracing
 // is off. It is on when s.On is set or OTEL_EXPORTER_OTLP_ENDPOINT or
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is, unless OTEL_SDK_DISABLED=true or
-// OTEL_TRACES_EXPORTER=none. The exporter reads the other OTEL_EXPORTER_OTLP_*
-// variables itself (headers, timeout, compression, certificates), the
-// resource OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES; the batching
-// (see Batcher) is OTEL_BSP_*, the sampler OTEL_TRACES_SAMPLER(_ARG).
-// getenv reads the environment (os.Getenv); the SDK's own readers use
-// the process's.
+// OTEL_TRACES_EXPORTER=none. The exporter (otlpExporter) reads the other
+// OTEL_EXPORTER_OTLP_* variables (headers, timeout, compression,
+// certificates, insecure) through getenv, the resource OTEL_SERVICE_NAME
+// and OTEL_RESOURCE_ATTRIBUTES from the process's environment; the
+// batching (see Batcher) is OTEL_BSP_*, the sampler OTEL_TRACES_SAMPLER(_ARG).
 func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provider, error) {
 	on, err := wanted(getenv, s.On)
 	if !on || err != nil {
@@ -63,9 +61,9 @@ func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provid
 	if err != nil {
 		return nil, err
 	}
-	exp, err := otlptracehttp.New(ctx)
+	exp, err := newOTLPExporter(getenv, s.Version)
 	if err != nil {
-		return nil, fmt.Errorf("traces: the OTLP exporter: %w", err)
+		return nil, err
 	}
 	res, err := resource.New(ctx, resource.WithTelemetrySDK(),
 		resource.WithAttributes(attribute.String("service.name", "mcpdecl"), attribute.String("service.version", s.Version)),
@@ -92,7 +90,7 @@ func wanted(getenv func(string) string, on bool) (bool, error) {
 	return on || getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "", nil
 }
 
-// checkProtocol refuses an OTLP protocol other than http/protobuf: the
+// checkProtocol refuses an OTLP protocol other than http/protobuf: a
 // gRPC exporter would add a gRPC stack to the binary for what any
 // collector also takes over HTTP.
 func checkProtocol(getenv func(string) string) error {
