@@ -11,7 +11,8 @@
 #      free loopback port, with the default flags (no --legacy-sessions:
 #      2025 clients must get every feature without server-side sessions);
 #   4. runs `--suite all` with 0.1.16 and `--requirements 2026-07-28` with
-#      0.2.0-alpha.12, and compares every failed check with
+#      0.2.0-alpha.12, at /mcp and again at the toolset endpoint
+#      /mcp/toolsets/everything, and compares every failed check with
 #      testdata/conformance/expected-failures.txt: an unlisted failure fails
 #      the run, and so does a listed check that passes (or is no longer run);
 #   5. runs scripts/clients/smoke.mjs (stdio and HTTP, both client eras);
@@ -99,9 +100,22 @@ if [[ ${SKIP_SUITES:-} != 1 ]]; then
   "$NODE22" "$SUITE_2026" server --url "$URL" --requirements 2026-07-28 -o "$OUT/2026" >"$OUT/suite-2026.log" 2>&1 || true
   sed -n '/=== SUMMARY ===/,$p' "$OUT/suite-2026.log"
 
+  # A toolset's endpoint is a server of its own: the same suites, against
+  # the fixture's toolset of every tool.
+  TS=$OUT/toolset
+  log "the same suites at the toolset endpoint $URL/toolsets/everything"
+  "$NODE22" "$SUITE_2025" server --url "$URL/toolsets/everything" --suite all -o "$TS/2025" >"$OUT/toolset-2025.log" 2>&1 || true
+  sed -n '/=== SUMMARY ===/,$p' "$OUT/toolset-2025.log" | tail -3
+  "$NODE22" "$SUITE_2026" server --url "$URL/toolsets/everything" --requirements 2026-07-28 -o "$TS/2026" >"$OUT/toolset-2026.log" 2>&1 || true
+  sed -n '/=== SUMMARY ===/,$p' "$OUT/toolset-2026.log" | tail -3
+
   cleanup
   SERVER_PID=
   if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$OUT/2025:$OUT/suite-2025.log" "2026=$OUT/2026:$OUT/suite-2026.log"; then
+    status=1
+  fi
+  log "results at the toolset endpoint"
+  if ! "$NODE22" scripts/clients/check-results.mjs "$EXPECTED" "2025=$TS/2025:$OUT/toolset-2025.log" "2026=$TS/2026:$OUT/toolset-2026.log"; then
     status=1
   fi
 fi

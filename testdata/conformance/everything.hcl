@@ -24,6 +24,13 @@ locals {
   wav = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA="
 }
 
+# Every tool again as a toolset, served at /mcp/toolsets/everything, so
+# that the suites also run against a toolset's endpoint.
+toolset "everything" {
+  description = "Every tool of the fixture."
+  tools       = ["*"]
+}
+
 # ---------------------------------------------------------------- tools
 
 tool "test_simple_text" {
