@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,15 +15,7 @@ import (
 // parseDoc parses an inline document as the command does.
 func parseDoc(t *testing.T, doc string) *API {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "doc.yaml")
-	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	src, err := Read(context.Background(), path, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := Parse(src)
+	api, err := parseBytes(t, "doc.yaml", []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,15 +53,7 @@ paths:
 // differing in case are one); an untagged operation is in none. The
 // configuration compiles, and each toolset has the tools said.
 func TestToolsetsFromTags(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "code.yaml")
-	if err := os.WriteFile(path, []byte(taggedDoc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	src, err := Read(context.Background(), path, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := Parse(src)
+	api, err := parseBytes(t, "code.yaml", []byte(taggedDoc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -17,9 +16,7 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "modernc.org/sqlite"
 
-	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/testkit/authtest"
 )
 
@@ -57,29 +54,11 @@ INSERT INTO orders (owner, item) VALUES ('alice', 'pen'), ('bob', 'ink'), ('alic
 	api := &headerAPI{}
 	apiSrv := httptest.NewServer(api)
 	t.Cleanup(apiSrv.Close)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	endpoint := "http://" + ln.Addr().String() + "/mcp"
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	vars := map[string]string{"resource": endpoint, "issuer": as.Issuer, "api": apiSrv.URL, "db": db}
-	srv := openServer(t, repoPath(t, "testkit/e2e/testdata/auth.hcl"), vars, nil, &server.Options{Logger: logger, HTTPAuth: true})
-	proto := mcp.NewServer(srv, &mcp.Options{Logger: logger})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", proto.HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))
-	for _, p := range auth.MetadataPaths("/mcp") {
-		mux.Handle(p, srv.Metadata())
-	}
-	hs := &http.Server{Handler: mux}
-	go func() { _ = hs.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = proto.Shutdown(ctx)
-		_ = hs.Shutdown(ctx)
-	})
+	endpoint := serveWithAuth(t, repoPath(t, "testkit/e2e/testdata/auth.hcl"), func(endpoint string) map[string]string {
+		return map[string]string{"resource": endpoint, "issuer": as.Issuer, "api": apiSrv.URL, "db": db}
+	}, logger)
 	return &authSetup{as: as, endpoint: endpoint, api: api, logs: logs}
 }
 

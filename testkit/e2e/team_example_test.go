@@ -28,21 +28,23 @@ func serveTeamExample(t *testing.T, as *authtest.AS) (endpoint, db string) {
 	db = filepath.Join(t.TempDir(), "team.db")
 	endpoint = serveWithAuth(t, repoPath(t, "examples/team.hcl"), func(endpoint string) map[string]string {
 		return map[string]string{"resource": endpoint, "issuer": as.Issuer, "team_db": db}
-	})
+	}, nil)
 	return endpoint, db
 }
 
 // serveWithAuth serves the configuration at path over HTTP with token
 // checks, with the variables vars gives for its endpoint, and returns the
-// endpoint.
-func serveWithAuth(t *testing.T, path string, vars func(endpoint string) map[string]string) string {
+// endpoint. The server logs to logger (nil: nowhere).
+func serveWithAuth(t *testing.T, path string, vars func(endpoint string) map[string]string, logger *slog.Logger) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	endpoint := "http://" + ln.Addr().String() + "/mcp"
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	srv := openServer(t, path, vars(endpoint), nil, &server.Options{Logger: logger, HTTPAuth: true})
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: logger})
 	mux := http.NewServeMux()
@@ -195,7 +197,7 @@ func TestIntrospectionOnlyWithRealServer(t *testing.T) {
 	}
 	endpoint := serveWithAuth(t, path, func(endpoint string) map[string]string {
 		return map[string]string{"resource": endpoint, "introspect": as.Issuer + "/introspect", "client_id": as.ClientID, "client_secret": as.ClientSecret}
-	})
+	}, nil)
 	req := authtest.TokenRequest{Subject: "alice", Scope: "team:read", Resource: []string{endpoint}, Claims: map[string]any{"tenant": "acme"}}
 	opaque, jwt := as.Opaque(t, req), as.Token(t, req)
 	for name, token := range map[string]string{"opaque": opaque, "jwt": jwt} {
