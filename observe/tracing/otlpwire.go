@@ -295,35 +295,15 @@ func appendValue(b []byte, v attribute.Value) []byte {
 		b = protowire.AppendTag(b, fAnyBytes, protowire.BytesType)
 		return protowire.AppendBytes(b, v.AsByteSlice())
 	case attribute.BOOLSLICE:
-		b, at := openMessage(b, fAnyArray)
-		for _, x := range v.AsBoolSlice() {
-			b = appendElement(b, attribute.BoolValue(x))
-		}
-		return closeMessage(b, at)
+		return appendArray(b, v.AsBoolSlice(), attribute.BoolValue)
 	case attribute.INT64SLICE:
-		b, at := openMessage(b, fAnyArray)
-		for _, x := range v.AsInt64Slice() {
-			b = appendElement(b, attribute.Int64Value(x))
-		}
-		return closeMessage(b, at)
+		return appendArray(b, v.AsInt64Slice(), attribute.Int64Value)
 	case attribute.FLOAT64SLICE:
-		b, at := openMessage(b, fAnyArray)
-		for _, x := range v.AsFloat64Slice() {
-			b = appendElement(b, attribute.Float64Value(x))
-		}
-		return closeMessage(b, at)
+		return appendArray(b, v.AsFloat64Slice(), attribute.Float64Value)
 	case attribute.STRINGSLICE:
-		b, at := openMessage(b, fAnyArray)
-		for _, x := range v.AsStringSlice() {
-			b = appendElement(b, attribute.StringValue(x))
-		}
-		return closeMessage(b, at)
+		return appendArray(b, v.AsStringSlice(), attribute.StringValue)
 	case attribute.SLICE:
-		b, at := openMessage(b, fAnyArray)
-		for _, x := range v.AsSlice() {
-			b = appendElement(b, x)
-		}
-		return closeMessage(b, at)
+		return appendArray(b, v.AsSlice(), func(x attribute.Value) attribute.Value { return x })
 	case attribute.MAP:
 		b, at := openMessage(b, fAnyKVList)
 		b = appendKeyValues(b, fListValues, v.AsMap())
@@ -333,6 +313,15 @@ func appendValue(b []byte, v attribute.Value) []byte {
 	}
 	b = protowire.AppendTag(b, fAnyString, protowire.BytesType)
 	return protowire.AppendString(b, "INVALID")
+}
+
+// appendArray appends the ArrayValue of xs, each made a value by value.
+func appendArray[T any](b []byte, xs []T, value func(T) attribute.Value) []byte {
+	b, at := openMessage(b, fAnyArray)
+	for _, x := range xs {
+		b = appendElement(b, value(x))
+	}
+	return closeMessage(b, at)
 }
 
 // appendElement appends v as one of the values of an ArrayValue.
