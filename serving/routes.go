@@ -33,7 +33,9 @@ func (m *routeMux) HandleFunc(pattern string, f func(http.ResponseWriter, *http.
 // checks.
 func (c *Instance) httpRoutes(addr net.Addr, srv *server.Server, proto *mcp.Server, keys *mcp.Keys, ready *readiness) *routeMux {
 	mux := newRouteMux()
-	mux.Handle(c.opts.Path, proto.HTTPHandler(c.mcpOptionsFor(addr, keys, c.mainGuard(srv))))
+	// The view's guard: the server's token checks, and the scopes of the
+	// toolsets --toolset selected.
+	mux.Handle(c.opts.Path, proto.HTTPHandler(c.mcpOptions(addr, keys, c.view.Guard)))
 	c.mountToolsets(mux, addr)
 	for _, p := range auth.MetadataPaths(c.opts.Path) {
 		mux.Handle(p, srv.Metadata()) // the protected-resource metadata, served without a token
@@ -46,11 +48,11 @@ func (c *Instance) httpRoutes(addr net.Addr, srv *server.Server, proto *mcp.Serv
 
 // mcpOptions are the MCP endpoint's options; their Host and Origin rule
 // guards the listener's other routes too (guardHosts).
-func (c *Instance) mcpOptions(addr net.Addr, keys *mcp.Keys, srv *server.Server) *mcp.HTTPOptions {
+func (c *Instance) mcpOptions(addr net.Addr, keys *mcp.Keys, guard mcp.HTTPGuard) *mcp.HTTPOptions {
 	return c.opts.handlerOptions(&mcp.HTTPOptions{
 		LegacySessions: c.opts.LegacySessions, AllowedOrigins: c.opts.AllowedOrigins, CORS: c.opts.CORS,
 		Loopback: isLoopbackAddr(addr), SessionKeys: keys,
-		Guard: srv.Guard, // tokens, with an auth block
+		Guard: guard, // tokens, with an auth block
 		// a 2025 session belongs to the token's subject that started it
 		Principal: server.Principal,
 	})

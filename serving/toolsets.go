@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/mcp"
-	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
@@ -64,7 +63,7 @@ func (e *toolsetEndpoints) endpoint(name string) *toolsetEndpoint {
 	i := e.inst
 	view := i.srv.View([]string{name}, i.opts.Dynamic)
 	proto := mcp.NewServer(view, &mcp.Options{Logger: i.log, OnRequest: i.onRequest(), OnOpen: i.onOpen()})
-	ep := &toolsetEndpoint{proto: proto, handler: proto.HTTPHandler(i.mcpOptionsFor(e.addr, i.keys, view.Guard))}
+	ep := &toolsetEndpoint{proto: proto, handler: proto.HTTPHandler(i.mcpOptions(e.addr, i.keys, view.Guard))}
 	if e.eps == nil {
 		e.eps = map[string]*toolsetEndpoint{}
 	}
@@ -92,24 +91,8 @@ func (c *Instance) mountToolsets(mux *routeMux, addr net.Addr) {
 	mux.Handle(ToolsetPath(c.opts.Path, "{name}"), c.toolsets)
 }
 
-// mcpOptionsFor are the MCP endpoint's options with another token guard.
-func (c *Instance) mcpOptionsFor(addr net.Addr, keys *mcp.Keys, guard mcp.HTTPGuard) *mcp.HTTPOptions {
-	o := c.mcpOptions(addr, keys, nil)
-	o.Guard = guard
-	return o
-}
-
 // allProtos are the protocol servers of every endpoint: the MCP
 // endpoint's and the toolsets'.
 func (i *Instance) allProtos() []*mcp.Server {
 	return append([]*mcp.Server{i.proto}, i.toolsets.protos()...)
-}
-
-// mainGuard is the token guard of the MCP endpoint: its view's, which
-// adds the scopes of the toolsets --toolset selected.
-func (c *Instance) mainGuard(srv *server.Server) mcp.HTTPGuard {
-	if c.view != nil && c.view.Server == srv {
-		return c.view.Guard
-	}
-	return srv.Guard
 }
