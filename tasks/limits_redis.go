@@ -59,8 +59,9 @@ local function forget(victim, del)
   local b, o = tonumber(string.sub(rec, 1, sep - 1)), string.sub(rec, sep + 1)
   redis.call('ZREM', ownp .. o, victim)
   redis.call('HDEL', info, victim)
-  redis.call('HINCRBY', bytes, 'all', -b)
-  if redis.call('HINCRBY', bytes, 'o:' .. o, -b) <= 0 then redis.call('HDEL', bytes, 'o:' .. o) end
+  -- 0 - b, not -b: Lua writes -0 as "-0", which HINCRBY refuses.
+  redis.call('HINCRBY', bytes, 'all', 0 - b)
+  if redis.call('HINCRBY', bytes, 'o:' .. o, 0 - b) <= 0 then redis.call('HDEL', bytes, 'o:' .. o) end
   if del then redis.call('DEL', taskp .. victim) end
 end
 
@@ -70,7 +71,7 @@ for _, v in ipairs(redis.call('ZRANGEBYSCORE', all, '-inf', ARGV[7])) do forget(
 if not redis.call('HGET', info, id) then
   redis.call('ZADD', all, ARGV[3], id)
   redis.call('ZADD', own, ARGV[3], id)
-  redis.call('HSET', info, id, size .. '|' .. owner)
+  redis.call('HSET', info, id, ARGV[6] .. '|' .. owner)
   redis.call('HINCRBY', bytes, 'all', size)
   redis.call('HINCRBY', bytes, 'o:' .. owner, size)
 end

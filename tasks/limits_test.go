@@ -115,3 +115,32 @@ func TestStoreBoundsFinishedTasks(t *testing.T) {
 		})
 	}
 }
+
+// TestStoreForgetsEmptyResults: a task that ended with nothing to keep (a
+// cancelled one) counts 0 bytes, and forgetting it must not break the
+// finish that pushed it out. In Redis's Lua, -0 is written "-0", which
+// HINCRBY refuses, so the store's script once failed every later finish
+// of the owner with "the task could not be stored".
+func TestStoreForgetsEmptyResults(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open()
+			s.SetLimits(Limits{PerOwner: 1, Anonymous: 1, Total: 10, PerOwnerBytes: 1000, AnonymousBytes: 1000, TotalBytes: 1000})
+			for _, id := range []string{"c0", "c1", "c2"} {
+				if err := s.Create(ctx, newTask(id, "carol")); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := s.Update(ctx, id, func(tk *Task) error {
+					tk.Status, tk.UpdatedAt = Cancelled, time.Now()
+					return nil
+				}); err != nil {
+					t.Fatalf("cancelling %s: %v", id, err)
+				}
+			}
+			if got := kept(t, s, "c0", "c1", "c2"); got != "c2" {
+				t.Fatalf("carol's cancelled tasks kept with 1 finished at most: %s", got)
+			}
+		})
+	}
+}
