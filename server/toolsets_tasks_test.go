@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +17,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/testenv"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -215,4 +220,51 @@ func TestToolsetTasksModern(t *testing.T) {
 	r.waitFor(t, id, "cancelled", status(mcp.TaskCancelled))
 	v := mcp.Version20260728
 	log.verify(t, v+" tools/call", v+" tasks/get", v+" tasks/cancel")
+}
+
+// TestToolsetTasksTypeScript: the TypeScript SDK 1.32.2, a real
+// 2025-11-25 client with tasks (client.experimental.tasks), asks call_tool
+// for tasks with callToolStream, which polls tasks/get to the end; their
+// results, and tasks/result's, equal the direct task calls'; a running
+// task is cancelled with tasks/cancel and its command ends
+// (testdata/toolset-tasks.mjs). Every server message is schema-checked.
+func TestToolsetTasksTypeScript(t *testing.T) {
+	requireSchemas(t)
+	node, modules := typeScriptClients(t)
+	u, log := startToolsetTasks(t)
+	secs := uniqueSeconds()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "toolset-tasks.mjs"))
+	cmd.Env = append(os.Environ(), "MCP_URL="+u, "SLEEP_SECONDS="+secs, "SDK_MODULES="+modules)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "PASS") {
+		t.Errorf("toolset-tasks.mjs: %v\n%s", err, out)
+	}
+	waitSleepers(t, secs, 0)
+	v := mcp.Version20251125
+	log.verify(t, v+" tools/call", v+" tasks/get", v+" tasks/result", v+" tasks/cancel")
+}
+
+// typeScriptClients finds node and the npm packages ./scripts/ts-clients.sh
+// installs, or skips (fails under CI) saying how to install them.
+func typeScriptClients(t *testing.T) (node, modules string) {
+	t.Helper()
+	tools := os.Getenv("MCPDECL_TOOLS_DIR")
+	if tools == "" {
+		tools, _ = filepath.Abs(filepath.Join("..", ".tools"))
+	}
+	modules = filepath.Join(tools, "clients", "node_modules")
+	var missing []string
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing = append(missing, "node (on PATH)")
+	}
+	if _, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		missing = append(missing, filepath.Join(modules, "@modelcontextprotocol", "sdk"))
+	}
+	if len(missing) > 0 {
+		testenv.Require(t, "node and the TypeScript MCP SDK client (missing: "+strings.Join(missing, ", ")+")", "run ./scripts/ts-clients.sh")
+	}
+	return node, modules
 }
