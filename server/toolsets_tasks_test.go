@@ -173,11 +173,15 @@ func mcpgoTask(t *testing.T, ctx context.Context, c *mcpgoclient.Client, name, a
 // TestToolsetTasksModern: the 2026-07-28 tasks extension through
 // call_tool. No real client drives it: go-sdk 1.8.0 has no tasks, mcp-go
 // 1.2.1 knows only the 2025-11-25 shapes (its CallTool refuses a result
-// without content, its GetTask drops the inlined result), and the
-// TypeScript client 2.4.0 refuses resultType "task" (UnsupportedResultType).
-// So the wire is driven by hand in that revision, every server message
-// schema-checked: a call becomes a task through call_tool as directly,
-// tasks/get inlines the same result, and tasks/cancel ends a running one.
+// without content, its GetTask drops the inlined result), the TypeScript
+// SDK 1.32.2 speaks 2025-11-25 only, and the TypeScript client 2.4.0
+// refuses a tools/call answered with resultType "task"
+// (UNSUPPORTED_RESULT_TYPE) and tasks/get on this revision
+// (METHOD_NOT_SUPPORTED_BY_PROTOCOL_VERSION), even with the extension
+// declared. So the wire is driven by hand in that revision, every server
+// message schema-checked: a call becomes a task through call_tool as
+// directly, tasks/get inlines the same result, and tasks/cancel ends a
+// running one.
 func TestToolsetTasksModern(t *testing.T) {
 	requireSchemas(t)
 	u, log := startToolsetTasks(t)
