@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,17 +83,49 @@ func startToolsetTasks(t *testing.T) (string, *wireLog) {
 // call_tool for a task of a tool that may run as one and of a tool that
 // runs only as one, polls them with tasks/get, fetches their results with
 // tasks/result (equal to the direct task call's), and cancels a running
-// one with tasks/cancel. mcp-go's CallTool cannot decode a
-// CreateTaskResult (it wants content), so the task-augmented tools/call
-// is sent through the client's own transport and session; every other
-// request is the client's.
+// one with tasks/cancel; over HTTP in process, over the binary's HTTP
+// listener at /mcp/toolsets/work, and over stdio with serve --toolset.
+// mcp-go's CallTool cannot decode a CreateTaskResult (it wants content),
+// so the task-augmented tools/call is sent through the client's own
+// transport and session; every other request is the client's.
 func TestToolsetTasksMCPGo(t *testing.T) {
 	requireSchemas(t)
-	u, log := startToolsetTasks(t)
-	tr, err := mcpgotransport.NewStreamableHTTP(u)
-	if err != nil {
+	config := filepath.Join(t.TempDir(), "toolset-tasks.hcl")
+	if err := os.WriteFile(config, []byte(toolsetTasksConfig), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	httpClient := func(t *testing.T, u string) mcpgotransport.Interface {
+		tr, err := mcpgotransport.NewStreamableHTTP(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	for name, start := range map[string]func(t *testing.T) (mcpgotransport.Interface, *wireLog){
+		"http": func(t *testing.T) (mcpgotransport.Interface, *wireLog) {
+			u, log := startToolsetTasks(t)
+			return httpClient(t, u), log
+		},
+		"http-binary": func(t *testing.T) (mcpgotransport.Interface, *wireLog) {
+			log := &wireLog{}
+			return httpClient(t, startHTTPBinary(t, log, config)+"/toolsets/work"), log
+		},
+		"stdio": func(t *testing.T) (mcpgotransport.Interface, *wireLog) {
+			log := &wireLog{}
+			p := startStdio(t, log, "--toolset", "work", config)
+			return mcpgotransport.NewIO(p.stdout, p.stdin, io.NopCloser(strings.NewReader(""))), log
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, log := start(t)
+			mcpgoTasksScenario(t, tr)
+			v := mcp.Version20251125
+			log.verify(t, v+" tools/call", v+" tasks/get", v+" tasks/result", v+" tasks/cancel")
+		})
+	}
+}
+
+func mcpgoTasksScenario(t *testing.T, tr mcpgotransport.Interface) {
 	c, version := wiretest.StartMCPGo(t, tr, mcp.Version20251125, "toolset-tasks-mcp-go")
 	defer c.Close()
 	if version != mcp.Version20251125 {
@@ -147,8 +180,6 @@ func TestToolsetTasksMCPGo(t *testing.T) {
 	if got, err := c.GetTask(ctx, mcpgo.GetTaskRequest{Params: mcpgo.GetTaskParams{TaskId: id}}); err != nil || got.Status != mcpgo.TaskStatusCancelled {
 		t.Errorf("tasks/get after the cancel: %+v %v", got, err)
 	}
-	v := mcp.Version20251125
-	log.verify(t, v+" tools/call", v+" tasks/get", v+" tasks/result", v+" tasks/cancel")
 }
 
 // mcpgoTask sends a task-augmented tools/call through c's transport and
