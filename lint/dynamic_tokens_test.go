@@ -64,7 +64,7 @@ tool "%[1]s_%[2]s" {
 const (
 	largeAPIDirectTokens  = 83635
 	largeAPIToolsetTokens = 2059 // the toolset of the 10 issue tools
-	largeAPIDynamicTokens = 284
+	largeAPIDynamicTokens = 296
 )
 
 // openapiMCPServerDynamicTokens is the listing of @ivotoby/openapi-mcp-server

@@ -135,9 +135,10 @@ func IsMetaTool(name string) bool {
 // model needs: what each meta-tool does, where tool names come from, and
 // that call_tool's arguments are checked as the tool's own. No titles
 // (a model reads names and descriptions), and the hint that matters to a
-// client's approval, readOnlyHint, alone.
+// client's approval: readOnlyHint, and openWorldHint false (a client
+// assumes an open world when the hint is absent).
 func MetaTools() []ToolListing {
-	readOnly := map[string]any{"readOnlyHint": true}
+	readOnly := map[string]any{"readOnlyHint": true, "openWorldHint": false}
 	return []ToolListing{
 		{
 			Name:        MetaSearch,
