@@ -25,6 +25,8 @@ type Config struct {
 	// Toolsets are the toolset blocks: named parts of the tools, each
 	// served at an endpoint of its own.
 	Toolsets []*Toolset
+	// Limits are the limit blocks: token buckets on tools/call.
+	Limits []*Limit
 
 	// Incomplete is set when a file could not be read or parsed, so some
 	// blocks are missing and cross-references cannot be trusted.

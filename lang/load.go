@@ -27,6 +27,7 @@ type fileContent struct {
 	Prompts   []*Prompt           `hcl:"prompt,block"`
 	Tests     []*Test             `hcl:"test,block"`
 	Toolsets  []*Toolset          `hcl:"toolset,block"`
+	Limits    []*Limit            `hcl:"limit,block"`
 }
 
 type localsBlock struct {
@@ -181,6 +182,7 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 	diags = append(diags, cfg.addPrompts(fc.Prompts)...)
 	diags = append(diags, cfg.addTests(fc.Tests)...)
 	diags = append(diags, cfg.addToolsets(fc.Toolsets)...)
+	diags = append(diags, cfg.addLimits(fc.Limits)...)
 	return diags
 }
 

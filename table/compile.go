@@ -66,6 +66,7 @@ func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl
 	c.compileTemplates()
 	c.compilePrompts()
 	c.compileToolsets()
+	c.compileLimits()
 	c.checkAuthUse()
 	c.table.Secrets = rule.LongestFirst(c.table.Secrets)
 	c.diags = RedactDiagnostics(c.diags, c.table.Secrets)

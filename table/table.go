@@ -35,6 +35,8 @@ type Table struct {
 	Claims []*Claim
 	// Toolsets are the toolset blocks, in source order.
 	Toolsets []*Toolset
+	// Limits are the limit blocks, in source order.
+	Limits []*Limit
 	// Dynamic is the server block's dynamic: every endpoint shows the
 	// meta-tools of the dynamic mode instead of its tools.
 	Dynamic bool

@@ -74,40 +74,7 @@ func (c *compiler) compileToolsets() {
 		if d.Scopes != nil {
 			ts.Scopes = c.primitiveAccess(d.Scopes, what).Scopes
 		}
-		v := c.staticValue(d.Tools, cty.List(cty.String))
-		if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
-			c.table.Toolsets = append(c.table.Toolsets, ts)
-			continue
-		}
-		ranges := elementRanges(d.Tools, v.LengthInt())
-		for i, e := range v.AsValueSlice() {
-			entry := e.AsString()
-			if !isGlob(entry) {
-				if !slices.Contains(names, entry) {
-					c.add(hcl.Diagnostics{errorf(ranges[i], "Unknown tool in toolset",
-						"%s lists the tool %q, which the configuration does not declare.%s List a declared tool, or a pattern such as \"repo_*\".",
-						what, entry, rule.DidYouMean(entry, names))})
-					continue
-				}
-				ts.members[entry] = true
-				continue
-			}
-			if _, err := path.Match(entry, ""); err != nil {
-				c.add(hcl.Diagnostics{errorf(ranges[i], "Invalid tool pattern",
-					"%s lists the pattern %q, which is not a valid pattern: '*' matches any characters, '?' one, [abc] one of a set. Close each '['.", what, entry)})
-				continue
-			}
-			matched := false
-			for _, n := range names {
-				if ok, _ := path.Match(entry, n); ok {
-					ts.members[n], matched = true, true
-				}
-			}
-			if !matched {
-				c.add(hcl.Diagnostics{errorf(ranges[i], "Pattern matches no tool",
-					"%s lists the pattern %q, which matches none of the configuration's tools. Correct the pattern or remove it.", what, entry)})
-			}
-		}
+		ts.members = c.toolEntries(d.Tools, what, names)
 		for _, n := range names {
 			if ts.members[n] {
 				ts.Tools = append(ts.Tools, n)
@@ -306,4 +273,45 @@ func (t *Table) ToolListings(keep func(*Tool) bool) []ToolListing {
 		}
 	}
 	return out
+}
+
+// toolEntries reads a list of tool names and glob patterns ("repo_*"),
+// each of which must name or match a declared tool (names), into the set
+// of tools it holds; nil when attr is absent or invalid.
+func (c *compiler) toolEntries(attr *hcl.Attribute, what string, names []string) map[string]bool {
+	v := c.staticValue(attr, cty.List(cty.String))
+	if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
+		return nil
+	}
+	members := map[string]bool{}
+	ranges := elementRanges(attr, v.LengthInt())
+	for i, e := range v.AsValueSlice() {
+		entry := e.AsString()
+		if !isGlob(entry) {
+			if !slices.Contains(names, entry) {
+				c.add(hcl.Diagnostics{errorf(ranges[i], "Unknown tool in "+strings.Fields(what)[1],
+					"%s lists the tool %q, which the configuration does not declare.%s List a declared tool, or a pattern such as \"repo_*\".",
+					what, entry, rule.DidYouMean(entry, names))})
+				continue
+			}
+			members[entry] = true
+			continue
+		}
+		if _, err := path.Match(entry, ""); err != nil {
+			c.add(hcl.Diagnostics{errorf(ranges[i], "Invalid tool pattern",
+				"%s lists the pattern %q, which is not a valid pattern: '*' matches any characters, '?' one, [abc] one of a set. Close each '['.", what, entry)})
+			continue
+		}
+		matched := false
+		for _, n := range names {
+			if ok, _ := path.Match(entry, n); ok {
+				members[n], matched = true, true
+			}
+		}
+		if !matched {
+			c.add(hcl.Diagnostics{errorf(ranges[i], "Pattern matches no tool",
+				"%s lists the pattern %q, which matches none of the configuration's tools. Correct the pattern or remove it.", what, entry)})
+		}
+	}
+	return members
 }

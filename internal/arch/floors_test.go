@@ -43,6 +43,8 @@ var floors = map[string]int{
 	"openapi":         2,
 	"observe/logs":    2,
 	"observe/metrics": 2,
+	"limits":          2,
+	"observe/audit":   2,
 
 	// 3-5: backends: the contract, the shared checks, the kinds.
 	"adapter":                     3,

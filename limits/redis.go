@@ -1,0 +1,137 @@
+package limits
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	neturl "net/url"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Redis keeps buckets in Redis, shared by every replica using the same
+// URL and key prefix. A take is one Lua script (atomic, with the Redis
+// server's clock, so replicas' clocks do not matter); a bucket's key
+// expires when the bucket would be full again.
+type Redis struct {
+	c      *redis.Client
+	prefix string
+}
+
+// defaultKeyPrefix is where buckets are kept without key_prefix.
+const defaultKeyPrefix = "mcpdecl-limits:"
+
+// OpenRedis connects to url (redis://[user:password@]host:port/db
+// [?key_prefix=NAME]) and checks that it answers.
+func OpenRedis(ctx context.Context, url string) (*Redis, error) {
+	url, prefix, err := splitKeyPrefix(url)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("limit store URL: %v", err)
+	}
+	c := redis.NewClient(opts)
+	if err := c.Ping(ctx).Err(); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("limit store: redis at %s does not answer: %v", opts.Addr, err)
+	}
+	return &Redis{c: c, prefix: prefix}, nil
+}
+
+// WithPrefix returns the store with its keys under prefix.
+func (r *Redis) WithPrefix(prefix string) *Redis {
+	r.prefix = prefix
+	return r
+}
+
+// takeScript is refill in Lua: KEYS[1] the bucket (a hash of t, the
+// tokens, and ts, the time in microseconds), ARGV[1] the rate in tokens
+// per microsecond, ARGV[2] the burst. It answers {allowed, microseconds
+// to wait}.
+var takeScript = redis.NewScript(`
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local b = redis.call('HMGET', KEYS[1], 't', 'ts')
+local tokens = tonumber(b[1])
+local ts = tonumber(b[2])
+if tokens == nil or ts == nil then tokens = burst; ts = now end
+if now > ts then tokens = math.min(burst, tokens + (now - ts) * rate) end
+local ok, wait = 0, 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  ok = 1
+else
+  wait = math.ceil((1 - tokens) / rate)
+end
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'ts', string.format('%d', now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate / 1000) + 1000)
+return {ok, wait}
+`)
+
+// Take implements Store. The key is hashed: what it names (a caller's
+// subject) never reaches Redis as text.
+func (r *Redis) Take(ctx context.Context, key string, b Bucket) (Decision, error) {
+	sum := sha256.Sum256([]byte(key))
+	perMicro := b.Rate.perSecond() / 1e6
+	res, err := takeScript.Run(ctx, r.c, []string{r.prefix + "bucket:" + hex.EncodeToString(sum[:16])},
+		fmt.Sprintf("%.17g", perMicro), b.Burst).Int64Slice()
+	if err != nil {
+		return Decision{}, fmt.Errorf("limit store: %v", err)
+	}
+	if len(res) != 2 {
+		return Decision{}, fmt.Errorf("limit store: unexpected answer %v", res)
+	}
+	return Decision{Allowed: res[0] == 1, RetryAfter: time.Duration(res[1]) * time.Microsecond}, nil
+}
+
+// Close implements Store.
+func (r *Redis) Close() error { return r.c.Close() }
+
+// splitKeyPrefix takes the key_prefix parameter, which is mcpdecl's and
+// not the Redis client's, out of url (the rule of the task store's URL).
+func splitKeyPrefix(url string) (rest, prefix string, err error) {
+	q := strings.IndexByte(url, '?')
+	if q < 0 {
+		return url, defaultKeyPrefix, nil
+	}
+	params, err := neturl.ParseQuery(url[q+1:])
+	if err != nil {
+		return "", "", fmt.Errorf("limit store URL: the query after ? cannot be read: %v", err)
+	}
+	if _, ok := params["key_prefix"]; !ok {
+		return url, defaultKeyPrefix, nil
+	}
+	prefix = params.Get("key_prefix")
+	if !validKeyPrefix(prefix) {
+		return "", "", fmt.Errorf("limit store URL: key_prefix %q: use 1 to 64 letters, digits, '-', '_', '.' or ':'", prefix)
+	}
+	if !strings.HasSuffix(prefix, ":") {
+		prefix += ":"
+	}
+	params.Del("key_prefix")
+	rest = url[:q]
+	if len(params) > 0 {
+		rest += "?" + params.Encode()
+	}
+	return rest, prefix, nil
+}
+
+func validKeyPrefix(p string) bool {
+	if p == "" || len(p) > 64 {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
