@@ -52,10 +52,16 @@ func (s *Server) Guard(w http.ResponseWriter, r *http.Request) *http.Request {
 		http.Error(w, "authorization is not available", http.StatusServiceUnavailable)
 		return nil
 	case st.verifier == nil:
-		return r
+		if st.hooks == nil {
+			return r
+		}
+		return s.guardLimits(w, r)
 	}
 	var passed *http.Request
 	st.verifier.Middleware(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { passed = r })).ServeHTTP(w, r)
+	if passed != nil && st.hooks != nil {
+		return s.guardLimits(w, passed)
+	}
 	return passed
 }
 

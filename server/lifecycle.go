@@ -99,6 +99,7 @@ func (s *Server) swap(t *table.Table, owned bool, v *auth.Verifier, authErr erro
 	next.owned = owned
 	next.log = s.log
 	next.verifier, next.authErr = v, authErr
+	next.hooks = s.hooksFor(t)
 	prev := s.state.Swap(next)
 	s.gen++
 	kinds, updated := changedLists(prev, next), changedResources(prev, next)

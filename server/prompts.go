@@ -20,7 +20,11 @@ func (s *Server) GetPrompt(ctx context.Context, req *mcp.Request, p *mcp.GetProm
 		o.name = promptName(st.table, p.Name)
 		ctx = o.trace(ctx, req)
 	}
+	start := auditStart(st)
 	res, err := dispatch.GetPrompt(ctx, st.table, p.Name, p.Arguments, s.callInput(ctx, st, req, nil, p.MRTR))
+	if st.hooks != nil && st.hooks.audit != nil {
+		s.auditCall(ctx, st, req, start, promptName(st.table, p.Name), "", auditPromptArgs(st, p.Name, p.Arguments), err)
+	}
 	if o.watched() {
 		o.end(ctx, st, withoutInputRequest(err), false, false)
 	}

@@ -19,7 +19,11 @@ func (s *Server) ReadResource(ctx context.Context, req *mcp.Request, p *mcp.Read
 		o.name = resourceName(st.table, p.URI)
 		ctx = o.trace(ctx, req)
 	}
+	start := auditStart(st)
 	contents, err := dispatch.ReadResource(ctx, st.table, p.URI, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
+	if st.hooks != nil && st.hooks.audit != nil {
+		s.auditCall(ctx, st, req, start, resourceName(st.table, p.URI), p.URI, nil, err)
+	}
 	if o.watched() {
 		o.end(ctx, st, err, false, false)
 	}

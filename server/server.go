@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
+	"github.com/mcpdecl/mcpdecl/limits"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/audit"
 	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
@@ -58,6 +60,16 @@ type Options struct {
 	Tracer Tracer
 	// OnBackendCall, when set, is told of every backend call (metrics).
 	OnBackendCall BackendCallFunc
+	// LimitStore keeps the buckets of the configuration's limit blocks;
+	// replicas share one (limits.Redis). Nil means a memory store of this
+	// server, made when a configuration first has limits.
+	LimitStore limits.Store
+	// OnLimitRefused, when set, is told of each call a limit refused.
+	OnLimitRefused LimitRefusedFunc
+	// Audit, when set, receives one record per tools/call,
+	// resources/read, prompts/get and tasks/cancel. Nil costs a call
+	// nothing.
+	Audit *audit.Log
 }
 
 // Server implements mcp.Handler over a compiled table.
@@ -75,6 +87,12 @@ type Server struct {
 	callLog   *slog.Logger             // the logger when it writes a debug line per call, else nil
 	backends  dispatch.BackendObserver // nil when backend calls are not watched
 	gen       uint64                   // the generation served, 1 at start; guarded by swapMu
+
+	identity     tasks.Identity // who calls, for limits and audit
+	audit        *audit.Log
+	onRefused    LimitRefusedFunc
+	limitMu      sync.Mutex
+	limitBuckets limits.Store
 }
 
 var (
@@ -98,7 +116,11 @@ func New(t *table.Table, opts *Options) *Server {
 		opts = &Options{}
 	}
 	s := &Server{log: opts.Logger, timeout: opts.DefaultTimeout, stateKeys: opts.StateKeys, httpAuth: opts.HTTPAuth,
-		obs: opts.Observer, tracer: opts.Tracer, backends: backendObserver(opts.Tracer, opts.OnBackendCall), gen: 1}
+		obs: opts.Observer, tracer: opts.Tracer, backends: backendObserver(opts.Tracer, opts.OnBackendCall), gen: 1,
+		identity: opts.Identity, audit: opts.Audit, onRefused: opts.OnLimitRefused, limitBuckets: opts.LimitStore}
+	if s.identity == nil {
+		s.identity = tokenSubject
+	}
 	if s.stateKeys == nil {
 		s.stateKeys, _ = mcp.NewKeys(nil)
 	}
@@ -116,6 +138,7 @@ func New(t *table.Table, opts *Options) *Server {
 	st := newState(t)
 	st.log = s.log
 	st.verifier, st.authErr = s.newVerifier(t)
+	st.hooks = s.hooksFor(t)
 	s.state.Store(st)
 	return s
 }

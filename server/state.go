@@ -25,6 +25,8 @@ type state struct {
 	// checked); authErr is why the auth block could not be set up.
 	verifier *auth.Verifier
 	authErr  error
+	// hooks are the limits and the audit trail, nil when both are off.
+	hooks *callHooks
 }
 
 // newState builds a generation's listings from the table's own listing,

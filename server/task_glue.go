@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/logs"
 	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
 )
@@ -105,6 +107,12 @@ func (s *Server) UpdateTask(ctx context.Context, req *mcp.Request, id string, in
 
 // CancelTask implements mcp.TaskHandler.
 func (s *Server) CancelTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	if st := s.state.Load(); st.hooks != nil && st.hooks.audit != nil {
+		start := time.Now()
+		t, err := s.tasks.CancelTask(ctx, req, id)
+		s.auditTask(logs.WithRequest(ctx, traceparent(req)), req, id, err, start)
+		return t, err
+	}
 	return s.tasks.CancelTask(ctx, req, id)
 }
 

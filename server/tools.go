@@ -17,6 +17,9 @@ func (s *Server) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallTool
 	ctx = logs.WithRequest(ctx, traceparent(req))
 	st := s.acquire()
 	defer st.release()
+	if st.hooks != nil {
+		return s.callToolHooked(ctx, st, req, p)
+	}
 	o := s.observe(KindTool)
 	if o.watched() {
 		o.name = toolName(st.table, p.Name)

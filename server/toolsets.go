@@ -149,6 +149,9 @@ func (v *View) CallTool(ctx context.Context, req *mcp.Request, p *mcp.CallToolPa
 	vo := v.of(v.state.Load().table)
 	if vo.dynamic && table.IsMetaTool(p.Name) {
 		if inner := v.metaCall(vo, p); inner != nil {
+			if v.state.Load().hooks != nil {
+				ctx = context.WithValue(ctx, viaMeta{}, p.Name)
+			}
 			return v.Server.CallTool(ctx, req, inner)
 		}
 		return v.watched(ctx, req, p.Name, func() (*mcp.CallToolResult, error) { return v.callMeta(vo, p), nil })

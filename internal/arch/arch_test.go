@@ -99,9 +99,10 @@ func TestNever(t *testing.T) {
 // verifier built from its auth block and the HTTP challenge of a missing
 // scope is the glue's to write. It uses tasks, the task runner, through a
 // narrow interface of its own, and observe/logs to mark each call's
-// context for its log lines.
+// context for its log lines. It applies the limit blocks through
+// limits and writes each call's audit record through observe/audit.
 var directOnly = map[string][]string{
-	"server": {"table", "dispatch", "mcp", "auth", "internal/rule", "tasks", "observe/logs"},
+	"server": {"table", "dispatch", "mcp", "auth", "internal/rule", "tasks", "observe/logs", "observe/audit", "limits"},
 	// The task runner sees the wire types and the table's tools; what it
 	// needs of the server (running a call, asking the client, who is
 	// calling) it is given.

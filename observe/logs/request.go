@@ -112,3 +112,13 @@ func lowerHex(s string) bool {
 	}
 	return true
 }
+
+// RequestID is the request id of the request ctx belongs to (the
+// request_id of its log lines), or "" outside one.
+func RequestID(ctx context.Context) string {
+	rl, ok := ctx.Value(requestLogKey{}).(*requestLog)
+	if !ok {
+		return ""
+	}
+	return processTag + "-" + strconv.FormatUint(rl.seq, 10)
+}
