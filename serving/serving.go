@@ -15,7 +15,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/limits"
 	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/audit"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
@@ -62,6 +64,12 @@ type Options struct {
 	MaxTasksPerCaller int
 	DrainTimeout      time.Duration // how long Stop waits for calls and tasks
 	TaskLimits        tasks.Limits
+	// LimitStore keeps the buckets of limit blocks: "memory" (or "") or a
+	// Redis URL shared by replicas.
+	LimitStore string
+	// Audit is where the audit trail is appended: a file, "-" for
+	// stdout, "" for none.
+	Audit string
 
 	// Metrics serves /metrics on the HTTP listener, MetricsAddr on a
 	// listener of its own.
@@ -89,8 +97,12 @@ type Instance struct {
 	log   *slog.Logger
 	keys  *mcp.Keys
 	store tasks.Store
-	srv   *server.Server
-	proto *mcp.Server
+	// limitStore and audit are the limit buckets and the audit trail,
+	// nil when unused.
+	limitStore limits.Store
+	audit      *audit.Log
+	srv        *server.Server
+	proto      *mcp.Server
 	// view is the MCP endpoint's view of srv; toolsets the endpoints of
 	// the toolsets (HTTP only).
 	view     *server.View
@@ -164,7 +176,10 @@ func (i *Instance) start(ctx context.Context) error {
 		return err
 	}
 	i.store = store
-	srv, err := server.Open(ctx, tbl, &server.Options{Logger: log, StateKeys: keys, TaskStore: store, TaskLease: i.opts.TaskLease, MaxTasks: offIfZero(i.opts.MaxTasks), MaxTasksPerOwner: offIfZero(i.opts.MaxTasksPerCaller),
+	if err := i.openAudit(ctx); err != nil {
+		return err
+	}
+	srv, err := server.Open(ctx, tbl, &server.Options{LimitStore: i.limitStore, Audit: i.audit, OnLimitRefused: i.onLimitRefused(), Logger: log, StateKeys: keys, TaskStore: store, TaskLease: i.opts.TaskLease, MaxTasks: offIfZero(i.opts.MaxTasks), MaxTasksPerOwner: offIfZero(i.opts.MaxTasksPerCaller),
 		HTTPAuth: i.opts.HTTP != "", Observer: i.observer(), Tracer: i.tracer(), OnBackendCall: i.onBackendCall()})
 	if err != nil {
 		return err
@@ -344,6 +359,7 @@ func (i *Instance) close() {
 	if i.store != nil {
 		i.store.Close()
 	}
+	i.closeAudit()
 	i.stopTraces(i.log) // after the server's close: every span has ended
 }
 

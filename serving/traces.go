@@ -57,6 +57,14 @@ func (f *traceState) tracer() server.Tracer {
 	return f.traces.Tracer()
 }
 
+// onLimitRefused counts refused calls; nil when metrics are off.
+func (m *metricsState) onLimitRefused() server.LimitRefusedFunc {
+	if m.reg == nil {
+		return nil
+	}
+	return m.reg.LimitRefused
+}
+
 // onBackendCall counts backend calls, by the hook that also makes their
 // spans; nil when metrics are off.
 func (m *metricsState) onBackendCall() server.BackendCallFunc {

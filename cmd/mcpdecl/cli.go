@@ -25,6 +25,7 @@ type cli struct {
 	Test     testCmd     `cmd:"" help:"Run the test blocks of configurations (and of their *_test.hcl files) without the network: HTTP backends answered by mocks or recordings, SQLite from fixtures."`
 	Import   importCmd   `cmd:"" help:"Generate a configuration from another description of an API (an OpenAPI document)."`
 	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts as the server lists them, with the steps each runs, as JSON."`
+	Audit    auditCmd    `cmd:"" help:"Work with audit trails (serve --audit)."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
 }
 

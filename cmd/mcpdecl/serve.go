@@ -102,13 +102,16 @@ func (c *serveCmd) options(s streams, log *slog.Logger) (serving.Options, error)
 	if err != nil {
 		return serving.Options{}, err
 	}
+	if c.Audit == "-" && c.HTTP == "" {
+		return serving.Options{}, errors.New("--audit - writes to stdout, which carries the protocol over stdio: give a file, or serve with --http")
+	}
 	opts := serving.Options{
 		Paths: c.Paths, Vars: vars, Logger: log,
 		HTTP: c.HTTP, Path: c.Path, LegacySessions: c.LegacySessions, AllowedOrigins: c.AllowedOrigins, CORS: c.CORS,
 		HTTPLimits:   serving.HTTPLimits(c.httpLimits),
 		StateKeyFile: c.StateKeyFile, StateKeys: c.StateKeys,
 		TaskStore: c.TaskStore, TaskLease: c.TaskLease, MaxTasks: c.MaxTasks, MaxTasksPerCaller: c.MaxTasksPerCaller,
-		DrainTimeout: c.DrainTimeout, TaskLimits: limits,
+		DrainTimeout: c.DrainTimeout, TaskLimits: limits, LimitStore: c.LimitStore, Audit: c.Audit,
 		Metrics: c.Metrics, MetricsAddr: c.MetricsAddr, Traces: c.Traces, Version: buildVersion(),
 		Toolsets: c.Toolsets, Dynamic: c.Dynamic,
 	}
@@ -145,6 +148,8 @@ type stateKeyFlags struct {
 
 // taskFlags choose where tasks are kept and how a shutdown ends them.
 type taskFlags struct {
+	LimitStore        string        `name:"limit-store" env:"MCPDECL_LIMIT_STORE" default:"memory" placeholder:"URL" help:"Where the buckets of limit blocks are kept: 'memory' (this process only) or a Redis URL such as redis://127.0.0.1:6379/0, which replicas must share for a limit to hold across them; ?key_prefix=NAME (default mcpdecl-limits) keeps deployments apart."`
+	Audit             string        `name:"audit" env:"MCPDECL_AUDIT" placeholder:"FILE" help:"Append the audit trail (one JSON line per tools/call, resources/read, prompts/get and tasks/cancel, chained by SHA-256; see docs/operations.md) to FILE, or write it to stdout with '-' (with --http only: over stdio, stdout carries the protocol)."`
 	TaskStore         string        `name:"task-store" env:"MCPDECL_TASK_STORE" default:"memory" placeholder:"URL" help:"Where tasks (long calls of tools with a task block) are kept: 'memory' (this process only) or a Redis URL such as redis://127.0.0.1:6379/0, which replicas behind one load balancer must share; ?key_prefix=NAME keeps another deployment on the same database apart."`
 	TaskLease         time.Duration `default:"15s" help:"How long a running task counts as alive without its replica renewing it; a task whose replica died is reported failed after this."`
 	MaxTasks          int           `default:"256" help:"Tasks running at once on this server at most; a call beyond it is refused until one ends (0: no limit)."`

@@ -26,6 +26,7 @@ type Registry struct {
 	reg        *prometheus.Registry
 	tasks      *taskMetrics // tasks.go
 	open       *openMetrics // streams.go
+	limits     *limitMetrics
 	calls      *prometheus.CounterVec
 	latency    *prometheus.HistogramVec
 	inFlight   *prometheus.GaugeVec
@@ -107,6 +108,8 @@ func New() *Registry {
 	r.tasks, r.open = newTaskMetrics(), newOpenMetrics()
 	r.reg.MustRegister(r.tasks.collectors()...)
 	r.reg.MustRegister(r.open.collectors()...)
+	r.limits = newLimitMetrics()
+	r.reg.MustRegister(r.limits.refused)
 	return r
 }
 
