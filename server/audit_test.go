@@ -1,0 +1,211 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/mcp"
+	"github.com/mcpdecl/mcpdecl/observe/audit"
+	"github.com/mcpdecl/mcpdecl/server"
+	"github.com/mcpdecl/mcpdecl/table"
+)
+
+// The secrets the audit trail must never hold: the env() value of a
+// sensitive variable, the values of sensitive arguments, and bearer
+// credentials in arguments.
+const (
+	envSecret      = "ENV-7d1e-never-in-audit"
+	sensitiveToken = "tok-93b0-never-in-audit"
+	promptSecret   = "pin-5a2c-never-in-audit"
+	bearerToken    = "eyJhbGciOi.never-in-audit.sig"
+)
+
+const auditedConfig = `
+server {
+  name      = "audited"
+  version   = "1.0.0"
+  allow_env = ["AUDIT_API_KEY"]
+}
+variable "api_key" {
+  type      = string
+  sensitive = true
+  default   = env("AUDIT_API_KEY")
+}
+tool "login" {
+  description = "Logs in."
+  arg "token" {
+    type      = string
+    sensitive = true
+  }
+  arg "note" {
+    type        = string
+    description = "A note."
+  }
+  content "text" {
+    text = "ok"
+  }
+}
+resource "policy" {
+  uri  = "library://policy"
+  text = "Books are lent for three weeks."
+}
+prompt "greet" {
+  arg "pin" {
+    sensitive = true
+  }
+  message "user" {
+    text = "Hello."
+  }
+}
+limit "login" {
+  per   = "caller"
+  rate  = "3/hour"
+  tools = ["login"]
+}
+`
+
+func auditedServer(t *testing.T, log *audit.Log) *server.Server {
+	t.Helper()
+	cfg, diags := lang.LoadSource("audited.hcl", []byte(auditedConfig))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	tbl, diags := table.Compile(cfg, adapter.NewRegistry(), table.Options{LookupEnv: func(name string) (string, bool) {
+		return envSecret, name == "AUDIT_API_KEY"
+	}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return server.New(tbl, &server.Options{Audit: log})
+}
+
+// TestAuditTrail: real clients in both eras call tools (directly and
+// through call_tool), read a resource and get a prompt; the trail holds
+// one chained record per call, with who, what and how it ended, and none
+// of the secrets.
+func TestAuditTrail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	log, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := auditedServer(t, log)
+	direct := startGuarded(t, srv, srv)
+	view := srv.View(nil, true)
+	dynamic := startGuarded(t, srv, view)
+	ctx := context.Background()
+	for _, e := range eras {
+		c := connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: direct}, e.version)
+		for _, note := range []string{"Bearer " + bearerToken, "the key is " + envSecret, `quoted "` + envSecret + `"`} {
+			if _, _, isErr, err := c.callTool(ctx, "login", map[string]any{"token": sensitiveToken, "note": note}); err != nil || isErr {
+				t.Fatalf("%s: login: %v %v", e.name, isErr, err)
+			}
+		}
+		// The fourth call of the caller is refused by the limit.
+		if _, _, isErr, _ := c.callTool(ctx, "login", map[string]any{"token": sensitiveToken, "note": "x"}); !isErr && e.era == mcp.EraLegacy {
+			t.Fatalf("%s: fourth login not refused", e.name)
+		}
+		if _, err := c.readResource(ctx, "library://policy"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.getPrompt(ctx, "greet", map[string]string{"pin": promptSecret}); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := c.callTool(ctx, "nope", nil); err == nil {
+			t.Fatal("unknown tool answered")
+		}
+		c.close()
+		d := connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: dynamic}, e.version)
+		if _, _, _, err := d.callTool(ctx, "call_tool", map[string]any{"name": "login", "arguments": map[string]any{"token": sensitiveToken, "note": "via"}}); err != nil {
+			t.Fatal(err)
+		}
+		d.close()
+	}
+	if err := log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{envSecret, sensitiveToken, promptSecret, bearerToken} {
+		if strings.Contains(string(data), secret) {
+			t.Errorf("the audit trail holds the secret %q:\n%s", secret, data)
+		}
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	n, err := audit.Verify(f)
+	if err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	var records []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		records = append(records, r)
+	}
+	if n != len(records) {
+		t.Fatalf("Verify counted %d records, the file has %d", n, len(records))
+	}
+	count := func(pred func(map[string]any) bool) int {
+		k := 0
+		for _, r := range records {
+			if pred(r) {
+				k++
+			}
+		}
+		return k
+	}
+	is := func(k, v string) func(map[string]any) bool { return func(r map[string]any) bool { return r[k] == v } }
+	// Per era: 4 logins (3 ok, 1 refused), a read, a prompt, an unknown
+	// tool, a call_tool.
+	if got := count(is("method", "tools/call")); got != 2*6 {
+		t.Errorf("%d tools/call records, want 12", got)
+	}
+	// Anonymous modern callers share one bucket: the modern call_tool
+	// is refused too; the 2025 one comes from a new session.
+	if got := count(is("outcome", "refused")); got != 3 {
+		t.Errorf("%d refused records, want 3:\n%s", got, data)
+	}
+	if got := count(is("via", "call_tool")); got != 2 {
+		t.Errorf("%d records via call_tool, want 2:\n%s", got, data)
+	}
+	if got := count(func(r map[string]any) bool {
+		return r["method"] == "resources/read" && r["uri"] == "library://policy" && r["name"] == "policy"
+	}); got != 2 {
+		t.Errorf("%d resources/read records, want 2", got)
+	}
+	if got := count(func(r map[string]any) bool {
+		return r["method"] == "tools/call" && r["outcome"] == "protocol_error" && r["code"] == float64(-32602)
+	}); got != 2 {
+		t.Errorf("%d unknown-tool records with code -32602, want 2:\n%s", got, data)
+	}
+	for _, r := range records {
+		if r["request_id"] == "" || r["principal"] == nil || r["time"] == nil || r["duration_ms"] == nil {
+			t.Errorf("record without who, when or request id: %v", r)
+		}
+		if r["name"] == "login" {
+			args, _ := r["arguments"].(map[string]any)
+			if args["token"] != "[redacted]" {
+				t.Errorf("login's sensitive token is %v, want the redaction marker", args["token"])
+			}
+		}
+	}
+	if got := count(func(r map[string]any) bool {
+		a, _ := r["arguments"].(map[string]any)
+		return a != nil && a["note"] == "Bearer [redacted]"
+	}); got != 2 {
+		t.Errorf("%d records with the bearer credential redacted, want 2", got)
+	}
+}
