@@ -16,6 +16,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/observe/audit"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/table"
+	"github.com/mcpdecl/mcpdecl/tasks"
 )
 
 // The secrets the audit trail must never hold: the env() value of a
@@ -207,5 +208,35 @@ func TestAuditTrail(t *testing.T) {
 		return a != nil && a["note"] == "Bearer [redacted]"
 	}); got != 2 {
 		t.Errorf("%d records with the bearer credential redacted, want 2", got)
+	}
+}
+
+// TestAuditTasks: a tools/call that becomes a task is recorded with its
+// task id, and so is the task's cancellation.
+func TestAuditTasks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	log, err := audit.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReplica(t, tasks.NewMemory(), &server.Options{Audit: log})
+	secs := uniqueSeconds()
+	created := r.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)
+	id, _ := created["taskId"].(string)
+	if id == "" {
+		t.Fatalf("no task: %v", created)
+	}
+	waitSleepers(t, secs, 1)
+	r.rpc(t, "tasks/cancel", `"taskId":"`+id+`"`)
+	waitSleepers(t, secs, 0)
+	if err := log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	text := string(data)
+	if !strings.Contains(text, `"method":"tools/call","name":"sleeper","arguments":{"seconds":`+secs+`},"outcome":"task_created"`) ||
+		!strings.Contains(text, `"task_id":"`+id+`"`) || strings.Count(text, `"task_id":"`+id+`"`) != 2 ||
+		!strings.Contains(text, `"method":"tasks/cancel","outcome":"ok"`) {
+		t.Fatalf("trail:\n%s", text)
 	}
 }
