@@ -223,3 +223,14 @@ func auditPromptArgs(st *state, name string, args map[string]string) json.RawMes
 	b, _ := json.Marshal(out)
 	return b
 }
+
+// auditMeta writes the record of a tools/call the view answers itself: a
+// meta-tool's, or that of a name outside the view (label unknownName).
+func (s *Server) auditMeta(ctx context.Context, st *state, req *mcp.Request, start time.Time, label string, res *mcp.CallToolResult, err error) {
+	r := s.auditRecord(ctx, st, req, start, err)
+	r.Tool = label
+	if err == nil {
+		r.Outcome = outcomeOf(ctx, nil, res != nil && res.IsError, false)
+	}
+	st.hooks.audit.Write(r)
+}

@@ -128,6 +128,14 @@ func TestAuditTrail(t *testing.T) {
 		if _, _, _, err := d.callTool(ctx, "call_tool", map[string]any{"name": "login", "arguments": map[string]any{"token": sensitiveToken, "note": "via"}}); err != nil {
 			t.Fatal(err)
 		}
+		// Calls the view answers itself: a meta-tool, and a name it
+		// does not have.
+		if _, _, isErr, err := d.callTool(ctx, "search_tools", map[string]any{"query": "log in"}); err != nil || isErr {
+			t.Fatal(isErr, err)
+		}
+		if _, _, _, err := d.callTool(ctx, "nope", nil); err == nil {
+			t.Fatal("an unknown tool answered through the view")
+		}
 		d.close()
 	}
 	if err := log.Close(); err != nil {
@@ -170,9 +178,12 @@ func TestAuditTrail(t *testing.T) {
 	}
 	is := func(k, v string) func(map[string]any) bool { return func(r map[string]any) bool { return r[k] == v } }
 	// Per era: 4 logins (3 ok, 1 refused), a read, a prompt, an unknown
-	// tool, a call_tool.
-	if got := count(is("method", "tools/call")); got != 2*6 {
-		t.Errorf("%d tools/call records, want 12", got)
+	// tool, a call_tool, a search_tools, an unknown tool through the view.
+	if got := count(is("method", "tools/call")); got != 2*8 {
+		t.Errorf("%d tools/call records, want 16", got)
+	}
+	if got := count(func(r map[string]any) bool { return r["name"] == "search_tools" && r["outcome"] == "ok" }); got != 2 {
+		t.Errorf("%d search_tools records, want 2", got)
 	}
 	// Anonymous modern callers share one bucket: the modern call_tool
 	// is refused too; the 2025 one comes from a new session.
@@ -188,9 +199,9 @@ func TestAuditTrail(t *testing.T) {
 		t.Errorf("%d resources/read records, want 2", got)
 	}
 	if got := count(func(r map[string]any) bool {
-		return r["method"] == "tools/call" && r["outcome"] == "protocol_error" && r["code"] == float64(-32602)
-	}); got != 2 {
-		t.Errorf("%d unknown-tool records with code -32602, want 2:\n%s", got, data)
+		return r["method"] == "tools/call" && r["name"] == "unknown" && r["outcome"] == "protocol_error" && r["code"] == float64(-32602)
+	}); got != 4 {
+		t.Errorf("%d unknown-tool records with code -32602, want 4 (two per era: on the server, and through the view):\n%s", got, data)
 	}
 	for _, r := range records {
 		if r["request_id"] == "" || r["principal"] == nil || r["time"] == nil || r["duration_ms"] == nil {

@@ -177,9 +177,13 @@ func (v *View) watched(ctx context.Context, req *mcp.Request, label string, f fu
 		o.name = label
 		ctx = o.trace(ctx, req)
 	}
+	start := auditStart(st)
 	res, err := f()
 	if o.watched() {
 		o.end(ctx, st, err, res != nil && res.IsError, false)
+	}
+	if st.hooks != nil && st.hooks.audit != nil {
+		v.auditMeta(ctx, st, req, start, label, res, err)
 	}
 	return res, err
 }
