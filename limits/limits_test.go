@@ -107,3 +107,30 @@ func TestOpenRefuses(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkMemoryTake(b *testing.B) {
+	m := NewMemory()
+	bk := Bucket{Rate: Rate{Tokens: 1_000_000, Per: time.Second}, Burst: 1_000_000}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m.Take(ctx, "per_caller\x00c\x00sub:https://issuer\x00alice", bk)
+	}
+}
+
+func BenchmarkRedisTake(b *testing.B) {
+	url := testenv.Redis.Need(b)
+	r, err := OpenRedis(context.Background(), url+"?key_prefix=mcpdecl-limits-bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	bk := Bucket{Rate: Rate{Tokens: 1_000_000, Per: time.Second}, Burst: 1_000_000}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := r.Take(ctx, "bench", bk); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
