@@ -13,6 +13,8 @@ type Inspection struct {
 	Auth *authInspection `json:"auth,omitempty"`
 	// Toolsets are the toolset blocks; absent without any.
 	Toolsets []ToolsetInspection `json:"toolsets,omitempty"`
+	// Limits are the limit blocks; absent without any.
+	Limits []LimitInspection `json:"limits,omitempty"`
 }
 
 type toolInspection struct {
@@ -73,6 +75,7 @@ func Inspect(t *Table) *Inspection {
 	}
 	out.Auth = inspectAuth(t)
 	out.Toolsets = inspectToolsets(t)
+	out.Limits = inspectLimits(t)
 	return out
 }
 

@@ -70,3 +70,30 @@ func (c *compiler) compileLimits() {
 		c.table.Limits = append(c.table.Limits, l)
 	}
 }
+
+// LimitInspection is a limit block as mcpdecl inspect shows it.
+type LimitInspection struct {
+	Name  string `json:"name"`
+	Per   string `json:"per"`
+	Rate  string `json:"rate"`
+	Burst int    `json:"burst"`
+	// Tools are the tools it covers, absent when it covers every tool.
+	Tools []string `json:"tools,omitempty"`
+}
+
+func inspectLimits(t *Table) []LimitInspection {
+	var out []LimitInspection
+	for _, l := range t.Limits {
+		li := LimitInspection{Name: l.Name, Per: l.Per, Rate: l.Bucket.Rate.String(), Burst: l.Bucket.Burst}
+		if !l.AllTools {
+			li.Tools = []string{}
+			for _, tool := range t.Tools {
+				if l.members[tool.Name] {
+					li.Tools = append(li.Tools, tool.Name)
+				}
+			}
+		}
+		out = append(out, li)
+	}
+	return out
+}

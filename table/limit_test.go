@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,12 @@ limit "writers" {
 	}
 	if !w.Covers("issue_create") || !w.Covers("repo_get") || w.Covers("repo_list") {
 		t.Errorf("writers covers the wrong tools")
+	}
+	got := table.Inspect(tbl).Limits
+	want := []table.LimitInspection{{Name: "everyone", Per: "server", Rate: "100/minute", Burst: 100},
+		{Name: "writers", Per: "caller", Rate: "5/second", Burst: 20, Tools: []string{"repo_get", "issue_create"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("inspect limits = %+v, want %+v", got, want)
 	}
 }
 
