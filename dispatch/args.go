@@ -269,6 +269,9 @@ func toCty(a *table.Args, obj map[string]any) (cty.Value, error) {
 		}
 		attrs[arg.Name] = val
 	}
+	if v, ok := eval.ObjectOfType(a.Type, attrs); ok {
+		return v, nil
+	}
 	return cty.ObjectVal(attrs), nil
 }
 
