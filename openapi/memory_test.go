@@ -1,7 +1,9 @@
 package openapi
 
 import (
+	"context"
 	"runtime"
+	"runtime/metrics"
 	"testing"
 	"weak"
 
@@ -50,4 +52,27 @@ func convertKeepingIndex(t *testing.T, doc []byte) (*API, weak.Pointer[index.Spe
 		t.Fatal(err)
 	}
 	return api, weak.Make(m.Model.Index)
+}
+
+// TestParseCollectsTheModel: Parse does not leave libopenapi's model of a
+// large document for the collector to find only once the heap has doubled
+// again: when it returns, the last collection has seen the model go, and
+// what is live is the API alone (about 6 MB for GitHub's description,
+// whose model is over 200 MB).
+func TestParseCollectsTheModel(t *testing.T) {
+	src, err := Read(context.Background(), githubDoc(t), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	if live := sample[0].Value.Uint64(); live > 64<<20 {
+		t.Errorf("%d MB live at the last collection when Parse returns: the parser's model was not collected", live>>20)
+	}
+	runtime.KeepAlive(api)
+	runtime.KeepAlive(src)
 }
