@@ -170,6 +170,7 @@ func readModel(data []byte, cfg *datamodel.DocumentConfiguration, refused func()
 		return nil, fmt.Errorf("%s is not a readable OpenAPI document: %s", name, firstLine(err.Error()))
 	}
 	info := doc.GetSpecInfo()
+	pruneUnread(info.RootNode)
 	switch {
 	case info.SpecFormat == datamodel.OAS2 && strings.HasPrefix(info.Version, "2."):
 	case info.SpecFormat != datamodel.OAS2 && strings.HasPrefix(info.Version, "3."):
