@@ -18,6 +18,13 @@ func constantValue(expr hcl.Expression) (v cty.Value, ok bool) {
 	if !isConstantSyntax(expr) {
 		return cty.NilVal, false
 	}
+	if t, ok := expr.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 1 {
+		// A quoted string is one literal part, already the string value
+		// (evaluating the template would copy it through a buffer).
+		if v := t.Parts[0].(*hclsyntax.LiteralValueExpr).Val; v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+			return v, true
+		}
+	}
 	v, diags := expr.Value(nil)
 	if diags.HasErrors() {
 		return cty.NilVal, false
