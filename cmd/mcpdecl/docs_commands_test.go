@@ -108,6 +108,8 @@ var notRunHere = map[string]string{
 	`curl -s http://127.0.0.1:8080/mcp -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -H 'MCP-Protocol-Version: 2025-06-18' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_members","arguments":{}}}'`: "needs the team example served on 8080 behind the test authorization server; TestREADMETeamWalkthrough sends this request",
 	`eval "$(./scripts/test-services.sh)" && go test ./...`:    "starts services with Docker Compose and runs the whole suite, this test included",
 	`./scripts/test-services.sh down`:                          "stops the Docker Compose services, which this test does not start",
+	"export LIBRARY_TOKEN_FILE=/run/secrets/library_token":     "a secret file a container platform mounts; TestEnvFromSecretFileCLI reads one",
+	"mcpdecl serve config.hcl":                                 "the reader's configuration, with the secret mounted; TestEnvFromSecretFileCLI serves one",
 	"go install github.com/mcpdecl/mcpdecl/cmd/mcpdecl@latest": "downloads the module from the network and installs into GOPATH/bin",
 	"make build":                 "a release build (CGO_ENABLED=0, -trimpath), many minutes on a cold build cache; the test checks with make -n that the target writes bin/mcpdecl",
 	"go test -race ./...":        "the whole test suite, this test included",
