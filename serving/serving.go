@@ -85,12 +85,15 @@ type Options struct {
 
 // Instance is a configuration being served, from Start to Stop.
 type Instance struct {
-	opts  Options
-	log   *slog.Logger
-	keys  *mcp.Keys
-	store tasks.Store
-	srv   *server.Server
-	proto *mcp.Server
+	opts Options
+	log  *slog.Logger
+	keys *mcp.Keys
+	// loadPeak is the memory the process held at the end of the last
+	// load, the ceiling a reload keeps to (see capReloadMemory).
+	loadPeak uint64
+	store    tasks.Store
+	srv      *server.Server
+	proto    *mcp.Server
 	// view is the MCP endpoint's view of srv; toolsets the endpoints of
 	// the toolsets (HTTP only).
 	view     *server.View
