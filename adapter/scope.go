@@ -42,6 +42,15 @@ type Scope struct {
 // want (cty.DynamicPseudoType for any). It reports references to args, bad
 // references and type errors at the attribute.
 func (s *Scope) StaticValue(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	if v, ok := constantValue(attr.Expr); ok {
+		return convertAttr(attr, v, want)
+	}
+	return s.evalStatic(attr, want)
+}
+
+// evalStatic is StaticValue for any expression: it checks references and
+// evaluates in the static context.
+func (s *Scope) evalStatic(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
 	if d := s.callValues(attr); d != nil {
 		return cty.DynamicVal, d
 	}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -35,6 +37,60 @@ type EnvField struct {
 // given fields. Programs compiled against it refuse unknown names (`statuz`)
 // and mismatched types (`status == "404"`) at load time.
 func EnvType(fields []EnvField) reflect.Type {
+	key := envKey(fields)
+	envTypes.mu.Lock()
+	defer envTypes.mu.Unlock()
+	if t, ok := envTypes.byKey[key]; ok {
+		return t
+	}
+	t := buildEnvType(fields)
+	envTypes.byKey[key] = t
+	return t
+}
+
+// envTypes holds every environment type built, by its fields: a big
+// configuration asks for the same few shapes thousands of times, and
+// reflect.StructOf builds the whole type before finding it has one. It
+// grows as reflect's own cache of struct types does, by distinct shapes.
+var envTypes = struct {
+	mu     sync.Mutex
+	byKey  map[string]reflect.Type
+	typeID map[reflect.Type]int
+}{byKey: map[string]reflect.Type{}, typeID: map[reflect.Type]int{}}
+
+// envKey says everything of fields that makes their struct type: names,
+// tags and field types (each by a number of its own).
+func envKey(fields []EnvField) string {
+	var b strings.Builder
+	for _, f := range fields {
+		b.WriteString(f.Name)
+		b.WriteByte(0)
+		if f.LowerKeys {
+			b.WriteByte('l')
+		}
+		if len(f.Hidden) > 0 {
+			hidden, _ := json.Marshal(f.Hidden)
+			b.Write(hidden)
+		}
+		b.WriteByte(0)
+		b.WriteString(strconv.Itoa(envTypeID(f.Type)))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func envTypeID(t reflect.Type) int {
+	envTypes.mu.Lock()
+	defer envTypes.mu.Unlock()
+	id, ok := envTypes.typeID[t]
+	if !ok {
+		id = len(envTypes.typeID)
+		envTypes.typeID[t] = id
+	}
+	return id
+}
+
+func buildEnvType(fields []EnvField) reflect.Type {
 	sf := make([]reflect.StructField, len(fields))
 	for i, f := range fields {
 		// The json name matters when a program returns a whole struct

@@ -28,19 +28,25 @@ func (c *checker) checkUnusedValues() {
 	}
 	vars, locals := newUses(), newUses()
 	var jsonText [][]byte
+	seen := -1
 	for _, f := range c.cfg.Files {
 		body, ok := f.Body.(*hclsyntax.Body)
 		if !ok {
 			jsonText = append(jsonText, f.Bytes)
 			continue
 		}
-		hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
-			if e, ok := n.(*hclsyntax.ScopeTraversalExpr); ok {
-				vars.addTraversal(e.Traversal, "var")
-				locals.addTraversal(e.Traversal, "local")
+		for _, n := range topLevelNodes(body) {
+			if c.valuesAllUsed(vars, locals, &seen) {
+				break // a big configuration uses its few values early on
 			}
-			return nil
-		})
+			hclsyntax.VisitAll(n, func(n hclsyntax.Node) hcl.Diagnostics {
+				if e, ok := n.(*hclsyntax.ScopeTraversalExpr); ok {
+					vars.addTraversal(e.Traversal, "var")
+					locals.addTraversal(e.Traversal, "local")
+				}
+				return nil
+			})
+		}
 	}
 	inJSON := func(ref string) bool {
 		return slices.ContainsFunc(jsonText, func(b []byte) bool { return bytes.Contains(b, []byte(ref)) })
@@ -57,6 +63,41 @@ func (c *checker) checkUnusedValues() {
 				"Nothing refers to the local value %q. Use it as local.%s, or remove it.", l.Name, l.Name)
 		}
 	}
+}
+
+// topLevelNodes are the attributes and blocks of a file's body, which
+// together hold every node of the file.
+func topLevelNodes(body *hclsyntax.Body) []hclsyntax.Node {
+	nodes := make([]hclsyntax.Node, 0, len(body.Attributes)+len(body.Blocks))
+	for _, a := range body.Attributes {
+		nodes = append(nodes, a)
+	}
+	for _, b := range body.Blocks {
+		nodes = append(nodes, b)
+	}
+	return nodes
+}
+
+// valuesAllUsed reports whether every variable and local value has been
+// found used. It looks again only when a new name was found since it last
+// looked, so walking a file stays linear in the file.
+func (c *checker) valuesAllUsed(vars, locals *uses, seen *int) bool {
+	found := len(vars.names) + len(locals.names)
+	if found == *seen && !vars.all && !locals.all {
+		return false
+	}
+	*seen = found
+	for _, v := range c.cfg.Variables {
+		if !vars.has(v.Name) {
+			return false
+		}
+	}
+	for _, l := range c.cfg.Locals {
+		if !locals.has(l.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // notCalls are the blocks of a tool, template or prompt whose references

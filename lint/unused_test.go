@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,6 +42,43 @@ backend "http" "shop" {
 	}
 	// Only the server's lint block can ignore them.
 	wantFindings(t, "server {\n  lint {\n    ignore = [\"unused-variable\", \"unused-local\"]\n  }\n}\n"+src, lint.CodeUnusedVariable)
+}
+
+// TestUnusedValueUsedOnlyLate: the search for uses stops once every value
+// is found used, and not before: a variable used only by the last block,
+// after many that use the others, is used, and one used nowhere is not.
+func TestUnusedValueUsedOnlyLate(t *testing.T) {
+	src := `
+variable "base" {
+  default = "http://127.0.0.1:3100"
+}
+variable "late" {
+  default = "shelf"
+}
+variable "spare" {
+  default = "x"
+}
+backend "http" "shop" {
+  base_url = var.base
+}
+`
+	for i := range 5 {
+		src += tool(fmt.Sprintf("get_item_%d", i), "", `http "shop" {
+    path = "/items/${args.id}"
+  }`)
+	}
+	src += tool("get_last", "", `http "shop" {
+    path = "/items/${var.late}/${args.id}"
+  }`)
+	var got []string
+	for _, f := range found(check(t, src)) {
+		if strings.HasPrefix(f, "MCPD50") {
+			got = append(got, f)
+		}
+	}
+	if want := "MCPD501 8:10"; strings.Join(got, ",") != want {
+		t.Errorf("findings %q, want %q", got, want)
+	}
 }
 
 // TestUnusedInJSONSyntax: a JSON file's references are strings until

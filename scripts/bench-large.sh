@@ -3,7 +3,10 @@
 # import (internal/largecfg), as whole processes:
 #   - validate, with and without the lint rules;
 #   - serve --http: the time to the first tools/list answered, the CPU
-#     spent by then, and the resident memory while serving.
+#     spent by then, and the resident memory while serving;
+#   - a reload (SIGHUP) of the served config: its peak resident memory,
+#     against the first load's (the kernel's high-water mark, reset
+#     before the reload).
 # Each figure is the median of ROUNDS runs (default 3), with wall time, CPU
 # time (user+sys) and peak RSS. The cores of a shared machine are noisy:
 # read CPU time first. With BASE=<git revision>, the same is measured for
@@ -35,12 +38,12 @@ run_validate() {
   awk '{printf "%d %d %d\n", $1*1000, ($2+$3)*1000, $4/1024}' "$tmp/time"
 }
 
-# run_serve BIN: prints "ready_ms cpu_ms_at_ready rss_mb_serving hwm_mb"
+# run_serve BIN: prints "ready_ms cpu_ms_at_ready rss_mb_serving hwm_mb reload_hwm_mb"
 run_serve() {
   local b=$1 port
   port=$(( 20000 + RANDOM % 20000 ))
   local start; start=$(date +%s%N)
-  "$(bin "$b")" serve --http "127.0.0.1:$port" "$tmp/large.hcl" >/dev/null 2>&1 &
+  "$(bin "$b")" serve --http "127.0.0.1:$port" "$tmp/large.hcl" >/dev/null 2>"$tmp/serve.log" &
   local pid=$!
   local body='{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
   until curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/mcp" -H 'content-type: application/json' \
@@ -55,8 +58,15 @@ run_serve() {
   local rss hwm
   rss=$(awk '/VmRSS/ {print int($2/1024)}' "/proc/$pid/status")
   hwm=$(awk '/VmHWM/ {print int($2/1024)}' "/proc/$pid/status")
+  echo 5 > "/proc/$pid/clear_refs" # VmHWM starts again from VmRSS
+  kill -HUP "$pid"
+  until grep -q 'configuration reloaded' "$tmp/serve.log"; do
+    kill -0 "$pid" 2>/dev/null || { echo "serve exited" >&2; return 1; }
+    sleep 0.05
+  done
+  local reload; reload=$(awk '/VmHWM/ {print int($2/1024)}' "/proc/$pid/status")
   kill "$pid"; wait "$pid" 2>/dev/null || true
-  echo "$ready $(( ticks * 1000 / $(getconf CLK_TCK) )) $rss $hwm"
+  echo "$ready $(( ticks * 1000 / $(getconf CLK_TCK) )) $rss $hwm $reload"
 }
 
 declare -A out
@@ -76,4 +86,5 @@ for b in "${bins[@]}"; do
   echo "  validate --no-lint:  $(col "$nl" 1) ms wall, $(col "$nl" 2) ms CPU, $(col "$nl" 3) MiB peak"
   echo "  serve, first list:   $(col "$s" 1) ms wall, $(col "$s" 2) ms CPU   (target ≤ 1500 ms)"
   echo "  serving:             $(col "$s" 3) MiB resident, $(col "$s" 4) MiB peak   (target ≤ 200 MiB)"
+  echo "  reload (SIGHUP):     $(col "$s" 5) MiB peak   (target: about the first load's peak)"
 done

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -81,7 +83,11 @@ func (i *Instance) load() (*table.Table, error) {
 	if report == nil {
 		report = func(diags hcl.Diagnostics, _ map[string]*hcl.File) { logDiagnostics(i.log, diags) }
 	}
+	if i.loadPeak > 0 { // a reload, while the previous table serves
+		defer capReloadMemory(i.loadPeak)()
+	}
 	tbl, err := Load(i.opts.Paths, i.opts.Vars, i.opts.LookupEnv, report)
+	i.loadPeak = max(i.loadPeak, heldMemory())
 	returnLoadGarbage()
 	return tbl, err
 }
@@ -95,4 +101,43 @@ func (i *Instance) load() (*table.Table, error) {
 // load is cheap next to the load itself.
 func returnLoadGarbage() {
 	debug.FreeOSMemory()
+}
+
+// reloadCap serializes the reloads that cap the memory limit, which is
+// the whole process's: each restores the limit it found.
+var reloadCap sync.Mutex
+
+// capReloadMemory holds the process to peak (the memory held at the end of
+// the first load) while a reload compiles, and returns the function that
+// lifts the cap. A reload compiles while the previous table still serves,
+// so left to the collector's default pace (collect when the heap has
+// doubled since the last collection) its peak is the old table, the new
+// one and the load's garbage at once: well above the first load's. Under
+// the cap the collector runs as often as it takes to stay below it. The
+// cap is soft: a configuration grown so much that its load alone needs
+// more still loads, with the collector running more often, and the next
+// reload's cap is the larger peak. A lower limit already set (GOMEMLIMIT)
+// is kept.
+func capReloadMemory(peak uint64) (lift func()) {
+	reloadCap.Lock()
+	prev := debug.SetMemoryLimit(-1)
+	if peak >= uint64(prev) {
+		reloadCap.Unlock()
+		return func() {}
+	}
+	debug.SetMemoryLimit(int64(peak))
+	return func() {
+		debug.SetMemoryLimit(prev)
+		reloadCap.Unlock()
+	}
+}
+
+// heldMemory is the memory the Go runtime holds from the system, as the
+// memory limit counts it: everything mapped minus what was handed back.
+// Taken at the end of a load, before its garbage is returned, it is about
+// the load's peak.
+func heldMemory() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }

@@ -93,10 +93,13 @@ type Options struct {
 
 // Instance is a configuration being served, from Start to Stop.
 type Instance struct {
-	opts  Options
-	log   *slog.Logger
-	keys  *mcp.Keys
-	store tasks.Store
+	opts Options
+	log  *slog.Logger
+	keys *mcp.Keys
+	// loadPeak is the memory the process held at the end of the last
+	// load, the ceiling a reload keeps to (see capReloadMemory).
+	loadPeak uint64
+	store    tasks.Store
 	// limitStore and audit are the limit buckets and the audit trail,
 	// nil when unused.
 	limitStore limits.Store

@@ -62,6 +62,8 @@ var summaries = []struct{ pattern, code string }{
 	// Online checks (mcpdecl check marks its own; these are its words).
 	{"Backend unreachable", Check},
 	{"Backend not open", Check},
+	{"MCP server unreachable", Check},
+	{"MCP server did not list its tools", Check},
 	{"Query refused by the database", Check},
 
 	// expr-lang expressions.
@@ -141,6 +143,7 @@ var summaries = []struct{ pattern, code string }{
 	{"Arguments declared twice", Duplicate},
 	{"Tests sharing a recording", Duplicate},
 	{"Two bodies", Duplicate},
+	{"Two transports", Duplicate},
 	{"Test with two calls", Duplicate},
 
 	// Backends and the calls made through them.
@@ -148,6 +151,9 @@ var summaries = []struct{ pattern, code string }{
 	{"Query in base URL", Backend},
 	{"Query in path", Backend},
 	{"Missing auth method", Backend},
+	{"HTTP setting without url", Backend},
+	{"Program setting without command", Backend},
+	{"Arguments not an object", Type},
 	{"Conflicting auth methods", Backend},
 	{"Conflicting content type", Backend},
 	{"Conflicting request bodies", Backend},
