@@ -281,6 +281,14 @@ func (as *AS) SetClaims(t testing.TB, claims map[string]any) {
 	as.postJSON(t, "/test/claims", map[string]any{"claims": claims}, nil)
 }
 
+// SetExchangeAudiences limits the audiences and resources a token
+// exchange may ask a token for from now on (nil: any), as
+// Options.ExchangeAudiences does from the start.
+func (as *AS) SetExchangeAudiences(t testing.TB, audiences []string) {
+	t.Helper()
+	as.postJSON(t, "/test/exchange-audiences", map[string]any{"audiences": audiences}, nil)
+}
+
 // Stats counts the requests the server answered.
 type Stats struct {
 	JWKS, Metadata, Token, Introspect, Register int

@@ -21,7 +21,8 @@
 //     token this server signed (signature, issuer and expiry checked); the
 //     new token keeps its `sub` (and its other claims, such as a tenant),
 //     is for the requested `audience`/`resource` (those of
-//     options.exchangeAudiences when set, else any) and names the client
+//     options.exchangeAudiences or /test/exchange-audiences when set,
+//     else any) and names the client
 //     in `act` (RFC 8693 §4.1) and `client_id`;
 //   - test controls under /test/: mint an opaque token, revoke a token,
 //     rotate the signing key (optionally retiring the old ones from the
@@ -61,7 +62,7 @@ const introspectionClient = options.introspectionClient || null;
 let defaultClaims = options.claims || {};
 
 const exchangeClient = options.exchangeClient || null;
-const exchangeAudiences = options.exchangeAudiences || null;
+let exchangeAudiences = options.exchangeAudiences || null;
 
 const counts = { jwks: 0, metadata: 0, token: 0, introspect: 0, register: 0, exchange: 0 };
 const grants = new Map(); // authorization code or refresh token → {scope, resource, clientId}
@@ -345,6 +346,11 @@ const routes = {
     const b = await readBody(req);
     defaultClaims = b.claims || {};
     return send(res, 200, { claims: defaultClaims });
+  },
+  "POST /test/exchange-audiences": async (req, res) => {
+    const b = await readBody(req);
+    exchangeAudiences = b.audiences || null;
+    return send(res, 200, { audiences: exchangeAudiences });
   },
   "GET /test/stats": async (req, res) => send(res, 200, counts),
 };
