@@ -108,3 +108,23 @@ func TestTokenExchangeNotFromCompletions(t *testing.T) {
 		t.Fatalf("diagnostics: %q", got)
 	}
 }
+
+// TestIdentityNeedsAuthBlock: an SQL backend's identity block in a
+// configuration that checks no tokens is a load error at the block.
+func TestIdentityNeedsAuthBlock(t *testing.T) {
+	_, got := compileWhere(t, `backend "sql" "db" {
+  driver = "postgres"
+  dsn    = "postgres://app@db.example.com/orders"
+  identity {
+    role = "orders_reader"
+  }
+}
+tool "orders" {
+  description = "Orders."
+  sql "db" { query = "SELECT 1" }
+}
+`)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "t.hcl:4:3: Acting for the caller without an auth block: The backend \"db\" has an identity block") {
+		t.Fatalf("diagnostics: %q", got)
+	}
+}
