@@ -128,3 +128,25 @@ tool "orders" {
 		t.Fatalf("diagnostics: %q", got)
 	}
 }
+
+// TestIdentityInJSONSyntax: an identity block written in JSON compiles as
+// the native one does, and its backend's callers need a verified caller.
+func TestIdentityInJSONSyntax(t *testing.T) {
+	cfg, diags := lang.LoadSource("t.hcl.json", []byte(`{
+  "auth": {"resource": "https://mcp.example.com/mcp", "authorization_servers": ["https://login.example.com"],
+           "claim": {"tenant": {"type": "string"}}},
+  "backend": {"sql": {"db": {"driver": "postgres", "dsn": "postgres://app@db.example.com/orders",
+    "identity": {"role": "orders_reader", "settings": {"app.tenant": "${auth.claims.tenant}"}}}}},
+  "tool": {"orders": {"description": "Orders.", "sql": {"db": {"query": "SELECT 1"}}}}
+}`))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	tbl, diags := table.Compile(cfg, all.Registry(), table.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if !tbl.Tool("orders").UsesIdentity || tbl.Auth.KeepToken {
+		t.Errorf("UsesIdentity %v, KeepToken %v; want true, false (an identity needs no token)", tbl.Tool("orders").UsesIdentity, tbl.Auth.KeepToken)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	ctyconvert "github.com/zclconf/go-cty/cty/convert"
 
@@ -113,14 +112,16 @@ func decodeIdentity(bb *adapter.BackendBlock, blk *hcl.Block, d Dialect) (*Ident
 }
 
 func decodeSettings(s *adapter.Scope, attr *hcl.Attribute, d Dialect, diags hcl.Diagnostics) ([]Setting, hcl.Diagnostics) {
-	obj, ok := attr.Expr.(*hclsyntax.ObjectConsExpr)
-	if !ok {
+	// hcl.ExprMap reads the object in either syntax (.hcl or .hcl.json).
+	items, md := hcl.ExprMap(attr.Expr)
+	if md.HasErrors() {
 		return nil, append(diags, check.Error("Invalid settings",
 			"settings is an object of setting names and values, as in { \"app.tenant\" = auth.claims.tenant }.", attr.Expr.Range()))
 	}
 	var out []Setting
 	seen := map[string]bool{}
-	for _, item := range obj.Items {
+	for _, item := range items {
+		item := struct{ KeyExpr, ValueExpr hcl.Expression }{hcl.UnwrapExpression(item.Key), item.Value}
 		kv, kd := item.KeyExpr.Value(nil)
 		if kd.HasErrors() || kv.Type() != cty.String || kv.IsNull() {
 			diags = append(diags, check.Error("Invalid setting name",
