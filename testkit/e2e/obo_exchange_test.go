@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -25,8 +26,15 @@ import (
 // server signed for it (signature by the JWKS, issuer, audience: its own
 // URL), and answers with who the token speaks for and on whose behalf.
 type tokenCheckingAPI struct {
-	mu     sync.Mutex
-	tokens []string // every bearer token it was sent
+	mu       sync.Mutex
+	tokens   []string // every bearer token it was sent
+	subjects []string // the subject of every token it accepted
+}
+
+func (a *tokenCheckingAPI) subjectsSeen() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.subjects...)
 }
 
 func startTokenCheckingAPI(t *testing.T, as *authtest.AS) (*tokenCheckingAPI, string) {
@@ -51,6 +59,9 @@ func startTokenCheckingAPI(t *testing.T, as *authtest.AS) (*tokenCheckingAPI, st
 	}
 	mux.Handle("/", record(v.Middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := auth.FromContext(r.Context())
+		api.mu.Lock()
+		api.subjects = append(api.subjects, id.Subject)
+		api.mu.Unlock()
 		act, _ := id.Claims["act"].(map[string]any)
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"sub": id.Subject, "tenant": id.Claims["tenant"], "actor": act["sub"]})
@@ -150,4 +161,81 @@ func TestOnBehalfWithoutToken(t *testing.T) {
 	if err != nil || !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "carries no verified access token") {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}
+}
+
+// TestOnBehalfStepsAndTasks: a step and the call after it both reach the
+// API for their caller, and a task that runs after its request has been
+// answered still calls for the caller who created it, while another
+// caller calls in between.
+func TestOnBehalfStepsAndTasks(t *testing.T) {
+	as := authtest.Start(t)
+	api, apiURL := startTokenCheckingAPI(t, as)
+	endpoint := serveWithAuthEnv(t, repoPath(t, "testkit/e2e/testdata/obo_exchange.hcl"), func(endpoint string) map[string]string {
+		return map[string]string{"resource": endpoint, "issuer": as.Issuer, "api": apiURL, "exchange_client": as.ExchangeClientID}
+	}, map[string]string{"EXCHANGE_SECRET": as.ExchangeClientSecret}, nil)
+	alice := as.Token(t, authtest.TokenRequest{Subject: "alice", Resource: []string{endpoint}, Claims: map[string]any{"tenant": "acme"}})
+	bob := as.Token(t, authtest.TokenRequest{Subject: "bob", Resource: []string{endpoint}, Claims: map[string]any{"tenant": "globex"}})
+
+	c := connectWithToken(t, endpoint, bob)
+	res, err := c.callTool(testCtx(t), "whoami_twice", nil)
+	c.close()
+	if err != nil || res.IsError {
+		t.Fatalf("whoami_twice: %+v, %v", res, err)
+	}
+	if got := api.subjectsSeen(); strings.Join(got, ",") != "bob,bob" {
+		t.Fatalf("the step and the call reached the API as %q, want bob twice", got)
+	}
+
+	created := authedTaskRPC(t, endpoint, alice, "tools/call", "whoami_later", `"name":"whoami_later","arguments":{}`)
+	id, _ := created["taskId"].(string)
+	if id == "" {
+		t.Fatalf("no task: %v", created)
+	}
+	c = connectWithToken(t, endpoint, bob)
+	if res, err := c.callTool(testCtx(t), "whoami", nil); err != nil || res.IsError {
+		t.Fatalf("whoami: %+v, %v", res, err)
+	}
+	c.close()
+	for i := 0; ; i++ {
+		got := authedTaskRPC(t, endpoint, alice, "tasks/get", id, `"taskId":"`+id+`"`)
+		if got["status"] == "completed" {
+			break
+		}
+		if got["status"] != "working" || i > 400 {
+			t.Fatalf("task: %v", got)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	seen := api.subjectsSeen()
+	if len(seen) != 4 || strings.Count(strings.Join(seen, ","), "alice") != 1 || strings.Count(strings.Join(seen, ","), "bob") != 3 {
+		t.Errorf("the API saw %q: want bob three times and alice once, for her task", seen)
+	}
+}
+
+// authedTaskRPC is taskRPC with a bearer token.
+func authedTaskRPC(t *testing.T, url, token, method, name, params string) map[string]any {
+	t.Helper()
+	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params +
+		`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	req.Header.Set("Mcp-Name", name)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var m struct {
+		Result map[string]any  `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m.Error != nil {
+		t.Fatalf("%s: %d %s", method, resp.StatusCode, raw)
+	}
+	return m.Result
 }

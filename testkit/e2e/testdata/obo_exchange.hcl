@@ -60,3 +60,21 @@ tool "invoices" {
   description = "The caller's invoices."
   http "billing" { path = "/invoices" }
 }
+
+# A step and the call after it, each exchanged for the same caller.
+tool "whoami_twice" {
+  description = "Who the orders API sees, asked twice."
+  step "first" {
+    http "orders" { path = "/whoami" }
+  }
+  http "orders" { path = "/whoami" }
+}
+
+# Runs later, as a task, still for the caller who created it.
+tool "whoami_later" {
+  description = "Who the orders API sees, as a task."
+  task {
+    mode = "required"
+  }
+  http "orders" { path = "/whoami" }
+}
