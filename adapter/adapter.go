@@ -124,6 +124,13 @@ type Request struct {
 	// Observer follows the call's backend traffic (trace context in HTTP
 	// headers, status codes); nil when nobody does.
 	Observer Observer
+	// CallerToken is the caller's verified access token, set only for a
+	// call of a backend whose CallerNeeds ask for it (see ForCaller); ""
+	// otherwise and whenever no token was verified (stdio). It belongs to
+	// this call alone: an adapter never sends it on as it is, never keeps
+	// it past the call except under a key derived from it, and never
+	// writes it into a message.
+	CallerToken string
 }
 
 // Context returns the evaluation context of expr in this call: variables,
@@ -192,6 +199,12 @@ type BackendBlock struct {
 	Body      hcl.Body
 	DeclRange hcl.Range
 	Scope     *Scope
+	// CallerScope is Scope with auth.* visible (the caller's subject,
+	// scopes and claims, unknown at load time), for the blocks that make
+	// the backend act for the caller (an SQL backend's identity). Without
+	// an auth block in the configuration auth.* is refused with a message
+	// saying what to add.
+	CallerScope *Scope
 }
 
 // CallBlock is a call block handed to CompileCall.

@@ -40,6 +40,11 @@ type Config struct {
 	Introspection *Introspection
 	// Static tokens: API keys or fixed bearer tokens.
 	Static []StaticToken
+	// KeepToken puts a verified token itself in the request's context
+	// too (TokenFromContext), for backends that exchange it for a token
+	// of their own (RFC 8693); without it the token goes no further than
+	// the check, and costs nothing more.
+	KeepToken bool
 	// ResourceName and ResourceDocumentation are optional metadata fields.
 	ResourceName, ResourceDocumentation string
 	// HTTPClient fetches metadata, key sets and introspection answers

@@ -48,6 +48,22 @@ func FromContext(ctx context.Context) *Identity {
 	return id
 }
 
+type tokenKey struct{}
+
+// WithToken returns ctx carrying the verified access token the request's
+// Identity was read from. Middleware sets it when Config.KeepToken is set.
+func WithToken(ctx context.Context, token string) context.Context {
+	return context.WithValue(ctx, tokenKey{}, token)
+}
+
+// TokenFromContext returns the verified access token WithToken put in
+// ctx, or "" when there is none. It is the caller's credential: pass it
+// only to an authorization server, to exchange it (RFC 8693).
+func TokenFromContext(ctx context.Context) string {
+	t, _ := ctx.Value(tokenKey{}).(string)
+	return t
+}
+
 // scopesOf reads the granted scopes from claims: `scope`, a
 // space-separated string (RFC 9068, RFC 7662), else `scp`; either may also
 // be an array of strings, as some servers send them.

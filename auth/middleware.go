@@ -15,7 +15,9 @@ import (
 // cannot be checked now (the authorization server is unreachable) 503.
 // A valid token's Identity is put in the request's context (FromContext),
 // and the Authorization header is removed from the request next sees, so
-// nothing downstream can pass the token on.
+// nothing downstream can pass the token on. With Config.KeepToken the
+// token itself is put in the context too (TokenFromContext), for backends
+// that exchange it at an authorization server.
 //
 // CORS preflight requests (OPTIONS with Access-Control-Request-Method)
 // carry no credentials by design and go to next unauthenticated. The
@@ -47,7 +49,11 @@ func (v *Verifier) Middleware(next http.Handler) http.Handler {
 			v.refuse(w, r, err)
 			return
 		}
-		r2 := r.WithContext(WithIdentity(r.Context(), id))
+		ctx := WithIdentity(r.Context(), id)
+		if v.cfg.KeepToken {
+			ctx = WithToken(ctx, token)
+		}
+		r2 := r.WithContext(ctx)
 		r2.Header = r.Header.Clone()
 		r2.Header.Del("Authorization")
 		next.ServeHTTP(w, r2)

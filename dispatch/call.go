@@ -240,6 +240,14 @@ func logBackendCall(ctx context.Context, log *slog.Logger, what, step string, to
 // is redacted like everything else the server writes.
 func adapterRequest(ctx context.Context, t *table.Table, in *CallInput, args *callArgs) *adapter.Request {
 	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header, Vars: in.authVars(), Observer: in.Backends}
+	if in.identity != nil {
+		// A call that acts for the caller (it reads auth.*, or its backend
+		// exchanges the caller's token) gets the token this request's
+		// identity was read from, when the auth block keeps it; a task
+		// runs later in a context derived from its request's, so it gets
+		// its own creator's.
+		ar.CallerToken = auth.TokenFromContext(ctx)
+	}
 	own := CallSecrets(ctx)
 	ar.Progress = func(progress, total float64, message string) {
 		in.progress(progress, total, rule.RedactEach(message, own, t.Secrets))

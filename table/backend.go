@@ -25,10 +25,12 @@ func (c *compiler) compileBackends() {
 			continue
 		}
 		c.backends[b.Name] = b
-		compiled, d := a.CompileBackend(&adapter.BackendBlock{Name: b.Name, Body: b.Body, DeclRange: b.DeclRange, Scope: c.scope(nil, "")})
+		callerScope := c.withAuth(c.scope(nil, ""), map[string]bool{})
+		compiled, d := a.CompileBackend(&adapter.BackendBlock{Name: b.Name, Body: b.Body, DeclRange: b.DeclRange, Scope: c.scope(nil, ""), CallerScope: callerScope})
 		c.add(d)
 		if compiled != nil {
 			c.table.Backends[b.Name] = compiled
+			c.checkActsForCaller(b, compiled)
 		}
 	}
 }
@@ -58,6 +60,9 @@ func (c *compiler) compileCallWithin(call *lang.Call, owner string, scope *adapt
 			return nil
 		}
 		block.Backend = backend
+	}
+	if needs := adapter.NeedsOf(block.Backend); needs != nil {
+		c.callsForCaller(call, owner, scope, needs)
 	}
 	action, d := a.CompileCall(block)
 	c.add(d)

@@ -126,6 +126,7 @@ var authSchema = &hcl.BodySchema{
 		{Type: "basic"},
 		{Type: "api_key"},
 		{Type: "oauth2"},
+		{Type: "token_exchange"},
 	},
 }
 
@@ -149,6 +150,17 @@ var oauth2Schema = &hcl.BodySchema{
 		{Name: "token_url", Required: true},
 		{Name: "client_id", Required: true},
 		{Name: "client_secret", Required: true},
+		{Name: "scopes"},
+	},
+}
+
+var tokenExchangeSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "token_url", Required: true},
+		{Name: "client_id", Required: true},
+		{Name: "client_secret", Required: true},
+		{Name: "audience"},
+		{Name: "resource"},
 		{Name: "scopes"},
 	},
 }

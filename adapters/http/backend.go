@@ -89,6 +89,9 @@ const (
 	AuthBasic  = "basic"
 	AuthAPIKey = "api_key"
 	AuthOAuth2 = "oauth2"
+	// AuthTokenExchange calls the API with a token got for each caller by
+	// exchanging the caller's verified access token (RFC 8693).
+	AuthTokenExchange = "token_exchange"
 )
 
 // Auth is outbound authentication. Only the fields of Kind are set.
@@ -102,9 +105,23 @@ type Auth struct {
 	// AuthAPIKey.
 	APIKeyIn, APIKeyName, APIKeyValue string
 	// TokenURL, ClientID, ClientSecret and Scopes are for AuthOAuth2 (the
-	// client credentials grant).
+	// client credentials grant) and AuthTokenExchange.
 	TokenURL, ClientID, ClientSecret string
 	Scopes                           []string
+	// Audience and Resource are what a token exchange asks a token for
+	// (RFC 8693 audience, RFC 8707 resource); at least one is set.
+	Audience, Resource string
+	// DeclRange is where the method's block is written.
+	DeclRange hcl.Range
+}
+
+// ActsForCaller implements adapter.ForCaller: a backend that exchanges the
+// caller's token needs it on every call.
+func (b *Backend) ActsForCaller() *adapter.CallerNeeds {
+	if b.Auth == nil || b.Auth.Kind != AuthTokenExchange {
+		return nil
+	}
+	return &adapter.CallerNeeds{Block: AuthTokenExchange, DeclRange: b.Auth.DeclRange, Token: true}
 }
 
 // TLS holds client TLS settings. File paths are absolute or relative to
@@ -150,6 +167,14 @@ func (b *Backend) Describe() map[string]any {
 			auth["in"], auth["name"] = a.APIKeyIn, a.APIKeyName
 		case AuthOAuth2:
 			auth["token_url"], auth["scopes"] = a.TokenURL, anyList(a.Scopes)
+		case AuthTokenExchange:
+			auth["token_url"], auth["scopes"] = a.TokenURL, anyList(a.Scopes)
+			if a.Audience != "" {
+				auth["audience"] = a.Audience
+			}
+			if a.Resource != "" {
+				auth["resource"] = a.Resource
+			}
 		}
 		d["auth"] = auth
 	}
@@ -412,13 +437,13 @@ func decodeAuth(s *adapter.Scope, blk *hcl.Block) (*Auth, hcl.Diagnostics) {
 	slices.SortFunc(kinds, func(x, y given) int { return x.rng.Start.Byte - y.rng.Start.Byte })
 	if len(kinds) == 0 {
 		return nil, append(diags, check.Error("Missing auth method",
-			"An auth block needs one method: bearer = \"...\", basic { ... }, api_key { ... } or oauth2 { ... }.", blk.DefRange))
+			"An auth block needs one method: bearer = \"...\", basic { ... }, api_key { ... }, oauth2 { ... } or token_exchange { ... }.", blk.DefRange))
 	}
 	for _, k := range kinds[1:] {
 		diags = append(diags, check.Error("Conflicting auth methods",
 			fmt.Sprintf("This auth block already uses %s (line %d). An auth block holds exactly one method; remove this one.", kinds[0].kind, kinds[0].rng.Start.Line), k.rng))
 	}
-	auth := &Auth{Kind: kinds[0].kind}
+	auth := &Auth{Kind: kinds[0].kind, DeclRange: kinds[0].rng}
 	var d hcl.Diagnostics
 	switch auth.Kind {
 	case AuthBearer:
@@ -470,8 +495,51 @@ func decodeAuth(s *adapter.Scope, blk *hcl.Block) (*Auth, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		auth.Scopes, _, _, d = check.StringList(s, c.Attributes["scopes"])
 		diags = append(diags, d...)
+	case AuthTokenExchange:
+		diags = append(diags, decodeTokenExchange(s, content.Blocks.OfType(AuthTokenExchange)[0], auth)...)
 	}
 	return auth, diags
+}
+
+// decodeTokenExchange reads a token_exchange block: the token endpoint,
+// the backend's client there, and what the exchanged token is for.
+func decodeTokenExchange(s *adapter.Scope, blk *hcl.Block, auth *Auth) hcl.Diagnostics {
+	c, diags := blk.Body.Content(tokenExchangeSchema)
+	var d hcl.Diagnostics
+	if raw, known, d := check.String(s, c.Attributes["token_url"], ""); known {
+		diags = append(diags, d...)
+		u, ud := parseTokenURL(raw, c.Attributes["token_url"].Expr.Range())
+		diags = append(diags, ud...)
+		if u != nil {
+			auth.TokenURL = u.String()
+		}
+	} else {
+		diags = append(diags, d...)
+	}
+	auth.ClientID, _, d = check.String(s, c.Attributes["client_id"], "")
+	diags = append(diags, d...)
+	auth.ClientSecret, _, d = check.String(s, c.Attributes["client_secret"], "")
+	diags = append(diags, d...)
+	auth.Scopes, _, _, d = check.StringList(s, c.Attributes["scopes"])
+	diags = append(diags, d...)
+	auth.Audience, _, d = check.String(s, c.Attributes["audience"], "")
+	diags = append(diags, d...)
+	var known bool
+	auth.Resource, known, d = check.String(s, c.Attributes["resource"], "")
+	diags = append(diags, d...)
+	if known && auth.Resource != "" {
+		if u, err := url.Parse(auth.Resource); err != nil || u.Scheme == "" || u.Host == "" || u.Fragment != "" || strings.Contains(auth.Resource, "#") {
+			diags = append(diags, check.Error("Invalid resource",
+				fmt.Sprintf("resource is the absolute URI of the API the exchanged token is for (RFC 8707), without a fragment, such as \"https://api.example.com/\", not %q.", auth.Resource),
+				c.Attributes["resource"].Expr.Range()))
+		}
+	}
+	if c.Attributes["audience"] == nil && c.Attributes["resource"] == nil && !diags.HasErrors() {
+		diags = append(diags, check.Error("Exchanged token for no audience",
+			"A token_exchange block says whom the exchanged token is for, so that the API gets a token meant for it and not one valid anywhere: add audience = \"orders-api\" (the name the authorization server knows the API by) or resource = \"https://api.example.com/\".",
+			blk.DefRange))
+	}
+	return diags
 }
 
 func parseTokenURL(raw string, r hcl.Range) (*url.URL, hcl.Diagnostics) {

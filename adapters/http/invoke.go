@@ -108,7 +108,11 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 			// The API refused a cached OAuth2 token (revoked, or expired
 			// early): get a new one and try once more. A 401 means the
 			// request was not processed, so this is safe for any method.
-			rt.oauth.Invalidate(token)
+			if rt.exchange != nil {
+				rt.exchange.Invalidate(out.caller, token)
+			} else {
+				rt.oauth.Invalidate(token)
+			}
 			reauthorized = true
 			attempt--
 			continue
@@ -183,7 +187,16 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 		h = h.Clone()
 	}
 	out.attempts++
-	if rt.oauth != nil && !out.authorized {
+	switch {
+	case rt.exchange != nil:
+		// The caller's own token never goes to the API, whatever the
+		// call's headers say: the exchanged one always replaces it.
+		token, err = rt.exchange.Token(ctx, out.caller)
+		if err != nil {
+			return nil, "", false, err
+		}
+		h.Set("Authorization", token)
+	case rt.oauth != nil && !out.authorized:
 		token, err = rt.oauth.Token(ctx)
 		if err != nil {
 			return nil, "", false, err

@@ -175,31 +175,82 @@ func (ts *tokenSource) request(ctx context.Context, inForm bool) (*tokenAnswer, 
 	if len(a.Scopes) > 0 {
 		form.Set("scope", strings.Join(a.Scopes, " "))
 	}
-	if inForm {
-		form.Set("client_id", a.ClientID)
-		form.Set("client_secret", a.ClientSecret)
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.TokenURL, strings.NewReader(form.Encode()))
+	status, fields, err := postToken(ctx, ts.client, a.TokenURL, a.ClientID, a.ClientSecret, form, inForm)
 	if err != nil {
 		return nil, ts.callError(err)
+	}
+	if status < 200 || status > 299 {
+		code := fields.str("error")
+		if !isOAuthCode(code) {
+			code = ""
+		}
+		return nil, ts.refusal(&tokenError{status: status, code: code})
+	}
+	t, ok := fields.answer()
+	if !ok {
+		return nil, &adapter.CallError{
+			Message: fmt.Sprintf("The OAuth2 token endpoint answered without a usable access_token. This is a problem of the server's configuration; retrying will not help."),
+		}
+	}
+	return t, nil
+}
+
+// tokenFields are the fields of a token endpoint's answer.
+type tokenFields map[string]any
+
+func (f tokenFields) str(k string) string {
+	switch v := f[k].(type) {
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	}
+	return ""
+}
+
+// answer reads an access token from a successful answer; false when it
+// holds none that a header can carry.
+func (f tokenFields) answer() (*tokenAnswer, bool) {
+	t := &tokenAnswer{accessToken: f.str("access_token"), tokenType: f.str("token_type")}
+	if t.accessToken == "" || badHeaderValue(t.accessToken) || badHeaderValue(t.tokenType) || strings.ContainsAny(t.tokenType, " ") {
+		return nil, false
+	}
+	if n, err := strconv.ParseFloat(f.str("expires_in"), 64); err == nil && n > 0 {
+		t.expiresIn = int64(n)
+	}
+	return t, true
+}
+
+// postToken sends form to a token endpoint, authenticating the client
+// with HTTP basic authentication (client_secret_basic), or in the form
+// when inForm (client_secret_post), and reads the answer's fields (JSON,
+// or form-encoded as some servers send them). err is a transport error.
+func postToken(ctx context.Context, client *http.Client, tokenURL, clientID, secret string, form url.Values, inForm bool) (int, tokenFields, error) {
+	if inForm {
+		form.Set("client_id", clientID)
+		form.Set("client_secret", secret)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, tokenURL, strings.NewReader(form.Encode()))
+	if err != nil {
+		return 0, nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", userAgent)
 	if !inForm {
 		// RFC 6749 §2.3.1: both are form-encoded before basic auth.
-		req.SetBasicAuth(url.QueryEscape(a.ClientID), url.QueryEscape(a.ClientSecret))
+		req.SetBasicAuth(url.QueryEscape(clientID), url.QueryEscape(secret))
 	}
-	resp, err := ts.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
-		return nil, ts.callError(err)
+		return 0, nil, err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenAnswer))
 	if err != nil {
-		return nil, ts.callError(err)
+		return 0, nil, err
 	}
-	fields := map[string]any{}
+	fields := tokenFields{}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "application/x-www-form-urlencoded" || mt == "text/plain" {
 		if vals, err := url.ParseQuery(string(data)); err == nil {
@@ -212,32 +263,7 @@ func (ts *tokenSource) request(ctx context.Context, inForm bool) (*tokenAnswer, 
 		dec.UseNumber()
 		_ = dec.Decode(&fields)
 	}
-	str := func(k string) string {
-		switch v := fields[k].(type) {
-		case string:
-			return v
-		case json.Number:
-			return v.String()
-		}
-		return ""
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		code := str("error")
-		if !isOAuthCode(code) {
-			code = ""
-		}
-		return nil, ts.refusal(&tokenError{status: resp.StatusCode, code: code})
-	}
-	t := &tokenAnswer{accessToken: str("access_token"), tokenType: str("token_type")}
-	if t.accessToken == "" || badHeaderValue(t.accessToken) || badHeaderValue(t.tokenType) || strings.ContainsAny(t.tokenType, " ") {
-		return nil, &adapter.CallError{
-			Message: fmt.Sprintf("The OAuth2 token endpoint answered without a usable access_token. This is a problem of the server's configuration; retrying will not help."),
-		}
-	}
-	if n, err := strconv.ParseFloat(str("expires_in"), 64); err == nil && n > 0 {
-		t.expiresIn = int64(n)
-	}
-	return t, nil
+	return resp.StatusCode, fields, nil
 }
 
 // isOAuthCode reports whether s looks like an OAuth error code, which is

@@ -27,6 +27,9 @@ type outgoing struct {
 	// authorized is set when the call's or the forwarded headers set
 	// Authorization, which then wins over an OAuth2 token.
 	authorized bool
+	// caller is the caller's verified access token, for a backend that
+	// exchanges it (token_exchange); never sent as it is.
+	caller string
 	// attempts counts the times the request was sent.
 	attempts int
 	// observer is given each attempt's header and status (trace context);
@@ -77,7 +80,7 @@ func buildError(format string, a ...any) *adapter.CallError {
 // build makes the request of one call from its arguments.
 func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
 	ev := &evaluator{req: req}
-	out := &outgoing{method: a.Method, observer: req.Observer}
+	out := &outgoing{method: a.Method, observer: req.Observer, caller: req.CallerToken}
 
 	var sb strings.Builder
 	sb.Grow(len(rt.prefix) + 64)

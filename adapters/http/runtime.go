@@ -45,6 +45,8 @@ type runtime struct {
 	// strings, for cleaning answers.
 	answerSecrets []string
 	oauth         *tokenSource
+	// exchange gets each caller's token (token_exchange); nil otherwise.
+	exchange *exchanger
 }
 
 var (
@@ -140,6 +142,9 @@ func (b *Backend) build() (*runtime, error) {
 		case AuthOAuth2:
 			value = a.ClientSecret
 			rt.oauth = newTokenSource(a, carrier, b.Timeout)
+		case AuthTokenExchange:
+			value = a.ClientSecret
+			rt.exchange = newExchanger(a, carrier, b.Timeout)
 		}
 		if badHeaderValue(value) {
 			return nil, fmt.Errorf("backend %q: the %s credential holds a line break or another control character (a trailing newline in an environment variable, perhaps)", b.Name, a.Kind)

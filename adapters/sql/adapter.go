@@ -83,6 +83,7 @@ var BackendSchema = &hcl.BodySchema{
 		{Name: "max_rows"},
 		{Name: "init_sql"},
 	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "identity"}},
 }
 
 // CallSchema is the body schema of a `sql "<backend>" { ... }` block.

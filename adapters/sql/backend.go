@@ -54,6 +54,9 @@ type Backend struct {
 	// file's directory) that creates the SQLite database when its file is
 	// missing at Open; empty for none.
 	InitSQL string
+	// Identity, when set, runs each statement as the caller: a role and
+	// settings from auth.* (see identity.go).
+	Identity *Identity
 
 	state atomic.Pointer[pools] // set by Open
 	// checkFailed is set when CheckOpen reported that the backend could
@@ -90,6 +93,13 @@ func (b *Backend) Describe() map[string]any {
 	}
 	if b.InitSQL != "" {
 		d["init_sql"] = b.InitSQL
+	}
+	if id := b.Identity; id != nil {
+		names := make([]any, len(id.Settings))
+		for i, s := range id.Settings {
+			names[i] = s.Name
+		}
+		d["identity"] = map[string]any{"role": id.Role != nil, "settings": names}
 	}
 	return d
 }
@@ -163,6 +173,13 @@ func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {
 			b.InitSQL, d = checkInitSQL(attr, p, b.Driver, dsn)
 			diags = append(diags, d...)
 		}
+	}
+	if blk, d := check.Single(content.Blocks.OfType("identity"), "identity", fmt.Sprintf("The backend %q", bb.Name)); blk != nil {
+		diags = append(diags, d...)
+		b.Identity, d = decodeIdentity(bb, blk, b.Driver)
+		diags = append(diags, d...)
+	} else {
+		diags = append(diags, d...)
 	}
 	return b, diags
 }

@@ -60,6 +60,12 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 	if err != nil {
 		return nil, err
 	}
+	var id *callerIdentity
+	if a.Backend.Identity != nil {
+		if id, err = a.Backend.Identity.evaluate(req); err != nil {
+			return nil, err
+		}
+	}
 	cctx := ctx
 	// A tool's timeout is the one deadline of its calls (ctx has it);
 	// the backend's statement_timeout bounds only calls of tools without,
@@ -70,7 +76,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		cctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	out, err := a.run(cctx, p, args, req.AnswerOnly)
+	out, err := a.run(cctx, p, args, req.AnswerOnly, id)
 	if err != nil && cctx.Err() == nil && isLostConnection(err) {
 		// When the database ended one session it has likely ended every
 		// idle one too (a restart, a failover, pg_terminate_backend of all
@@ -80,7 +86,7 @@ func (a *Action) Invoke(ctx context.Context, req *adapter.Request) (*adapter.Res
 		if a.ReadOnly || notRun(err) {
 			// A read-only statement is always safe to repeat, a write only
 			// when it surely did not take effect.
-			out, err = a.run(cctx, p, args, req.AnswerOnly)
+			out, err = a.run(cctx, p, args, req.AnswerOnly, id)
 		}
 	}
 	if err != nil {
@@ -223,8 +229,12 @@ func (q *Query) yieldsRows() bool {
 	return q.Returning || slices.Contains(rowVerbs, q.Verb)
 }
 
-// run runs the statement once.
-func (a *Action) run(ctx context.Context, p *pools, args []any, asJSON bool) (*outcome, error) {
+// run runs the statement once; as the caller when id is set (the
+// backend's identity block).
+func (a *Action) run(ctx context.Context, p *pools, args []any, asJSON bool, id *callerIdentity) (*outcome, error) {
+	if id != nil {
+		return a.runAs(ctx, p, args, asJSON, id)
+	}
 	if a.ReadOnly {
 		return a.runReadOnly(ctx, p, args, asJSON)
 	}
@@ -232,6 +242,12 @@ func (a *Action) run(ctx context.Context, p *pools, args []any, asJSON bool) (*o
 	if db == nil {
 		return nil, errors.New("read-write call on a read-only backend")
 	}
+	return a.runOn(ctx, p, db, args, asJSON)
+}
+
+// runOn runs a statement that may write on db: a pool, a connection or a
+// transaction.
+func (a *Action) runOn(ctx context.Context, p *pools, db execQueryer, args []any, asJSON bool) (*outcome, error) {
 	if a.Query.yieldsRows() {
 		return a.query(ctx, p, db, args, asJSON)
 	}

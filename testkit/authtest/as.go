@@ -28,6 +28,10 @@ type AS struct {
 	// ClientID and ClientSecret are the credentials a resource server uses
 	// at the introspection endpoint (HTTP basic).
 	ClientID, ClientSecret string
+	// ExchangeClientID and ExchangeClientSecret are the client that may
+	// exchange tokens (RFC 8693) at the token endpoint, Issuer+"/token":
+	// the client of a backend's token_exchange block.
+	ExchangeClientID, ExchangeClientSecret string
 	// FirstKid is the key id of the signing key it started with.
 	FirstKid string
 
@@ -43,6 +47,9 @@ type Options struct {
 	NoRFC8414 bool
 	// Claims are added to every token it issues.
 	Claims map[string]any
+	// ExchangeAudiences, when set, are the only audiences and resources
+	// a token exchange may ask a token for (invalid_target otherwise).
+	ExchangeAudiences []string
 }
 
 // Start starts the authorization server for the test and stops it when
@@ -69,12 +76,15 @@ func StartWith(t testing.TB, opts Options) *AS {
 	if _, err := os.Stat(node); err != nil {
 		notInstalled(t, modules)
 	}
-	as := &AS{ClientID: "mcpdecl-resource-server", ClientSecret: randomHex(16), stderr: &syncBuffer{}}
+	as := &AS{ClientID: "mcpdecl-resource-server", ClientSecret: randomHex(16),
+		ExchangeClientID: "mcpdecl-exchange", ExchangeClientSecret: randomHex(16), stderr: &syncBuffer{}}
 	optJSON, _ := json.Marshal(map[string]any{
 		"alg":                 opts.Alg,
 		"rfc8414":             !opts.NoRFC8414,
 		"claims":              opts.Claims,
 		"introspectionClient": map[string]string{"id": as.ClientID, "secret": as.ClientSecret},
+		"exchangeClient":      map[string]string{"id": as.ExchangeClientID, "secret": as.ExchangeClientSecret},
+		"exchangeAudiences":   opts.ExchangeAudiences,
 	})
 	cmd := exec.Command(node, filepath.Join(root, "testkit", "authtest", "testdata", "authserver", "server.mjs"))
 	cmd.Env = append(os.Environ(), "AUTHSERVER_MODULES="+modules, "AUTHSERVER_OPTIONS="+string(optJSON))
@@ -188,6 +198,38 @@ func (req TokenRequest) addTestParams(form url.Values) {
 	}
 }
 
+// Exchange exchanges subjectToken for a token for audience (RFC 8693) as
+// the exchange client, and returns it.
+func (as *AS) Exchange(t testing.TB, subjectToken, audience string) string {
+	t.Helper()
+	form := url.Values{
+		"grant_type":         {"urn:ietf:params:oauth:grant-type:token-exchange"},
+		"subject_token":      {subjectToken},
+		"subject_token_type": {"urn:ietf:params:oauth:token-type:access_token"},
+		"audience":           {audience},
+	}
+	req, err := http.NewRequest(http.MethodPost, as.Issuer+"/token", strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(as.ExchangeClientID, as.ExchangeClientSecret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("authtest: token exchange: %v", err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		AccessToken     string `json:"access_token"`
+		IssuedTokenType string `json:"issued_token_type"`
+	}
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(data, &out) != nil || out.AccessToken == "" {
+		t.Fatalf("authtest: token exchange: status %d: %s", resp.StatusCode, data)
+	}
+	return out.AccessToken
+}
+
 // Opaque mints an opaque (non-JWT) token that the server's introspection
 // endpoint knows.
 func (as *AS) Opaque(t testing.TB, req TokenRequest) string {
@@ -239,9 +281,19 @@ func (as *AS) SetClaims(t testing.TB, claims map[string]any) {
 	as.postJSON(t, "/test/claims", map[string]any{"claims": claims}, nil)
 }
 
+// SetExchangeAudiences limits the audiences and resources a token
+// exchange may ask a token for from now on (nil: any), as
+// Options.ExchangeAudiences does from the start.
+func (as *AS) SetExchangeAudiences(t testing.TB, audiences []string) {
+	t.Helper()
+	as.postJSON(t, "/test/exchange-audiences", map[string]any{"audiences": audiences}, nil)
+}
+
 // Stats counts the requests the server answered.
 type Stats struct {
 	JWKS, Metadata, Token, Introspect, Register int
+	// Exchange counts the token exchange requests (also in Token).
+	Exchange int
 }
 
 // Stats returns the request counts so far.

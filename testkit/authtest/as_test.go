@@ -151,3 +151,63 @@ func randomString(t *testing.T) string {
 	}
 	return base64.RawURLEncoding.EncodeToString(b)
 }
+
+// TestTokenExchange: the RFC 8693 grant exchanges an access token the
+// server issued for one with the requested audience, the same subject
+// and claims, and the exchanging client as the actor; a token it did not
+// sign, a wrong client and an audience it does not serve are refused with
+// the RFC's error codes.
+func TestTokenExchange(t *testing.T) {
+	as := authtest.StartWith(t, authtest.Options{ExchangeAudiences: []string{"orders-api"}})
+	subject := as.Token(t, authtest.TokenRequest{Subject: "alice", Scope: "orders:read", Resource: []string{"http://127.0.0.1:9999/mcp"}, Claims: map[string]any{"tenant": "acme"}})
+	exchanged := as.Exchange(t, subject, "orders-api")
+	claims := jwt.MapClaims{}
+	if _, _, err := jwt.NewParser().ParseUnverified(exchanged, claims); err != nil {
+		t.Fatal(err)
+	}
+	act, _ := claims["act"].(map[string]any)
+	if claims["sub"] != "alice" || claims["aud"] != "orders-api" || claims["tenant"] != "acme" || claims["iss"] != as.Issuer ||
+		act["sub"] != as.ExchangeClientID || claims["client_id"] != as.ExchangeClientID {
+		t.Errorf("exchanged token claims %v", claims)
+	}
+	refusal := func(subjectToken, audience, client, secret string) (int, string) {
+		form := url.Values{
+			"grant_type":         {"urn:ietf:params:oauth:grant-type:token-exchange"},
+			"subject_token":      {subjectToken},
+			"subject_token_type": {"urn:ietf:params:oauth:token-type:access_token"},
+			"audience":           {audience},
+		}
+		req, _ := http.NewRequest(http.MethodPost, as.Issuer+"/token", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(client, secret)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body struct{ Error string }
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		return resp.StatusCode, body.Error
+	}
+	forged := strings.Join(strings.Split(subject, ".")[:2], ".") + ".AAAA"
+	for _, c := range []struct {
+		name, token, audience, client, secret string
+		status                                int
+		code                                  string
+	}{
+		{"forged subject", forged, "orders-api", as.ExchangeClientID, as.ExchangeClientSecret, 400, "invalid_grant"},
+		{"wrong secret", subject, "orders-api", as.ExchangeClientID, "nope", 401, "invalid_client"},
+		{"other audience", subject, "billing-api", as.ExchangeClientID, as.ExchangeClientSecret, 400, "invalid_target"},
+	} {
+		if status, code := refusal(c.token, c.audience, c.client, c.secret); status != c.status || code != c.code {
+			t.Errorf("%s: %d %s, want %d %s", c.name, status, code, c.status, c.code)
+		}
+	}
+	if n := as.Stats(t).Exchange; n != 4 {
+		t.Errorf("%d exchanges counted, want 4", n)
+	}
+	// The other grants still reach the mock through the same endpoint.
+	if tok := as.Token(t, authtest.TokenRequest{Subject: "bob"}); tok == "" {
+		t.Error("client credentials grant broken")
+	}
+}

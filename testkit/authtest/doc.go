@@ -6,8 +6,11 @@
 // own keys, serves its metadata (RFC 8414 and OpenID Connect) and JWKS,
 // the authorization endpoint with PKCE (approving at once, for the user
 // "johndoe"), dynamic client registration (RFC 7591) and introspection
-// (RFC 7662), and maps the RFC 8707 `resource` parameter to the token's
-// audience. Tests skip when it is not installed (and fail under CI, whose
+// (RFC 7662), maps the RFC 8707 `resource` parameter to the token's
+// audience, and exchanges the tokens it issued (RFC 8693, an extension in
+// testdata/authserver/server.mjs: oauth2-mock-server has no such grant)
+// for the client as.ExchangeClientID, keeping the subject and its claims
+// and naming the client in `act`. Tests skip when it is not installed (and fail under CI, whose
 // script installs it).
 //
 //	as := authtest.Start(t)

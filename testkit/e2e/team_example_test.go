@@ -37,6 +37,12 @@ func serveTeamExample(t *testing.T, as *authtest.AS) (endpoint, db string) {
 // endpoint. The server logs to logger (nil: nowhere).
 func serveWithAuth(t *testing.T, path string, vars func(endpoint string) map[string]string, logger *slog.Logger) string {
 	t.Helper()
+	return serveWithAuthEnv(t, path, vars, nil, logger)
+}
+
+// serveWithAuthEnv is serveWithAuth with env() reading env.
+func serveWithAuthEnv(t *testing.T, path string, vars func(endpoint string) map[string]string, env map[string]string, logger *slog.Logger) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +51,7 @@ func serveWithAuth(t *testing.T, path string, vars func(endpoint string) map[str
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	srv := openServer(t, path, vars(endpoint), nil, &server.Options{Logger: logger, HTTPAuth: true})
+	srv := openServer(t, path, vars(endpoint), env, &server.Options{Logger: logger, HTTPAuth: true})
 	proto := mcp.NewServer(srv, &mcp.Options{Logger: logger})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", proto.HTTPHandler(&mcp.HTTPOptions{Guard: srv.Guard}))

@@ -15,6 +15,15 @@
 //   - RFC 9207: `iss` in the authorization response;
 //   - RFC 7662 introspection at /introspect of the tokens it issued (JWT or
 //     opaque), with HTTP basic client authentication;
+//   - RFC 8693 token exchange at the token endpoint (grant_type
+//     urn:ietf:params:oauth:grant-type:token-exchange), for the client
+//     options.exchangeClient names: the subject_token must be an access
+//     token this server signed (signature, issuer and expiry checked); the
+//     new token keeps its `sub` (and its other claims, such as a tenant),
+//     is for the requested `audience`/`resource` (those of
+//     options.exchangeAudiences or /test/exchange-audiences when set,
+//     else any) and names the client
+//     in `act` (RFC 8693 §4.1) and `client_id`;
 //   - test controls under /test/: mint an opaque token, revoke a token,
 //     rotate the signing key (optionally retiring the old ones from the
 //     JWKS), set claims added to every token, and count requests.
@@ -24,10 +33,12 @@
 //
 // Started by testkit/authtest (Go) with the environment:
 //   AUTHSERVER_MODULES  the node_modules folder holding oauth2-mock-server
-//   AUTHSERVER_OPTIONS  JSON: {alg, rfc8414, claims, introspectionClient: {id, secret}}
+//   AUTHSERVER_OPTIONS  JSON: {alg, rfc8414, claims, introspectionClient: {id, secret},
+//                       exchangeClient: {id, secret}, exchangeAudiences: [...]}
 // It prints one JSON line {"issuer": ..., "kid": ...} when it listens, and
 // exits when its standard input closes (its parent is gone).
 import http from "node:http";
+import { PassThrough } from "node:stream";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -42,13 +53,18 @@ const require = createRequire(path.join(modules, "package.json"));
 const { OAuth2Issuer, OAuth2Service } = await import(
   pathToFileURL(require.resolve("oauth2-mock-server")).href
 );
+// jose is oauth2-mock-server's own dependency (it signs with it).
+const jose = await import(pathToFileURL(require.resolve("jose")).href);
 
 const options = JSON.parse(process.env.AUTHSERVER_OPTIONS || "{}");
 const alg = options.alg || "RS256";
 const introspectionClient = options.introspectionClient || null;
 let defaultClaims = options.claims || {};
 
-const counts = { jwks: 0, metadata: 0, token: 0, introspect: 0, register: 0 };
+const exchangeClient = options.exchangeClient || null;
+let exchangeAudiences = options.exchangeAudiences || null;
+
+const counts = { jwks: 0, metadata: 0, token: 0, introspect: 0, register: 0, exchange: 0 };
 const grants = new Map(); // authorization code or refresh token → {scope, resource, clientId}
 const issued = new Map(); // access token → its claims (for introspection)
 const clients = new Map(); // registered client id → metadata
@@ -79,7 +95,7 @@ service.on("beforeWellKnownOpenIdConfiguration", (res) => {
   Object.assign(res.body, {
     registration_endpoint: `${issuer.url}/register`,
     token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
-    grant_types_supported: [...res.body.grant_types_supported, "refresh_token"],
+    grant_types_supported: [...res.body.grant_types_supported, "refresh_token", TOKEN_EXCHANGE],
     introspection_endpoint_auth_methods_supported: ["client_secret_basic"],
     // RFC 9207: the authorization response names the issuer (clients of
     // the 2026-07-28 revision check it).
@@ -161,6 +177,83 @@ function basicAuth(req) {
     id: decodeURIComponent(text.slice(0, i).replace(/\+/g, " ")),
     secret: decodeURIComponent(text.slice(i + 1).replace(/\+/g, " ")),
   };
+}
+
+// ---------------------------------------------------------------- RFC 8693
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
+// Claims of the subject token that the exchanged token does not inherit:
+// the new token has its own issuer, times, audience, id, client and actor.
+const notInherited = new Set(["iss", "aud", "iat", "exp", "nbf", "jti", "client_id", "act", "scope", "azp"]);
+
+async function tokenExchange(req, res, body) {
+  counts.exchange++;
+  const c = basicAuth(req) ?? (typeof body.client_id === "string" ? { id: body.client_id, secret: body.client_secret } : null);
+  if (!exchangeClient || !c || c.id !== exchangeClient.id || c.secret !== exchangeClient.secret) {
+    res.setHeader("WWW-Authenticate", 'Basic realm="token"');
+    return send(res, 401, { error: "invalid_client", error_description: "unknown client or wrong secret" });
+  }
+  if (typeof body.subject_token !== "string" || body.subject_token_type !== ACCESS_TOKEN_TYPE) {
+    return send(res, 400, { error: "invalid_request", error_description: `subject_token and subject_token_type ${ACCESS_TOKEN_TYPE} are required` });
+  }
+  if (body.requested_token_type !== undefined && body.requested_token_type !== ACCESS_TOKEN_TYPE) {
+    return send(res, 400, { error: "invalid_request", error_description: "only access tokens are issued" });
+  }
+  let subject;
+  try {
+    const keys = jose.createLocalJWKSet({ keys: store.toJSON(false) });
+    ({ payload: subject } = await jose.jwtVerify(body.subject_token, keys, { issuer: issuer.url }));
+  } catch (err) {
+    return send(res, 400, { error: "invalid_grant", error_description: `the subject_token is not valid: ${err.code || "unreadable"}` });
+  }
+  const targets = [body.audience, body.resource].flat().filter((x) => typeof x === "string");
+  if (targets.length === 0) {
+    return send(res, 400, { error: "invalid_target", error_description: "name the audience or resource the token is for" });
+  }
+  const refused = exchangeAudiences ? targets.filter((a) => !exchangeAudiences.includes(a)) : [];
+  if (refused.length > 0) {
+    return send(res, 400, { error: "invalid_target", error_description: `no tokens are issued for ${refused.join(", ")}` });
+  }
+  const expiresIn = body.expires_in !== undefined ? Number(body.expires_in) : 3600;
+  const claims = {};
+  for (const [k, v] of Object.entries(subject)) if (!notInherited.has(k)) claims[k] = v;
+  const actor = { sub: c.id };
+  if (subject.act) actor.act = subject.act;
+  Object.assign(claims, {
+    aud: targets.length === 1 ? targets[0] : targets,
+    client_id: c.id,
+    act: actor,
+    jti: randomUUID(),
+  });
+  const scope = body.scope ?? subject.scope;
+  if (scope !== undefined) claims.scope = scope;
+  const token = await issuer.buildToken({
+    expiresIn,
+    scopesOrTransform: (_header, payload) => Object.assign(payload, claims),
+  });
+  issued.set(token, { iss: issuer.url, ...claims, exp: now() + expiresIn });
+  return send(res, 200, {
+    access_token: token,
+    issued_token_type: ACCESS_TOKEN_TYPE,
+    token_type: "Bearer",
+    expires_in: expiresIn,
+    ...(scope !== undefined ? { scope } : {}),
+  });
+}
+
+// The token endpoint: an exchange is answered here, any other grant by
+// the mock, which reads the body again from a copy.
+async function tokenEndpoint(req, res) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const raw = Buffer.concat(chunks);
+  const type = req.headers["content-type"] || "";
+  const body = type.includes("application/x-www-form-urlencoded") ? Object.fromEntries(new URLSearchParams(raw.toString("utf8"))) : {};
+  if (body.grant_type === TOKEN_EXCHANGE) return tokenExchange(req, res, body);
+  const copy = new PassThrough();
+  Object.assign(copy, { method: req.method, url: req.url, headers: req.headers });
+  copy.end(raw);
+  service.requestHandler(copy, res);
 }
 
 // ---------------------------------------------------------------- own routes
@@ -254,6 +347,11 @@ const routes = {
     defaultClaims = b.claims || {};
     return send(res, 200, { claims: defaultClaims });
   },
+  "POST /test/exchange-audiences": async (req, res) => {
+    const b = await readBody(req);
+    exchangeAudiences = b.audiences || null;
+    return send(res, 200, { audiences: exchangeAudiences });
+  },
   "GET /test/stats": async (req, res) => send(res, 200, counts),
 };
 
@@ -265,7 +363,11 @@ const server = http.createServer((req, res) => {
     return;
   }
   if (req.method === "GET" && pathname === "/jwks") counts.jwks++;
-  if (req.method === "POST" && pathname === "/token") counts.token++;
+  if (req.method === "POST" && pathname === "/token") {
+    counts.token++;
+    tokenEndpoint(req, res).catch((err) => send(res, 400, { error: "invalid_request", error_description: String(err.message) }));
+    return;
+  }
   if (req.method === "GET" && pathname === "/.well-known/openid-configuration") counts.metadata++;
   if (req.method === "GET" && pathname === "/.well-known/oauth-authorization-server") {
     if (options.rfc8414 === false) {
