@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -252,7 +253,15 @@ func missesDefault(a *table.Args, obj map[string]any) bool {
 // toCty converts the arguments to an object of the declared types; absent
 // optional arguments are null.
 func toCty(a *table.Args, obj map[string]any) (cty.Value, error) {
-	attrs := make(map[string]cty.Value, len(a.List))
+	// cty.ObjectVal copies the attributes, so their map is kept for the
+	// next call.
+	attrs := attrMaps.Get().(map[string]cty.Value)
+	defer func() {
+		if len(attrs) <= 64 { // a rare huge one is not kept
+			clear(attrs)
+			attrMaps.Put(attrs)
+		}
+	}()
 	for _, arg := range a.List {
 		val, err := eval.FromGoJSON(obj[arg.Name], arg.Type)
 		if err != nil {
@@ -260,8 +269,13 @@ func toCty(a *table.Args, obj map[string]any) (cty.Value, error) {
 		}
 		attrs[arg.Name] = val
 	}
+	if v, ok := eval.ObjectOfType(a.Type, attrs); ok {
+		return v, nil
+	}
 	return cty.ObjectVal(attrs), nil
 }
+
+var attrMaps = sync.Pool{New: func() any { return map[string]cty.Value{} }}
 
 // failedValidations evaluates the validation blocks and returns the
 // message of each condition that does not hold. A validation about an
@@ -340,7 +354,7 @@ func reportedArgs(found []violation) map[string]bool {
 }
 
 func evalBool(expr hcl.Expression, static *eval.Static, args cty.Value) (bool, error) {
-	v, diags := eval.Value(expr, static.WithArgs(expr, args))
+	v, diags := evalBorrowed(static, expr, args, nil)
 	if diags.HasErrors() {
 		return false, diags
 	}
@@ -354,7 +368,7 @@ func evalBool(expr hcl.Expression, static *eval.Static, args cty.Value) (bool, e
 // evalMessage writes a validation's message; when it cannot, the text
 // is a generic one and err says why.
 func evalMessage(expr hcl.Expression, static *eval.Static, args cty.Value) (string, error) {
-	v, diags := eval.Value(expr, static.WithArgs(expr, args))
+	v, diags := evalBorrowed(static, expr, args, nil)
 	if diags.HasErrors() {
 		return "The arguments are not valid.", diags
 	}
@@ -399,4 +413,15 @@ func readable(msg string) string {
 		i++
 	}
 	return sb.String()
+}
+
+// evalBorrowed evaluates expr in a pooled context. Diagnostics point at
+// their context, so one that reported errors is not given back.
+func evalBorrowed(static *eval.Static, expr hcl.Expression, args cty.Value, extra map[string]cty.Value) (cty.Value, hcl.Diagnostics) {
+	ctx := static.Borrow(expr, args, extra)
+	v, diags := eval.Value(expr, ctx)
+	if len(diags) == 0 {
+		eval.Return(ctx)
+	}
+	return v, diags
 }

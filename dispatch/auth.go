@@ -24,18 +24,20 @@ type identityValue struct {
 // token's scopes (when a token was verified) and, for a target that
 // reads auth.*, a verified identity with the claims the auth block
 // requires. target names it for messages ("tool \"search\"").
-func admit(t *table.Table, in *CallInput, a *table.Access, target string) *CallError {
+// target names what is called ("tool \"search\""); it is written only
+// when the call is refused, so an admitted call does not format it.
+func admit(t *table.Table, in *CallInput, a *table.Access, target func() string) *CallError {
 	if in.Identity != nil && t.Auth != nil {
 		if missing := in.Identity.Missing(a.Scopes); len(missing) > 0 {
 			return &CallError{Code: InsufficientScope, Scopes: stepUpScopes(in.Identity.Scopes, a.Scopes),
-				Message: fmt.Sprintf("The %s needs the scope %s, which the access token does not grant. Authorize again asking for it.", target, strings.Join(missing, " "))}
+				Message: fmt.Sprintf("The %s needs the scope %s, which the access token does not grant. Authorize again asking for it.", target(), strings.Join(missing, " "))}
 		}
 	}
 	if !a.UsesIdentity {
 		return nil
 	}
 	if in.Identity == nil || t.Auth == nil {
-		return callError(InvalidParams, fmt.Sprintf("The %s acts for the signed-in user (it reads auth.*), and this request carries no verified access token. It can be used over HTTP with a token only.", target))
+		return callError(InvalidParams, fmt.Sprintf("The %s acts for the signed-in user (it reads auth.*), and this request carries no verified access token. It can be used over HTTP with a token only.", target()))
 	}
 	v, err := identityOf(t, in.Identity)
 	if err != nil {

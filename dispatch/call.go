@@ -31,6 +31,9 @@ type CallInput struct {
 	Log      func(level string, data any)
 	// Ask asks the client the call's questions; nil when none can be asked.
 	Ask Asker
+	// Client, when set, stands for Progress, Log and Ask where those are
+	// nil: one value instead of three closures built for every call.
+	Client Client
 	// Logger receives failures with their detail (the model sees only the
 	// message written for it); nil discards them.
 	Logger *slog.Logger
@@ -48,6 +51,45 @@ type CallInput struct {
 	// identity is auth.* of this call, built from Identity when first
 	// needed.
 	identity *identityValue
+}
+
+// A Client reaches the caller while a call runs: CallInput's Progress,
+// Log and Ask as methods of one value.
+type Client interface {
+	Progress(progress, total float64, message string)
+	Log(level string, data any)
+	Ask(ctx context.Context, a *Asking) (map[string]json.RawMessage, error)
+}
+
+// progress sends a progress notification, when anything can.
+func (in *CallInput) progress(progress, total float64, message string) {
+	switch {
+	case in.Progress != nil:
+		in.Progress(progress, total, message)
+	case in.Client != nil:
+		in.Client.Progress(progress, total, message)
+	}
+}
+
+// log sends a log notification, when anything can.
+func (in *CallInput) log(level string, data any) {
+	switch {
+	case in.Log != nil:
+		in.Log(level, data)
+	case in.Client != nil:
+		in.Client.Log(level, data)
+	}
+}
+
+// asker is what asks the client questions; nil when nothing can.
+func (in *CallInput) asker() Asker {
+	switch {
+	case in.Ask != nil:
+		return in.Ask
+	case in.Client != nil:
+		return in.Client.Ask
+	}
+	return nil
 }
 
 // An Asker asks the client questions (elicitation, sampling, roots) and
@@ -200,14 +242,10 @@ func adapterRequest(ctx context.Context, t *table.Table, in *CallInput, args *ca
 	ar := &adapter.Request{Args: args.Cty, ArgsJSON: args.JSON, Static: t.Static, Header: in.Header, Vars: in.authVars(), Observer: in.Backends}
 	own := CallSecrets(ctx)
 	ar.Progress = func(progress, total float64, message string) {
-		if in.Progress != nil {
-			in.Progress(progress, total, rule.RedactEach(message, own, t.Secrets))
-		}
+		in.progress(progress, total, rule.RedactEach(message, own, t.Secrets))
 	}
 	ar.Log = func(level string, data any) {
-		if in.Log != nil {
-			in.Log(level, redactData(data, own, t.Secrets))
-		}
+		in.log(level, redactData(data, own, t.Secrets))
 	}
 	return ar
 }

@@ -37,7 +37,7 @@ func GetPrompt(ctx context.Context, t *table.Table, name string, arguments map[s
 	if prompt == nil {
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown prompt %q", name))
 	}
-	if e := admit(t, in, &prompt.Access, fmt.Sprintf("prompt %q", name)); e != nil {
+	if e := admit(t, in, &prompt.Access, func() string { return fmt.Sprintf("prompt %q", name) }); e != nil {
 		return nil, e
 	}
 	raw, _ := json.Marshal(arguments)
@@ -232,7 +232,7 @@ func Complete(ctx context.Context, t *table.Table, refType, name, argName, typed
 	default:
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown reference type %q", refType))
 	}
-	if e := admit(t, in, &access, "completion of "+name); e != nil {
+	if e := admit(t, in, &access, func() string { return "completion of " + name }); e != nil {
 		return nil, e
 	}
 	if arg := findArg(args, argName); arg != nil && arg.Complete != nil {

@@ -39,7 +39,7 @@ func ReadResource(ctx context.Context, t *table.Table, uri string, in *CallInput
 
 func readResourceOrTemplate(ctx context.Context, t *table.Table, uri string, in *CallInput) (*Contents, error) {
 	if r := t.Resource(uri); r != nil {
-		if e := admit(t, in, &r.Access, fmt.Sprintf("resource %q", r.URI)); e != nil {
+		if e := admit(t, in, &r.Access, func() string { return fmt.Sprintf("resource %q", r.URI) }); e != nil {
 			return nil, e
 		}
 		c, err := readResource(ctx, t, in, r)
@@ -54,7 +54,7 @@ func readResourceOrTemplate(ctx context.Context, t *table.Table, uri string, in 
 		return nil, callError(InvalidParams, fmt.Sprintf("the URI %q is not UTF-8 once its %%-escapes are decoded", uri))
 	}
 	if tm, vars := t.MatchTemplate(uri); tm != nil {
-		if e := admit(t, in, &tm.Access, fmt.Sprintf("resource template %q", tm.URITemplate)); e != nil {
+		if e := admit(t, in, &tm.Access, func() string { return fmt.Sprintf("resource template %q", tm.URITemplate) }); e != nil {
 			return nil, e
 		}
 		c, err := readTemplate(ctx, t, in, tm, uri, vars)
@@ -257,11 +257,7 @@ func notFound(uri, msg string) *CallError {
 // evalString evaluates a per-call HCL expression to text, with further
 // variables (answers, steps) beside args.
 func evalString(t *table.Table, expr hcl.Expression, args cty.Value, extra map[string]cty.Value) (string, error) {
-	ctx := t.Static.WithArgs(expr, args)
-	for k, v := range extra {
-		ctx.Variables[k] = v
-	}
-	v, diags := eval.Value(expr, ctx)
+	v, diags := evalBorrowed(t.Static, expr, args, extra)
 	if diags.HasErrors() {
 		if fe := eval.FileErrorOf(diags); fe != nil {
 			return "", fe

@@ -81,7 +81,7 @@ func CallTool(ctx context.Context, t *table.Table, name string, in *CallInput) (
 	if tool == nil {
 		return nil, callError(InvalidParams, fmt.Sprintf("unknown tool %q", name))
 	}
-	if e := admit(t, in, &tool.Access, fmt.Sprintf("tool %q", name)); e != nil {
+	if e := admit(t, in, &tool.Access, func() string { return fmt.Sprintf("tool %q", name) }); e != nil {
 		if e.Code == InsufficientScope {
 			return nil, e
 		}
@@ -226,17 +226,22 @@ func ask(ctx context.Context, t *table.Table, in *CallInput, target string, qs [
 }
 
 func askAll(ctx context.Context, t *table.Table, in *CallInput, target string, qs []*table.Question, args *callArgs) (map[string]json.RawMessage, error) {
-	if in.Ask == nil {
+	asker := in.asker()
+	if asker == nil {
 		return nil, &AskFailure{"This must ask the client first, and nothing here can carry the question."}
 	}
 	build := func(q *table.Question) (string, any, error) { return buildQuestion(t, q, args) }
-	return in.Ask(ctx, &Asking{Target: target, Questions: qs, Args: args.JSON, build: build})
+	return asker(ctx, &Asking{Target: target, Questions: qs, Args: args.JSON, build: build})
 }
 
 // contentResult builds the answer of a tool from its content blocks, then
 // the result block's text (if any) and structured content.
 func contentResult(ctx context.Context, t *table.Table, log *slog.Logger, tool *table.Tool, args *callArgs, vars map[string]cty.Value, out *outcome) *ToolResult {
-	r := &ToolResult{IsError: out.isError}
+	n := len(tool.Content)
+	if out.text != "" {
+		n++
+	}
+	r := &ToolResult{IsError: out.isError, Content: make([]Block, 0, n)}
 	for _, item := range tool.Content {
 		block, err := contentBlock(t, item, args, vars)
 		if err != nil {

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"unsafe"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -175,7 +177,7 @@ func fastTemplate(e *hclsyntax.TemplateExpr, ctx *hcl.EvalContext) (cty.Value, b
 			return lit.Val, true
 		}
 	}
-	var buf []byte
+	buf := make([]byte, 0, 64) // most fit: one allocation, not a few growing
 	for _, part := range e.Parts {
 		v, ok := fast(part, ctx)
 		if !ok || !v.IsKnown() || v.IsNull() || v.IsMarked() || !v.Type().IsPrimitiveType() {
@@ -196,5 +198,6 @@ func fastTemplate(e *hclsyntax.TemplateExpr, ctx *hcl.EvalContext) (cty.Value, b
 	}
 	// The parts' bytes, joined: cty.StringVal would normalise the result
 	// (and so the arguments in it) to NFC.
-	return RawString(string(buf)), true
+	// buf is not written again, so the string can share its bytes.
+	return RawString(unsafe.String(unsafe.SliceData(buf), len(buf))), true
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
-// Env controls what env() may read.
+// Env controls what env() may read. A listed variable NAME that is not
+// set may be given as a file instead: NAME_FILE names it (how container
+// platforms and secret managers hand out secrets, see secretfile.go).
 type Env struct {
 	// Allowed lists the variable names env() may read; any other name is an
 	// error, so a config cannot reach secrets it did not declare.
@@ -109,7 +111,11 @@ func envFunc(env *Env) function.Function {
 			if env.Lookup == nil {
 				return cty.UnknownVal(cty.String), nil
 			}
-			if v, ok := env.Lookup(name); ok {
+			v, ok, err := lookupOrFile(env.Lookup, name)
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
+			}
+			if ok {
 				return cty.StringVal(v), nil
 			}
 			if len(args) == 2 {

@@ -84,3 +84,35 @@ func orEmpty(m map[string]cty.Value) map[string]cty.Value {
 	}
 	return m
 }
+
+// borrowed holds evaluation contexts whose maps are kept between calls:
+// a context for one expression costs a map and its storage otherwise.
+var borrowed = sync.Pool{New: func() any { return &hcl.EvalContext{Variables: make(map[string]cty.Value, 4)} }}
+
+// Borrow is WithArgs plus extra variables, in a context taken from a pool.
+// The caller gives it back with Return once the value is computed, and
+// keeps nothing that refers to it (a value computed in it does not).
+func (s *Static) Borrow(expr hcl.Expression, args cty.Value, extra map[string]cty.Value) *hcl.EvalContext {
+	ctx := borrowed.Get().(*hcl.EvalContext)
+	vars := ctx.Variables
+	if s.sealed {
+		vars["var"], vars["local"] = s.varsObj, s.localsObj
+	} else {
+		vars["var"], vars["local"] = cty.ObjectVal(orEmpty(s.Vars)), cty.ObjectVal(orEmpty(s.Locals))
+	}
+	if args != cty.NilVal {
+		vars["args"] = args
+	}
+	for k, v := range extra {
+		vars[k] = v
+	}
+	ctx.Functions = s.Functions(expr.Range().Filename)
+	return ctx
+}
+
+// Return gives back a context from Borrow.
+func Return(ctx *hcl.EvalContext) {
+	clear(ctx.Variables)
+	ctx.Functions = nil
+	borrowed.Put(ctx)
+}

@@ -64,6 +64,7 @@ type completeBlock struct {
 	HTTP      []*labeledCall `hcl:"http,block"`
 	SQL       []*labeledCall `hcl:"sql,block"`
 	Shell     []*shellCall   `hcl:"shell,block"`
+	MCP       []*labeledCall `hcl:"mcp,block"`
 	DeclRange hcl.Range      `hcl:",def_range"`
 }
 
@@ -100,7 +101,7 @@ func decodeArgSpec(body hcl.Body) (*ArgSpec, hcl.Diagnostics) {
 	cb, d := single(spec.CompleteBlocks, func(b *completeBlock) hcl.Range { return b.DeclRange }, "complete", "This argument")
 	diags = append(diags, d...)
 	if cb != nil {
-		spec.Complete, d = oneCall(allCalls(cb.HTTP, cb.SQL, cb.Shell), "A complete block", cb.DeclRange, true, "", "Split it into separate tools.")
+		spec.Complete, d = oneCall(allCalls(cb.HTTP, cb.SQL, cb.Shell, cb.MCP), "A complete block", cb.DeclRange, true, "", "Split it into separate tools.")
 		diags = append(diags, d...)
 	}
 	items, d := single(spec.ItemsBlocks, func(b *itemsBlock) hcl.Range { return b.DeclRange }, "items", "This argument")

@@ -37,7 +37,7 @@ func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
 		diags = append(diags, decodeArgs(t.Args)...)
 		what := fmt.Sprintf("The tool %q", t.Name)
 		var d hcl.Diagnostics
-		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, len(t.Result) == 0 && len(t.Content) == 0,
+		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell, t.MCP), what, t.DeclRange, len(t.Result) == 0 && len(t.Content) == 0,
 			" A tool without a call needs a result block or content blocks that build its answer from the arguments (and its steps).", splitTool)
 		diags = append(diags, d...)
 		diags = append(diags, checkSteps(t.Steps, what)...)
@@ -61,7 +61,7 @@ func (cfg *Config) addResources(rs []*Resource) hcl.Diagnostics {
 		diags = append(diags, checkIdentifierLike(r.Name, r.NameRange, "resource")...)
 		what := fmt.Sprintf("The resource %q", r.Name)
 		var d hcl.Diagnostics
-		r.Call, d = oneCall(allCalls(r.HTTP, r.SQL, r.Shell), what, r.DeclRange, false, "", splitTool)
+		r.Call, d = oneCall(allCalls(r.HTTP, r.SQL, r.Shell, r.MCP), what, r.DeclRange, false, "", splitTool)
 		diags = append(diags, d...)
 		diags = append(diags, checkSteps(r.Steps, what)...)
 		if r.Call == nil {
@@ -84,7 +84,7 @@ func (cfg *Config) addTemplates(ts []*ResourceTemplate) hcl.Diagnostics {
 		diags = append(diags, decodeArgs(t.Args)...)
 		what := fmt.Sprintf("The resource template %q", t.Name)
 		var d hcl.Diagnostics
-		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell), what, t.DeclRange, false, "", splitTool)
+		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell, t.MCP), what, t.DeclRange, false, "", splitTool)
 		diags = append(diags, d...)
 		diags = append(diags, checkSteps(t.Steps, what)...)
 		var fromSteps []hcl.Range // after steps and without a call, a result block builds the content

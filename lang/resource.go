@@ -28,6 +28,7 @@ type Resource struct {
 	HTTP       []*labeledCall `hcl:"http,block"`
 	SQL        []*labeledCall `hcl:"sql,block"`
 	Shell      []*shellCall   `hcl:"shell,block"`
+	MCP        []*labeledCall `hcl:"mcp,block"`
 	// Steps are calls made before Call, in order (see Tool.Steps).
 	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.
@@ -64,6 +65,7 @@ type ResourceTemplate struct {
 	HTTP        []*labeledCall `hcl:"http,block"`
 	SQL         []*labeledCall `hcl:"sql,block"`
 	Shell       []*shellCall   `hcl:"shell,block"`
+	MCP         []*labeledCall `hcl:"mcp,block"`
 	// Steps are calls made before Call, in order (see Tool.Steps).
 	Steps []*Step `hcl:"step,block"`
 	// Call is the one call block, set by Load; nil when there is none.

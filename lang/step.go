@@ -27,6 +27,7 @@ type Step struct {
 	HTTP     []*labeledCall `hcl:"http,block"`
 	SQL      []*labeledCall `hcl:"sql,block"`
 	Shell    []*shellCall   `hcl:"shell,block"`
+	MCP      []*labeledCall `hcl:"mcp,block"`
 	// Call is the step's one call block, set by Load.
 	Call *Call
 	// Errors inspect the step's own answer; the first that holds stops
@@ -54,7 +55,7 @@ func checkSteps(steps []*Step, what string) hcl.Diagnostics {
 		}
 		var d hcl.Diagnostics
 		stepWhat := fmt.Sprintf("The step %q", s.Name)
-		s.Call, d = oneCall(allCalls(s.HTTP, s.SQL, s.Shell), stepWhat, s.DeclRange, true,
+		s.Call, d = oneCall(allCalls(s.HTTP, s.SQL, s.Shell, s.MCP), stepWhat, s.DeclRange, true,
 			" A step is one call made before the main call, as in step \"item\" { http \"api\" { path = \"/items/${args.id}\" } }.",
 			"Make each call a step of its own.")
 		diags = append(diags, d...)

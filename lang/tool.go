@@ -28,6 +28,7 @@ type Tool struct {
 	HTTP        []*labeledCall `hcl:"http,block"`
 	SQL         []*labeledCall `hcl:"sql,block"`
 	Shell       []*shellCall   `hcl:"shell,block"`
+	MCP         []*labeledCall `hcl:"mcp,block"`
 	// Steps are calls made before Call, in order; their answers are
 	// steps.<name> in Call, the result and the error rules.
 	Steps []*Step `hcl:"step,block"`
@@ -126,12 +127,16 @@ type Call struct {
 }
 
 // CallKinds lists the call block types of the language.
-var CallKinds = []string{"http", "sql", "shell"}
+var CallKinds = []string{"http", "sql", "shell", "mcp"}
 
-// allCalls returns every call block in source order. The language has three
-// call kinds: `http "backend" {}`, `sql "backend" {}` and `shell {}`.
-func allCalls(httpCalls, sqlCalls []*labeledCall, shellCalls []*shellCall) []*Call {
+// allCalls returns every call block in source order. The language has four
+// call kinds: `http "backend" {}`, `sql "backend" {}`, `shell {}` and
+// `mcp "backend" {}`.
+func allCalls(httpCalls, sqlCalls []*labeledCall, shellCalls []*shellCall, mcpCalls []*labeledCall) []*Call {
 	var out []*Call
+	for _, b := range mcpCalls {
+		out = append(out, &Call{Kind: "mcp", Backend: b.Backend, BackendRange: b.BackendRange, Body: b.Body, DeclRange: b.DeclRange, TypeRange: b.TypeRange})
+	}
 	for _, b := range httpCalls {
 		out = append(out, &Call{Kind: "http", Backend: b.Backend, BackendRange: b.BackendRange, Body: b.Body, DeclRange: b.DeclRange, TypeRange: b.TypeRange})
 	}
@@ -162,7 +167,7 @@ func oneCall(all []*Call, what string, decl hcl.Range, required bool, hint, spli
 		diags = append(diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Missing call block",
-			Detail:   fmt.Sprintf("%s needs one call block: http \"<backend>\" { ... }, sql \"<backend>\" { ... } or shell { ... }.%s", what, hint),
+			Detail:   fmt.Sprintf("%s needs one call block: http \"<backend>\" { ... }, sql \"<backend>\" { ... }, shell { ... } or mcp \"<backend>\" { ... }.%s", what, hint),
 			Subject:  decl.Ptr(),
 		})
 	}

@@ -148,11 +148,17 @@ func doing(a adapter.Action) string {
 	if cmd, ok := d["command"].([]any); ok && len(cmd) > 0 {
 		return fmt.Sprint(cmd[0])
 	}
+	if t, ok := d["tool"].(string); ok {
+		return fmt.Sprintf("the MCP tool %q", t)
+	}
 	return "a call"
 }
 
 func doingSentence(a adapter.Action, eff effect) string {
 	if eff == mayWrite {
+		if _, remote := a.Describe()["tool"]; remote {
+			return fmt.Sprintf("calls %s, which may change things,", doing(a))
+		}
 		return fmt.Sprintf("runs the command %s, which may change things,", doing(a))
 	}
 	return fmt.Sprintf("writes (%s)", doing(a))

@@ -23,7 +23,7 @@ var (
 	paramFields    = fieldNames("_meta", "name", "uri", "cursor", "arguments", "notifications", "inputResponses",
 		"requestState", "level", "requestId", "protocolVersion", "capabilities", "clientInfo", "taskId", "task")
 	metaFields = fieldNames(MetaProtocolVersion, MetaClientCapabilities, MetaClientInfo, MetaLogLevel, MetaProgressToken,
-		MetaTraceParent, MetaTraceState)
+		MetaTraceParent, MetaTraceState, MetaHops)
 )
 
 const (
@@ -61,6 +61,7 @@ const (
 	mProgressToken
 	mTraceParent
 	mTraceState
+	mHops
 )
 
 func fieldNames(names ...string) [][]byte {
@@ -279,6 +280,8 @@ func (d *msgDecoder) metaMember(key []byte) bool {
 		mt.TraceParent, ok = r.raw(3)
 	case mTraceState:
 		mt.TraceState, ok = r.raw(3)
+	case mHops:
+		mt.Hops, ok = r.raw(3)
 	default:
 		return r.skip(3)
 	}

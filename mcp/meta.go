@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 )
@@ -18,6 +19,10 @@ const (
 	// W3C trace context of the request, in any request's _meta.
 	MetaTraceParent = "traceparent"
 	MetaTraceState  = "tracestate"
+	// MetaHops lists the mcpdecl instances a call has passed through, in
+	// order (a string array): an mcpdecl calling another MCP server adds
+	// its own id, and refuses a call that already lists it (a loop).
+	MetaHops = "dev.mcpdecl/hops"
 )
 
 // requestMeta is params._meta of an inbound request, decoded once. Values stay
@@ -31,6 +36,35 @@ type requestMeta struct {
 	ProgressToken      json.RawMessage `json:"progressToken"`
 	TraceParent        json.RawMessage `json:"traceparent"`
 	TraceState         json.RawMessage `json:"tracestate"`
+	Hops               json.RawMessage `json:"dev.mcpdecl/hops"`
+}
+
+// hops is the MetaHops list the _meta carries; nil without one, or when
+// it is not an array of strings (the list only ever stops a loop, so a
+// malformed one is no reason to fail the call).
+func (m *requestMeta) hops() []string {
+	if m == nil || firstByte(m.Hops) != '[' {
+		return nil
+	}
+	var out []string
+	if json.Unmarshal(m.Hops, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+type hopsKey struct{}
+
+// HopsFrom returns the MetaHops list of the tools/call whose context ctx
+// is (or derives from); nil when it carried none.
+func HopsFrom(ctx context.Context) []string {
+	h, _ := ctx.Value(hopsKey{}).([]string)
+	return h
+}
+
+// WithHops returns ctx carrying hops as a call's MetaHops list.
+func WithHops(ctx context.Context, hops []string) context.Context {
+	return context.WithValue(ctx, hopsKey{}, hops)
 }
 
 // traceContext is the W3C trace context the _meta carries, nil without

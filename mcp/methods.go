@@ -198,6 +198,9 @@ func runCallTool(ctx context.Context, c *call) ([]byte, *Error) {
 			p.Task.TTL = time.Duration(*tr.TTL) * time.Millisecond
 		}
 	}
+	if hops := c.p.Meta.hops(); hops != nil {
+		ctx = WithHops(ctx, hops)
+	}
 	r, err := c.s.h.CallTool(ctx, c.req, p)
 	if err != nil {
 		return nil, asError(err)

@@ -136,10 +136,13 @@ func readScalars(s *base.Schema, out *Schema) {
 	out.Description = s.Description
 	out.Format = s.Format
 	out.Pattern = s.Pattern
-	out.Minimum, out.Maximum = s.Minimum, s.Maximum
-	out.MultipleOf = s.MultipleOf
-	out.MinLength, out.MaxLength = s.MinLength, s.MaxLength
-	out.MinItems, out.MaxItems = s.MinItems, s.MaxItems
+	// libopenapi's numbers point into its low-level model, which holds
+	// the whole parsed document and its index: copies let all of that go
+	// once the document is read (on GitHub's description, 160 MB).
+	out.Minimum, out.Maximum = copyOf(s.Minimum), copyOf(s.Maximum)
+	out.MultipleOf = copyOf(s.MultipleOf)
+	out.MinLength, out.MaxLength = copyOf(s.MinLength), copyOf(s.MaxLength)
+	out.MinItems, out.MaxItems = copyOf(s.MinItems), copyOf(s.MaxItems)
 	out.UniqueItems = s.UniqueItems != nil && *s.UniqueItems
 	out.ReadOnly = s.ReadOnly != nil && *s.ReadOnly
 	out.WriteOnly = s.WriteOnly != nil && *s.WriteOnly
@@ -159,6 +162,15 @@ func readScalars(s *base.Schema, out *Schema) {
 	if s.Default != nil {
 		out.Default, out.HasDefault = nodeValue(s.Default)
 	}
+}
+
+// copyOf is a pointer to a copy of *p, nil for nil.
+func copyOf[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // readExclusive reads exclusiveMinimum/Maximum: a bool beside minimum in

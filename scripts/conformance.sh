@@ -133,8 +133,9 @@ if [[ ${SKIP_REPLICAS:-} != 1 ]]; then
     REP=$OUT/replicas
     PORT=$(free_port)
     # The replicas share one task store, so that a task created on one is
-    # polled and cancelled on another.
-    export MCPDECL_TASK_STORE=${MCPDECL_TEST_REDIS_URL:-redis://127.0.0.1:6379/15}
+    # polled and cancelled on another; under a key prefix of this run, so
+    # that tests running at the same time keep their tasks apart.
+    export MCPDECL_TASK_STORE=${MCPDECL_TEST_REDIS_URL:-redis://127.0.0.1:6379/15}?key_prefix=conformance-$$
     URL=$(scripts/replicas.sh start "$REP" "$PORT" 3 "$BIN" "$FIXTURE")
     trap 'scripts/replicas.sh stop "$REP"; cleanup' EXIT
     log "3 replicas behind nginx at $URL (logs in $REP)"

@@ -98,3 +98,23 @@ func runEcho(b *testing.B, h http.Handler) float64 {
 	}
 	return float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 }
+
+// echoAllocs is the most allocations the echo call may make through the
+// HTTP handler (with the harness's own few); the bare handler makes 21.
+const echoAllocs = 42
+
+// TestEchoAllocations keeps the per-call allocations of the echo call
+// from creeping back: each costs allocation and GC time on every call.
+func TestEchoAllocations(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("measures allocations")
+	}
+	h := mcp.NewServer(server.New(compileFile(t, "testdata/echo.hcl"), nil), nil).HTTPHandler(nil)
+	res := testing.Benchmark(func(b *testing.B) { runEcho(b, h) })
+	if res.N == 0 {
+		t.Fatal("benchmark failed")
+	}
+	if got := res.AllocsPerOp(); got > echoAllocs {
+		t.Errorf("the echo call makes %d allocations; the budget is %d", got, echoAllocs)
+	}
+}

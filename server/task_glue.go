@@ -68,7 +68,7 @@ type taskCall struct {
 
 func (c *taskCall) Run(ctx context.Context, progress func(progress, total float64, message string), log func(level string, data any), ask dispatch.Asker) (*dispatch.ToolResult, error) {
 	in := c.s.callInput(ctx, c.st, c.req, c.p.Arguments, c.p.MRTR)
-	in.Progress, in.Log, in.Ask = progress, log, ask
+	in.Progress, in.Log, in.Ask, in.Client = progress, log, ask, nil // the task reaches the client its own way
 	return dispatch.CallTool(ctx, c.st.table, c.p.Name, in)
 }
 

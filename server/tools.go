@@ -55,24 +55,43 @@ func (s *Server) callTool(ctx context.Context, st *state, req *mcp.Request, p *m
 
 // callInput is what the table needs of a request: its arguments, headers,
 // a way to reach the client, and the server's logger and default timeout.
+// The input and its client are one allocation.
 func (s *Server) callInput(ctx context.Context, st *state, req *mcp.Request, args json.RawMessage, mrtr mcp.MRTR) *dispatch.CallInput {
-	return &dispatch.CallInput{
-		Arguments: args,
-		Header:    st.inboundHeader(req.Header),
-		Identity:  st.identity(ctx),
-		Progress: func(progress, total float64, message string) {
-			_ = req.Notifier.Progress(context.Background(), progress, total, message)
-		},
-		Log: func(level string, data any) {
-			_ = req.Notifier.Log(context.Background(), level, "mcpdecl", data)
-		},
-		Ask: func(ctx context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
-			return s.askQuestions(ctx, req, a, mrtr)
-		},
+	c := &toolCaller{client: requestClient{s: s, req: req, mrtr: mrtr}}
+	c.in = dispatch.CallInput{
+		Arguments:      args,
+		Header:         st.inboundHeader(req.Header),
+		Identity:       st.identity(ctx),
+		Client:         &c.client,
 		Logger:         s.log,
 		DefaultTimeout: s.timeout,
 		Backends:       s.backends,
 	}
+	return &c.in
+}
+
+type toolCaller struct {
+	in     dispatch.CallInput
+	client requestClient
+}
+
+// requestClient reaches the client of one request.
+type requestClient struct {
+	s    *Server
+	req  *mcp.Request
+	mrtr mcp.MRTR
+}
+
+func (c *requestClient) Progress(progress, total float64, message string) {
+	_ = c.req.Notifier.Progress(context.Background(), progress, total, message)
+}
+
+func (c *requestClient) Log(level string, data any) {
+	_ = c.req.Notifier.Log(context.Background(), level, "mcpdecl", data)
+}
+
+func (c *requestClient) Ask(ctx context.Context, a *dispatch.Asking) (map[string]json.RawMessage, error) {
+	return c.s.askQuestions(ctx, c.req, a, c.mrtr)
 }
 
 // protocolError turns a table's CallError into the protocol's error; any

@@ -130,51 +130,49 @@ func IsMetaTool(name string) bool {
 	return name == MetaSearch || name == MetaDescribe || name == MetaCall
 }
 
-// MetaTools is what tools/list shows in the dynamic mode.
+// MetaTools is what tools/list shows in the dynamic mode. Every word here
+// is paid for in each session's context, so the listing says only what a
+// model needs: what each meta-tool does, where tool names come from, and
+// that call_tool's arguments are checked as the tool's own. No titles
+// (a model reads names and descriptions), and the hint that matters to a
+// client's approval: readOnlyHint, and openWorldHint false (a client
+// assumes an open world when the hint is absent).
 func MetaTools() []ToolListing {
 	readOnly := map[string]any{"readOnlyHint": true, "openWorldHint": false}
 	return []ToolListing{
 		{
 			Name:        MetaSearch,
-			Title:       "Search tools",
-			Description: "Find the tools of this server that fit a task: give a few words (what to do, an object, a field). Returns the best matches with their name and a short description; then describe_tool one of them and call it with call_tool.",
+			Description: "Find this server's tools for a task. Returns their names and descriptions.",
 			InputSchema: map[string]any{
 				"type": "object",
 				"properties": map[string]any{
-					"query": map[string]any{"type": "string", "description": "Words describing the task, e.g. \"list open pull requests\"."},
-					"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "description": "How many tools to return at most (default 10)."},
+					"query": map[string]any{"type": "string", "description": "A few words, e.g. \"list open issues\"."},
+					"limit": map[string]any{"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
 				},
-				"required":             []any{"query"},
-				"additionalProperties": false,
+				"required": []any{"query"},
 			},
 			Annotations: readOnly,
 		},
 		{
 			Name:        MetaDescribe,
-			Title:       "Describe a tool",
-			Description: "The full description of one tool: its input schema (the arguments call_tool needs), its output schema and annotations.",
+			Description: "The input and output schemas and annotations of a tool found by search_tools.",
 			InputSchema: map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"name": map[string]any{"type": "string", "description": "The tool's name, as search_tools gave it."},
-				},
-				"required":             []any{"name"},
-				"additionalProperties": false,
+				"type":       "object",
+				"properties": map[string]any{"name": map[string]any{"type": "string"}},
+				"required":   []any{"name"},
 			},
 			Annotations: readOnly,
 		},
 		{
 			Name:        MetaCall,
-			Title:       "Call a tool",
-			Description: "Call one tool of this server by name with its arguments (an object matching the input schema describe_tool gave). The result is that tool's result.",
+			Description: "Call a tool found by search_tools. Its arguments are checked against the tool's input schema; the result is the tool's.",
 			InputSchema: map[string]any{
 				"type": "object",
 				"properties": map[string]any{
-					"name":      map[string]any{"type": "string", "description": "The tool's name."},
-					"arguments": map[string]any{"type": "object", "description": "The tool's arguments."},
+					"name":      map[string]any{"type": "string"},
+					"arguments": map[string]any{"type": "object"},
 				},
-				"required":             []any{"name"},
-				"additionalProperties": false,
+				"required": []any{"name"},
 			},
 		},
 	}

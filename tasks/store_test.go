@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"strings"
 	"testing"
@@ -257,5 +258,50 @@ func TestRedisErrorsHideThePassword(t *testing.T) {
 	defer r.Close()
 	if err := r.Ping(context.Background()); err != nil {
 		t.Fatalf("Ping of a live server: %v", err)
+	}
+}
+
+// TestRedisKeyPrefixSeparatesDeployments: two servers sharing a Redis
+// database see each other's tasks (that is how replicas work), unless the
+// store URL gives each deployment its own key_prefix: then a task, the
+// owner's list and the bounds of one are invisible to the other. The
+// Redis client's own parameters still reach it.
+func TestRedisKeyPrefixSeparatesDeployments(t *testing.T) {
+	url := testenv.Redis.Need(t)
+	ctx := context.Background()
+	run := fmt.Sprintf("t%d", time.Now().UnixNano())
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	open := func(prefix string) *Redis {
+		t.Helper()
+		r, err := OpenRedis(ctx, url+sep+"dial_timeout=2s&key_prefix="+prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = r.Close() })
+		return r
+	}
+	a, aPeer, b := open(run+"-a"), open(run+"-a:"), open(run+"-b")
+	if a.prefix != run+"-a:" || aPeer.prefix != a.prefix {
+		t.Fatalf("prefixes %q and %q; want %q for both", a.prefix, aPeer.prefix, run+"-a:")
+	}
+	if err := a.Create(ctx, newTask("task-of-deployment-a", "sub:alice")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := aPeer.Get(ctx, "task-of-deployment-a"); err != nil {
+		t.Errorf("a replica of the same deployment: %v", err)
+	}
+	if _, err := b.Get(ctx, "task-of-deployment-a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("another deployment reads the task: %v; want not found", err)
+	}
+	if listed, _, err := b.List(ctx, "sub:alice", "", 10); err != nil || len(listed) != 0 {
+		t.Errorf("another deployment lists %d of alice's tasks (%v); want none", len(listed), err)
+	}
+	for _, bad := range []string{"", "a b", "x}y", strings.Repeat("p", 65)} {
+		if _, err := OpenRedis(ctx, url+sep+"key_prefix="+neturl.QueryEscape(bad)); err == nil || !strings.Contains(err.Error(), "key_prefix") {
+			t.Errorf("key_prefix %q: %v; want it refused", bad, err)
+		}
 	}
 }

@@ -72,3 +72,40 @@ resource_template "item" {
 		t.Errorf("broken configuration: exit %d, stderr %s", code, errOut.String())
 	}
 }
+
+// TestEnvFromSecretFileCLI: a value env() reads may come from the file
+// NAME_FILE names, as container platforms mount secrets; both set is a
+// load error naming the two.
+func TestEnvFromSecretFileCLI(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "c.hcl")
+	writeFile(t, config, `
+server {
+  name      = "c"
+  version   = "1.0.0"
+  allow_env = ["GREETING"]
+}
+
+variable "greeting" {
+  type    = string
+  default = env("GREETING")
+}
+
+resource "greet" {
+  uri  = "c://greet"
+  text = "hello ${var.greeting}"
+}
+`)
+	secret := filepath.Join(dir, "greeting")
+	writeFile(t, secret, "from a mounted file\n")
+	t.Setenv("GREETING_FILE", secret)
+	code, stdout, stderr := runCLI("call", config, "--resource", "c://greet")
+	if code != 0 || !strings.Contains(stdout, "hello from a mounted file") || strings.Contains(stdout, "file\n\"") {
+		t.Errorf("GREETING_FILE: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	t.Setenv("GREETING", "from the environment")
+	code, _, stderr = runCLI("call", config, "--resource", "c://greet")
+	if code != 1 || !strings.Contains(stderr, "both GREETING and GREETING_FILE are set") {
+		t.Errorf("both set: exit %d\n%s", code, stderr)
+	}
+}

@@ -154,7 +154,7 @@ type stateKeyFlags struct {
 
 // taskFlags choose where tasks are kept and how a shutdown ends them.
 type taskFlags struct {
-	TaskStore         string        `name:"task-store" env:"MCPDECL_TASK_STORE" default:"memory" placeholder:"URL" help:"Where tasks (long calls of tools with a task block) are kept: 'memory' (this process only) or a Redis URL such as redis://127.0.0.1:6379/0, which replicas behind one load balancer must share."`
+	TaskStore         string        `name:"task-store" env:"MCPDECL_TASK_STORE" default:"memory" placeholder:"URL" help:"Where tasks (long calls of tools with a task block) are kept: 'memory' (this process only) or a Redis URL such as redis://127.0.0.1:6379/0, which replicas behind one load balancer must share; ?key_prefix=NAME keeps another deployment on the same database apart."`
 	TaskLease         time.Duration `default:"15s" help:"How long a running task counts as alive without its replica renewing it; a task whose replica died is reported failed after this."`
 	MaxTasks          int           `default:"256" help:"Tasks running at once on this server at most; a call beyond it is refused until one ends (0: no limit)."`
 	MaxTasksPerCaller int           `default:"32" help:"Tasks one caller (token subject, 2025 session, the stdio client) runs at once at most, so that no caller takes every slot; callers with neither share only --max-tasks (0: no limit)."`

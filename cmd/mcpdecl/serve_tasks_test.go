@@ -43,7 +43,7 @@ tool "sleeper" {
 // process exits cleanly.
 func TestServeDrainOnSIGTERM(t *testing.T) {
 	// The drain is tested with a shared task store.
-	url := testenv.Redis.Need(t)
+	url := testenv.OwnKeys(t, testenv.Redis.Need(t))
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	config := filepath.Join(dir, "drain.hcl")

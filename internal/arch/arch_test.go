@@ -136,7 +136,7 @@ func TestAdaptersIndependent(t *testing.T) {
 			continue
 		}
 		for _, imp := range fields[1:] {
-			for _, a := range []string{"http", "sql", "shell"} {
+			for _, a := range []string{"http", "sql", "shell", "mcp"} {
 				if imp == module+"adapters/"+a && imp != self {
 					t.Errorf("%s imports %s; adapters must not import each other", self, imp)
 				}

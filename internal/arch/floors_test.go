@@ -52,6 +52,7 @@ var floors = map[string]int{
 	"adapters/http":               5,
 	"adapters/sql":                5,
 	"adapters/shell":              5,
+	"adapters/mcp":                5,
 
 	// 6: what a config is (the compiled table), and the set of backends.
 	"table":        6,

@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Section is the README section that says how to give the tests what they
@@ -140,4 +141,25 @@ func Require(t testing.TB, what, how string) {
 		t.Fatal(msg + " (CI must install it: .ci/run)")
 	}
 	t.Skip(msg)
+}
+
+// OwnKeys returns the Redis URL url with a key_prefix of t's own, so
+// that servers started by t keep their tasks apart from those of every
+// other test sharing the database (packages run at the same time).
+func OwnKeys(t testing.TB, url string) string {
+	t.Helper()
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, t.Name())
+	if len(name) > 40 {
+		name = name[:40]
+	}
+	return fmt.Sprintf("%s%skey_prefix=%s-%d", url, sep, name, time.Now().UnixNano())
 }

@@ -231,3 +231,20 @@ func TestScriptAndComposeExportTheExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnKeys: a test's Redis URL gets a key_prefix of its own, after the
+// URL's other parameters, made only of characters a key prefix allows.
+func TestOwnKeys(t *testing.T) {
+	a, b := OwnKeys(t, "redis://h:6379/15"), OwnKeys(t, "redis://h:6379/15?dial_timeout=1s")
+	if !strings.HasPrefix(a, "redis://h:6379/15?key_prefix=TestOwnKeys-") {
+		t.Errorf("OwnKeys: %s", a)
+	}
+	if !strings.HasPrefix(b, "redis://h:6379/15?dial_timeout=1s&key_prefix=TestOwnKeys-") {
+		t.Errorf("OwnKeys after a parameter: %s", b)
+	}
+	t.Run("a/b c", func(t *testing.T) {
+		if got := OwnKeys(t, "redis://h/0"); !strings.HasPrefix(got, "redis://h/0?key_prefix=TestOwnKeys-a-b-c-") {
+			t.Errorf("OwnKeys of a subtest: %s", got)
+		}
+	})
+}

@@ -201,7 +201,7 @@ tool "chatty" {
 func TestMetricsTasks(t *testing.T) {
 	stores := []string{"memory"}
 	if url := testenv.Redis.Optional(t, "tasks in Redis"); url != "" {
-		stores = append(stores, url)
+		stores = append(stores, testenv.OwnKeys(t, url))
 	}
 	for _, store := range stores {
 		t.Run(strings.SplitN(store, ":", 2)[0], func(t *testing.T) {

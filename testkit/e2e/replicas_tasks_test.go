@@ -23,7 +23,7 @@ import (
 // replica 2 reports the task "working" until the lease runs out, then
 // "failed" with a message saying its server stopped.
 func TestReplicaKilledMidTask(t *testing.T) {
-	url := testenv.Redis.Need(t)
+	url := testenv.OwnKeys(t, testenv.Redis.Need(t))
 	c := startCluster(t, repoPath(t, "testdata/conformance/everything.hcl"), "--task-store", url, "--task-lease", "1s")
 	secs := fmt.Sprintf("%d.%06d7", 300+rand.IntN(200), rand.IntN(1000000))
 	t.Cleanup(func() { killSleeps(secs) })

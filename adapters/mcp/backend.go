@@ -1,0 +1,250 @@
+package mcpadapter
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+)
+
+// Defaults of a backend "mcp" block.
+const (
+	DefaultPath    = "/usr/local/bin:/usr/bin:/bin"
+	DefaultTimeout = 30 * time.Second
+	// DefaultMaxHops is how many mcpdecl instances a call may have passed
+	// through before this one refuses to pass it on.
+	DefaultMaxHops = 8
+)
+
+// Backend is a compiled `backend "mcp"` block: how to reach one MCP
+// server, and the connection to it once open.
+type Backend struct {
+	Name string
+	// Command is the program and its arguments (stdio); empty for URL.
+	Command []string
+	// ProgramPath is Command[0] found on Path at load time.
+	ProgramPath string
+	// Env is the child's environment besides PATH; values may be secrets.
+	Env  map[string]string
+	Dir  string
+	Path string
+	// URL is the Streamable HTTP endpoint; nil for Command.
+	URL *url.URL
+	// Headers are sent with every HTTP request; values may be secrets.
+	Headers map[string]string
+	// Bearer, when set, is sent as "Authorization: Bearer ...".
+	Bearer  string
+	Timeout time.Duration
+	MaxHops int
+
+	conn      *conn // made by compileBackend; connects on Open or first use
+	declRange hcl.Range
+}
+
+var _ adapter.Backend = (*Backend)(nil)
+
+// Describe returns the backend's settings; environment and header values
+// and the token are left out.
+func (b *Backend) Describe() map[string]any {
+	d := map[string]any{
+		"kind":     Kind,
+		"name":     b.Name,
+		"timeout":  b.Timeout.String(),
+		"max_hops": b.MaxHops,
+	}
+	if b.URL != nil {
+		d["transport"] = "streamable-http"
+		d["url"] = b.URL.Redacted()
+		if len(b.Headers) > 0 {
+			d["headers"] = anyList(check.SortedKeys(b.Headers))
+		}
+		if b.Bearer != "" {
+			d["auth"] = "bearer"
+		}
+		return d
+	}
+	d["transport"] = "stdio"
+	d["command"] = anyList(b.Command)
+	d["path"] = b.Path
+	if b.ProgramPath != "" {
+		d["program"] = b.ProgramPath
+	}
+	if b.Dir != "" {
+		d["dir"] = b.Dir
+	}
+	if len(b.Env) > 0 {
+		d["env"] = anyList(check.SortedKeys(b.Env))
+	}
+	return d
+}
+
+func anyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// where says where the server is, for messages: the program's name or
+// the URL's host (no path, no query: they may hold values of secrets).
+func (b *Backend) where() string {
+	if b.URL != nil {
+		return b.URL.Host
+	}
+	if len(b.Command) > 0 {
+		return filepath.Base(b.Command[0])
+	}
+	return "?"
+}
+
+func compileBackend(bb *adapter.BackendBlock) (*Backend, hcl.Diagnostics) {
+	s := bb.Scope
+	b := &Backend{Name: bb.Name, Path: DefaultPath, Timeout: DefaultTimeout, MaxHops: DefaultMaxHops, declRange: bb.DeclRange}
+	content, diags := bb.Body.Content(BackendSchema)
+	a := content.Attributes
+	var d hcl.Diagnostics
+
+	switch {
+	case a["command"] != nil && a["url"] != nil:
+		diags = append(diags, check.Error("Two transports",
+			"A backend \"mcp\" block reaches its server either by starting a program (command, over stdio) or at a URL (url, Streamable HTTP); keep one.",
+			a["url"].NameRange))
+	case a["command"] == nil && a["url"] == nil:
+		diags = append(diags, check.Error("Missing transport",
+			"A backend \"mcp\" block needs command = [\"program\", \"arg\", ...] (a server started over stdio) or url = \"https://.../mcp\" (Streamable HTTP).",
+			bb.DeclRange))
+	case a["command"] != nil:
+		diags = append(diags, compileStdio(s, b, a)...)
+	default:
+		diags = append(diags, compileHTTP(s, b, a, content.Blocks)...)
+	}
+	b.Timeout, d = check.Duration(s, a["timeout"], DefaultTimeout)
+	diags = append(diags, d...)
+	hops, d := check.Int(s, a["max_hops"], DefaultMaxHops, 1)
+	diags = append(diags, d...)
+	b.MaxHops = int(hops)
+	b.conn = newConn(b)
+	return b, diags
+}
+
+// compileStdio reads command, env, dir and path, and looks the program up.
+func compileStdio(s *adapter.Scope, b *Backend, a hcl.Attributes) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range []string{"headers"} {
+		if attr := a[name]; attr != nil {
+			diags = append(diags, check.Error("HTTP setting without url",
+				fmt.Sprintf("%s is sent with HTTP requests, and this backend starts a program (command). Give the program what it needs in env instead.", name), attr.NameRange))
+		}
+	}
+	cmd, _, known, d := check.StringList(s, a["command"])
+	diags = append(diags, d...)
+	if known && len(cmd) == 0 {
+		diags = append(diags, check.Error("Empty command", "command needs at least the program to start, as in [\"npx\", \"-y\", \"some-mcp-server\"].", a["command"].Expr.Range()))
+	}
+	b.Command = cmd
+	env, keys, _, d := check.StringMap(s, a["env"])
+	diags = append(diags, d...)
+	for _, k := range keys {
+		if !envName.MatchString(k) {
+			diags = append(diags, check.Error("Invalid environment variable name",
+				fmt.Sprintf("%q is not a valid environment variable name: use letters, digits and _, not starting with a digit.", k), check.KeyRange(a["env"], k)))
+			delete(env, k)
+		}
+	}
+	b.Env = env
+	if p, known, d := check.String(s, a["path"], DefaultPath); known {
+		diags = append(diags, d...)
+		b.Path = p
+	} else {
+		diags = append(diags, d...)
+	}
+	if dir, known, d := check.String(s, a["dir"], ""); known {
+		diags = append(diags, d...)
+		b.Dir = check.Path(a["dir"], dir)
+		if st, err := os.Stat(b.Dir); err != nil || !st.IsDir() {
+			diags = append(diags, check.Error("Directory not found",
+				fmt.Sprintf("dir names %s, which is not a directory. Relative paths are relative to the config file.", b.Dir), a["dir"].Expr.Range()))
+		}
+	} else {
+		diags = append(diags, d...)
+	}
+	if len(cmd) > 0 {
+		if strings.Contains(cmd[0], "/") {
+			cmd[0] = check.Path(a["command"], cmd[0]) // relative to the config file
+		}
+		var err error
+		if b.ProgramPath, err = lookPath(cmd[0], b.Path); err != nil {
+			diags = append(diags, check.Error("Program not found", err.Error(), check.ElemRange(a["command"], 0)))
+		}
+	}
+	return diags
+}
+
+// compileHTTP reads url, headers and the auth block.
+func compileHTTP(s *adapter.Scope, b *Backend, a hcl.Attributes, blocks hcl.Blocks) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, name := range []string{"env", "dir", "path"} {
+		if attr := a[name]; attr != nil {
+			diags = append(diags, check.Error("Program setting without command",
+				fmt.Sprintf("%s is for a server this backend starts (command), and this one is reached at a URL.", name), attr.NameRange))
+		}
+	}
+	if raw, known, d := check.String(s, a["url"], ""); known {
+		diags = append(diags, d...)
+		u, err := url.Parse(raw)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			diags = append(diags, check.Error("Invalid URL",
+				"url must be an absolute http or https URL of the server's MCP endpoint, as in \"https://mcp.example.com/mcp\".", a["url"].Expr.Range()))
+		} else {
+			b.URL = u
+		}
+	} else {
+		diags = append(diags, d...)
+	}
+	h, _, _, d := check.StringMap(s, a["headers"])
+	diags = append(diags, d...)
+	b.Headers = h
+	blk, d := check.Single(blocks, "auth", "A backend \"mcp\" block")
+	diags = append(diags, d...)
+	if blk != nil {
+		content, d := blk.Body.Content(authSchema)
+		diags = append(diags, d...)
+		b.Bearer, _, d = check.String(s, content.Attributes["bearer"], "")
+		diags = append(diags, d...)
+	}
+	return diags
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// lookPath finds program as the child will: a path with a slash as it is
+// (made absolute against the config file's folder), else in the
+// directories of path.
+func lookPath(program, path string) (string, error) {
+	if strings.Contains(program, "/") {
+		if executable(program) {
+			return program, nil
+		}
+		return "", fmt.Errorf("%s is not an executable file", program)
+	}
+	for _, d := range filepath.SplitList(path) {
+		if p := filepath.Join(d, program); executable(p) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not on the backend's path (%s). Set path = \"...\" to the directories to look in, or give the program's absolute path", program, path)
+}
+
+func executable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
+}
