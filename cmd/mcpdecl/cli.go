@@ -25,6 +25,8 @@ type cli struct {
 	Test     testCmd     `cmd:"" help:"Run the test blocks of configurations (and of their *_test.hcl files) without the network: HTTP backends answered by mocks or recordings, SQLite from fixtures."`
 	Import   importCmd   `cmd:"" help:"Generate a configuration from another description of an API (an OpenAPI document)."`
 	Inspect  inspectCmd  `cmd:"" help:"Print the tools, resources, templates and prompts as the server lists them, with the steps each runs, as JSON."`
+	Install  installCmd  `cmd:"" help:"Add the configuration to an MCP host's file (claude-desktop, claude-code, vscode, cursor) as a stdio server started by this binary; shows the diff first."`
+	Registry registryCmd `cmd:"" help:"Print a server.json for the official MCP Registry describing the configuration (name, description, version, the container package, its environment variables)."`
 	Audit    auditCmd    `cmd:"" help:"Work with audit trails (serve --audit)."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
 }

@@ -35,6 +35,7 @@ type serveCmd struct {
 	taskFlags
 	metricsFlags
 	traceFlags
+	watchFlags
 }
 
 func (c *serveCmd) Run(s streams) error {
@@ -65,6 +66,9 @@ func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	defer signal.Stop(hup)
+	if c.Watch && c.WatchInterval <= 0 {
+		return fmt.Errorf("--watch-interval %s: give a positive duration such as 500ms", c.WatchInterval)
+	}
 	opts, err := c.options(s, log)
 	if err != nil {
 		return err
@@ -85,6 +89,11 @@ func (c *serveCmd) serve(s streams, log *slog.Logger) error {
 			}
 		}
 	}()
+	if c.Watch {
+		watchCtx, stopWatching := context.WithCancel(ctx)
+		defer stopWatching()
+		go watchConfig(watchCtx, c.Paths, inst, c.WatchInterval, log)
+	}
 	select {
 	case <-inst.Done():
 	case <-ctx.Done():

@@ -156,6 +156,7 @@ var stdlibOnly = map[string][]string{
 	"internal/memo":        nil,
 	"internal/guessable":   nil,
 	"internal/udiff":       nil,
+	"internal/hostconfig":  nil,
 	"internal/jsondec":     {"internal/rule"},
 }
 

@@ -10,10 +10,19 @@ import (
 // Unified returns a unified diff of two texts with three lines of
 // context.
 func Unified(name, a, b string) string {
+	return Labeled(name, name+" (formatted)", a, b)
+}
+
+// Labeled is Unified with the labels of the old and the new text given
+// ("" when the texts are equal).
+func Labeled(oldLabel, newLabel, a, b string) string {
+	if a == b {
+		return ""
+	}
 	x, y := splitLines(a), splitLines(b)
 	ops := diffOps(x, y)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- %s\n+++ %s (formatted)\n", name, name)
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", oldLabel, newLabel)
 	for _, h := range hunks(ops, 3) {
 		writeHunk(&sb, h)
 	}
