@@ -5,9 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	neturl "net/url"
-	"strings"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/redisurl"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -27,13 +27,9 @@ const defaultKeyPrefix = "mcpdecl-limits:"
 // OpenRedis connects to url (redis://[user:password@]host:port/db
 // [?key_prefix=NAME]) and checks that it answers.
 func OpenRedis(ctx context.Context, url string) (*Redis, error) {
-	url, prefix, err := splitKeyPrefix(url)
+	opts, prefix, err := redisurl.Options(url, defaultKeyPrefix)
 	if err != nil {
-		return nil, err
-	}
-	opts, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("limit store URL: %v", err)
+		return nil, fmt.Errorf("limit store URL: %w", err)
 	}
 	c := redis.NewClient(opts)
 	if err := c.Ping(ctx).Err(); err != nil {
@@ -93,45 +89,3 @@ func (r *Redis) Take(ctx context.Context, key string, b Bucket) (Decision, error
 
 // Close implements Store.
 func (r *Redis) Close() error { return r.c.Close() }
-
-// splitKeyPrefix takes the key_prefix parameter, which is mcpdecl's and
-// not the Redis client's, out of url (the rule of the task store's URL).
-func splitKeyPrefix(url string) (rest, prefix string, err error) {
-	q := strings.IndexByte(url, '?')
-	if q < 0 {
-		return url, defaultKeyPrefix, nil
-	}
-	params, err := neturl.ParseQuery(url[q+1:])
-	if err != nil {
-		return "", "", fmt.Errorf("limit store URL: the query after ? cannot be read: %v", err)
-	}
-	if _, ok := params["key_prefix"]; !ok {
-		return url, defaultKeyPrefix, nil
-	}
-	prefix = params.Get("key_prefix")
-	if !validKeyPrefix(prefix) {
-		return "", "", fmt.Errorf("limit store URL: key_prefix %q: use 1 to 64 letters, digits, '-', '_', '.' or ':'", prefix)
-	}
-	if !strings.HasSuffix(prefix, ":") {
-		prefix += ":"
-	}
-	params.Del("key_prefix")
-	rest = url[:q]
-	if len(params) > 0 {
-		rest += "?" + params.Encode()
-	}
-	return rest, prefix, nil
-}
-
-func validKeyPrefix(p string) bool {
-	if p == "" || len(p) > 64 {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}

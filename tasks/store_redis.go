@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	neturl "net/url"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpdecl/mcpdecl/internal/redisurl"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -38,18 +39,8 @@ var _ Store = (*Redis)(nil)
 // task lists and bounds unless each has its own key_prefix (default
 // "mcpdecl:").
 func OpenRedis(ctx context.Context, url string) (*Redis, error) {
-	url, prefix, err := splitKeyPrefix(url)
+	opt, prefix, err := redisurl.Options(url, defaultKeyPrefix)
 	if err != nil {
-		return nil, err
-	}
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		// A URL that net/url cannot parse comes back quoted whole in the
-		// error, password and all: keep only what is wrong with it.
-		var bad *neturl.Error
-		if errors.As(err, &bad) {
-			err = bad.Err
-		}
 		return nil, fmt.Errorf("task store URL: %w", err)
 	}
 	c := redis.NewClient(opt)
@@ -62,50 +53,6 @@ func OpenRedis(ctx context.Context, url string) (*Redis, error) {
 
 // defaultKeyPrefix is where a store keeps its keys without key_prefix.
 const defaultKeyPrefix = "mcpdecl:"
-
-// splitKeyPrefix takes the key_prefix parameter, which is mcpdecl's and
-// not the Redis client's, out of url. The prefix is a name of letters,
-// digits and "-_.:" so that it can never reach a key as something else;
-// a ":" is added when it does not end with one.
-func splitKeyPrefix(url string) (rest, prefix string, err error) {
-	q := strings.IndexByte(url, '?')
-	if q < 0 {
-		return url, defaultKeyPrefix, nil
-	}
-	params, err := neturl.ParseQuery(url[q+1:])
-	if err != nil {
-		return "", "", fmt.Errorf("task store URL: the query after ? cannot be read: %v", err)
-	}
-	if _, ok := params["key_prefix"]; !ok {
-		return url, defaultKeyPrefix, nil
-	}
-	prefix = params.Get("key_prefix")
-	if !validKeyPrefix(prefix) {
-		return "", "", fmt.Errorf("task store URL: key_prefix %q: use 1 to 64 letters, digits, '-', '_', '.' or ':'", prefix)
-	}
-	if !strings.HasSuffix(prefix, ":") {
-		prefix += ":"
-	}
-	params.Del("key_prefix")
-	rest = url[:q]
-	if len(params) > 0 {
-		rest += "?" + params.Encode()
-	}
-	return rest, prefix, nil
-}
-
-func validKeyPrefix(p string) bool {
-	if p == "" || len(p) > 64 {
-		return false
-	}
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
 
 // WithPrefix returns the store with its keys under prefix (tests use one
 // per run; the default is defaultKeyPrefix).

@@ -106,7 +106,7 @@ var directOnly = map[string][]string{
 	// The task runner sees the wire types and the table's tools; what it
 	// needs of the server (running a call, asking the client, who is
 	// calling) it is given.
-	"tasks": {"table", "dispatch", "mcp", "auth", "internal/english", "internal/jsonenc", "internal/rule"},
+	"tasks": {"table", "dispatch", "mcp", "auth", "internal/english", "internal/jsonenc", "internal/rule", "internal/redisurl"},
 }
 
 func TestDirectImports(t *testing.T) {
