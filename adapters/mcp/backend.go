@@ -204,6 +204,11 @@ func compileHTTP(s *adapter.Scope, b *Backend, a hcl.Attributes, blocks hcl.Bloc
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			diags = append(diags, check.Error("Invalid URL",
 				"url must be an absolute http or https URL of the server's MCP endpoint, as in \"https://mcp.example.com/mcp\".", a["url"].Expr.Range()))
+		} else if u.User != nil {
+			// A password in the URL would travel into every error that
+			// quotes the URL, and so to the model and the log.
+			diags = append(diags, check.Error("Credentials in URL",
+				"url must not hold a user name or password. Use auth { bearer = env(\"MCP_TOKEN\") } or headers instead.", a["url"].Expr.Range()))
 		} else {
 			b.URL = u
 		}
