@@ -65,18 +65,10 @@ type exchanger struct {
 }
 
 func newExchanger(a *Auth, tr http.RoundTripper, timeout time.Duration) *exchanger {
-	host := a.TokenURL
-	if u, err := url.Parse(a.TokenURL); err == nil {
-		host = u.Host
-	}
+	client, host := tokenEndpoint(a.TokenURL, tr)
 	return &exchanger{
-		auth: a,
-		client: &http.Client{
-			Transport: tr,
-			// Never follow a redirect with the client secret and the
-			// caller's token.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
+		auth:     a,
+		client:   client,
 		timeout:  timeout,
 		host:     host,
 		now:      time.Now,

@@ -47,21 +47,22 @@ type tokenCall struct {
 }
 
 func newTokenSource(a *Auth, tr http.RoundTripper, timeout time.Duration) *tokenSource {
-	host := a.TokenURL
-	if u, err := url.Parse(a.TokenURL); err == nil {
+	client, host := tokenEndpoint(a.TokenURL, tr)
+	return &tokenSource{auth: a, client: client, timeout: timeout, host: host, now: time.Now}
+}
+
+// tokenEndpoint is the client that asks tokenURL for tokens, and the
+// host named in errors. It never follows a redirect: the request carries
+// the client secret (and, for an exchange, the caller's token).
+func tokenEndpoint(tokenURL string, tr http.RoundTripper) (*http.Client, string) {
+	host := tokenURL
+	if u, err := url.Parse(tokenURL); err == nil {
 		host = u.Host
 	}
-	return &tokenSource{
-		auth: a,
-		client: &http.Client{
-			Transport: tr,
-			// Never follow a redirect with the client secret.
-			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		},
-		timeout: timeout,
-		host:    host,
-		now:     time.Now,
-	}
+	return &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}, host
 }
 
 // Token returns the Authorization header value: a cached token, or a new
