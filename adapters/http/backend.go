@@ -479,22 +479,7 @@ func decodeAuth(s *adapter.Scope, blk *hcl.Block) (*Auth, hcl.Diagnostics) {
 	case AuthOAuth2:
 		c, d := content.Blocks.OfType(AuthOAuth2)[0].Body.Content(oauth2Schema)
 		diags = append(diags, d...)
-		if raw, known, d := check.String(s, c.Attributes["token_url"], ""); known {
-			diags = append(diags, d...)
-			u, ud := parseTokenURL(raw, c.Attributes["token_url"].Expr.Range())
-			diags = append(diags, ud...)
-			if u != nil {
-				auth.TokenURL = u.String()
-			}
-		} else {
-			diags = append(diags, d...)
-		}
-		auth.ClientID, _, d = check.String(s, c.Attributes["client_id"], "")
-		diags = append(diags, d...)
-		auth.ClientSecret, _, d = check.String(s, c.Attributes["client_secret"], "")
-		diags = append(diags, d...)
-		auth.Scopes, _, _, d = check.StringList(s, c.Attributes["scopes"])
-		diags = append(diags, d...)
+		diags = append(diags, decodeTokenClient(s, c, auth)...)
 	case AuthTokenExchange:
 		diags = append(diags, decodeTokenExchange(s, content.Blocks.OfType(AuthTokenExchange)[0], auth)...)
 	}
@@ -505,23 +490,8 @@ func decodeAuth(s *adapter.Scope, blk *hcl.Block) (*Auth, hcl.Diagnostics) {
 // the backend's client there, and what the exchanged token is for.
 func decodeTokenExchange(s *adapter.Scope, blk *hcl.Block, auth *Auth) hcl.Diagnostics {
 	c, diags := blk.Body.Content(tokenExchangeSchema)
+	diags = append(diags, decodeTokenClient(s, c, auth)...)
 	var d hcl.Diagnostics
-	if raw, known, d := check.String(s, c.Attributes["token_url"], ""); known {
-		diags = append(diags, d...)
-		u, ud := parseTokenURL(raw, c.Attributes["token_url"].Expr.Range())
-		diags = append(diags, ud...)
-		if u != nil {
-			auth.TokenURL = u.String()
-		}
-	} else {
-		diags = append(diags, d...)
-	}
-	auth.ClientID, _, d = check.String(s, c.Attributes["client_id"], "")
-	diags = append(diags, d...)
-	auth.ClientSecret, _, d = check.String(s, c.Attributes["client_secret"], "")
-	diags = append(diags, d...)
-	auth.Scopes, _, _, d = check.StringList(s, c.Attributes["scopes"])
-	diags = append(diags, d...)
 	auth.Audience, _, d = check.String(s, c.Attributes["audience"], "")
 	diags = append(diags, d...)
 	var known bool
@@ -540,6 +510,30 @@ func decodeTokenExchange(s *adapter.Scope, blk *hcl.Block, auth *Auth) hcl.Diagn
 			blk.DefRange))
 	}
 	return diags
+}
+
+// decodeTokenClient reads what client credentials and token exchange
+// share: the token endpoint, the backend's client there, and the scopes
+// it asks for.
+func decodeTokenClient(s *adapter.Scope, c *hcl.BodyContent, auth *Auth) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	if raw, known, d := check.String(s, c.Attributes["token_url"], ""); known {
+		diags = append(diags, d...)
+		u, ud := parseTokenURL(raw, c.Attributes["token_url"].Expr.Range())
+		diags = append(diags, ud...)
+		if u != nil {
+			auth.TokenURL = u.String()
+		}
+	} else {
+		diags = append(diags, d...)
+	}
+	var d hcl.Diagnostics
+	auth.ClientID, _, d = check.String(s, c.Attributes["client_id"], "")
+	diags = append(diags, d...)
+	auth.ClientSecret, _, d = check.String(s, c.Attributes["client_secret"], "")
+	diags = append(diags, d...)
+	auth.Scopes, _, _, d = check.StringList(s, c.Attributes["scopes"])
+	return append(diags, d...)
 }
 
 func parseTokenURL(raw string, r hcl.Range) (*url.URL, hcl.Diagnostics) {
