@@ -42,6 +42,11 @@ type Outcome struct {
 	Err *mcp.Error
 }
 
+// CallerTokenPlaceholder is the access token of a test's caller (its
+// auth = { subject = ... }): clearly not a real one, so that a token
+// exchange the test's mocks answer can be checked for it.
+func CallerTokenPlaceholder(subject string) string { return "mcpdecl-test-caller-token-" + subject }
+
 // Failed reports whether the client would see a failure: a protocol error
 // or a tool result with isError.
 func (o *Outcome) Failed() bool {
@@ -53,6 +58,12 @@ func (o *Outcome) Failed() bool {
 // client sees only their message); nil discards it.
 func Run(ctx context.Context, tbl *table.Table, t *Target, log *slog.Logger) (*Outcome, error) {
 	in := &dispatch.CallInput{Arguments: t.Arguments, Logger: log, Ask: answersFrom(t.Answers), Identity: t.Identity}
+	if t.Identity != nil {
+		// The test's caller has no real access token; a backend that
+		// exchanges the caller's token (token_exchange) sends this one
+		// to its token URL, which the test mocks like any request.
+		ctx = auth.WithToken(ctx, CallerTokenPlaceholder(t.Identity.Subject))
+	}
 	var out Outcome
 	var err error
 	switch {
