@@ -74,6 +74,9 @@ type Decision struct {
 type Store interface {
 	// Take takes a token of the bucket key, created full when unknown.
 	Take(ctx context.Context, key string, b Bucket) (Decision, error)
+	// Return gives back a token Take took, when a later limit refused
+	// the call it was taken for (never beyond the burst).
+	Return(ctx context.Context, key string, b Bucket) error
 	Close() error
 }
 

@@ -134,3 +134,55 @@ func BenchmarkRedisTake(b *testing.B) {
 		}
 	}
 }
+
+// TestReturnGivesATokenBack: a returned token can be taken again, never
+// beyond the burst, in memory and in Redis; returning to a bucket that
+// is gone (full) does nothing.
+func TestReturnGivesATokenBack(t *testing.T) {
+	ctx := context.Background()
+	stores := map[string]Store{"memory": NewMemory()}
+	if url := testenv.Redis.Optional(t, "returning to a bucket in Redis"); url != "" {
+		r, err := OpenRedis(ctx, url+"?key_prefix=mcpdecl-limits-return-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		stores["redis"] = r
+	}
+	bk := Bucket{Rate: Rate{Tokens: 1, Per: time.Hour}, Burst: 2}
+	for name, s := range stores {
+		t.Run(name, func(t *testing.T) {
+			if err := s.Return(ctx, "never-taken", bk); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 2 {
+				if d, _ := s.Take(ctx, "k", bk); !d.Allowed {
+					t.Fatalf("take %d refused", i)
+				}
+			}
+			if d, _ := s.Take(ctx, "k", bk); d.Allowed {
+				t.Fatal("a third take allowed with a burst of 2")
+			}
+			if err := s.Return(ctx, "k", bk); err != nil {
+				t.Fatal(err)
+			}
+			if d, _ := s.Take(ctx, "k", bk); !d.Allowed {
+				t.Fatal("the returned token cannot be taken")
+			}
+			for range 5 {
+				if err := s.Return(ctx, "k", bk); err != nil {
+					t.Fatal(err)
+				}
+			}
+			allowed := 0
+			for range 4 {
+				if d, _ := s.Take(ctx, "k", bk); d.Allowed {
+					allowed++
+				}
+			}
+			if allowed != 2 {
+				t.Fatalf("after five returns %d takes allowed, want the burst, 2", allowed)
+			}
+		})
+	}
+}

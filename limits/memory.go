@@ -50,6 +50,16 @@ func (m *Memory) Take(_ context.Context, key string, b Bucket) (Decision, error)
 	return d, nil
 }
 
+// Return implements Store.
+func (m *Memory) Return(_ context.Context, key string, b Bucket) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if bk := m.buckets[key]; bk != nil {
+		bk.tokens = min(float64(b.Burst), bk.tokens+1)
+	}
+	return nil
+}
+
 // sweep drops the buckets that are full again.
 func (m *Memory) sweep(now time.Time) {
 	m.lastSweep = now

@@ -74,9 +74,8 @@ return {ok, wait}
 // Take implements Store. The key is hashed: what it names (a caller's
 // subject) never reaches Redis as text.
 func (r *Redis) Take(ctx context.Context, key string, b Bucket) (Decision, error) {
-	sum := sha256.Sum256([]byte(key))
 	perMicro := b.Rate.perSecond() / 1e6
-	res, err := takeScript.Run(ctx, r.c, []string{r.prefix + "bucket:" + hex.EncodeToString(sum[:16])},
+	res, err := takeScript.Run(ctx, r.c, []string{r.bucketKey(key)},
 		fmt.Sprintf("%.17g", perMicro), b.Burst).Int64Slice()
 	if err != nil {
 		return Decision{}, fmt.Errorf("limit store: %v", err)
@@ -85,6 +84,32 @@ func (r *Redis) Take(ctx context.Context, key string, b Bucket) (Decision, error
 		return Decision{}, fmt.Errorf("limit store: unexpected answer %v", res)
 	}
 	return Decision{Allowed: res[0] == 1, RetryAfter: time.Duration(res[1]) * time.Microsecond}, nil
+}
+
+// bucketKey is where the bucket of key is kept: hashed, so that what key
+// names (a caller's subject) never reaches Redis as text.
+func (r *Redis) bucketKey(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return r.prefix + "bucket:" + hex.EncodeToString(sum[:16])
+}
+
+// returnScript gives a token back to KEYS[1], a bucket takeScript keeps,
+// never beyond the burst ARGV[1]; a bucket that has gone stays gone (it
+// was full).
+var returnScript = redis.NewScript(`
+local tokens = tonumber(redis.call('HGET', KEYS[1], 't'))
+if tokens == nil then return 0 end
+tokens = math.min(tonumber(ARGV[1]), tokens + 1)
+redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens))
+return 1
+`)
+
+// Return implements Store.
+func (r *Redis) Return(ctx context.Context, key string, b Bucket) error {
+	if err := returnScript.Run(ctx, r.c, []string{r.bucketKey(key)}, b.Burst).Err(); err != nil {
+		return fmt.Errorf("limit store: %v", err)
+	}
+	return nil
 }
 
 // Close implements Store.

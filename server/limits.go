@@ -83,11 +83,23 @@ type refusal struct {
 }
 
 // take takes a token of every limit covering the tool; the first that
-// has none refuses the call. A store that fails lets the call through
-// (logged): limits protect backends, and an outage of the store should
-// not become an outage of the server.
+// has none refuses the call, and the tokens the others gave are returned
+// (a refused call costs no limit anything). A store that fails lets the
+// call through (logged): limits protect backends, and an outage of the
+// store should not become an outage of the server.
 func (s *Server) take(ctx context.Context, h *callHooks, req *mcp.Request, tool string) *refusal {
 	var who string
+	var taken []takenToken
+	// The whole-server limits guardLimits took before the body was read
+	// are given back like the others if a limit refuses.
+	guarded := ctx.Value(serverLimitTaken{}) != nil
+	if guarded {
+		for _, l := range h.limits {
+			if l.Per == table.LimitPerServer && l.AllTools {
+				taken = append(taken, takenToken{l.Name + "\x00s", l})
+			}
+		}
+	}
 	for _, l := range h.limits {
 		if !l.Covers(tool) {
 			continue
@@ -102,7 +114,7 @@ func (s *Server) take(ctx context.Context, h *callHooks, req *mcp.Request, tool 
 		case table.LimitPerTool:
 			key = l.Name + "\x00t\x00" + tool
 		default:
-			if l.AllTools && ctx.Value(serverLimitTaken{}) != nil {
+			if l.AllTools && guarded {
 				continue
 			}
 			key = l.Name + "\x00s"
@@ -116,10 +128,27 @@ func (s *Server) take(ctx context.Context, h *callHooks, req *mcp.Request, tool 
 			if h.onRefused != nil {
 				h.onRefused(tool, l.Per)
 			}
+			s.giveBack(ctx, h, taken)
 			return &refusal{limit: l, wait: d.RetryAfter}
 		}
+		taken = append(taken, takenToken{key, l})
 	}
 	return nil
+}
+
+// takenToken is a token take took, by its bucket's key and limit.
+type takenToken struct {
+	key   string
+	limit *table.Limit
+}
+
+// giveBack returns the tokens a refused call took.
+func (s *Server) giveBack(ctx context.Context, h *callHooks, taken []takenToken) {
+	for _, tk := range taken {
+		if err := h.store.Return(ctx, tk.key, tk.limit.Bucket); err != nil {
+			s.log.WarnContext(ctx, "limit store failed to take back a token", "limit", tk.limit.Name, "error", err)
+		}
+	}
 }
 
 // result is the tool error result of a refused call: the model reads

@@ -240,3 +240,57 @@ func TestLimits429(t *testing.T) {
 		t.Errorf("Retry-After %q, want whole seconds up to the 20 minutes a token takes", secs)
 	}
 }
+
+// TestRefusedCallCostsNoOtherLimit: a call refused by one limit gives
+// back the tokens the limits before it took, so retrying a tool whose own
+// limit is spent does not use up the caller's budget for other tools.
+func TestRefusedCallCostsNoOtherLimit(t *testing.T) {
+	srv := mustCompile(t, limitedEcho+`
+limit "caller_budget" {
+  per  = "caller"
+  rate = "3/hour"
+}
+`)
+	// The caller's budget is declared after echo's own limit; declared
+	// first, it would be taken before echo's refuses.
+	srv2 := mustCompile(t, strings.Replace(limitedEcho, `limit "echo_per_caller"`, `limit "caller_budget" {
+  per  = "caller"
+  rate = "3/hour"
+}
+limit "echo_per_caller"`, 1))
+	// A whole-server budget, which a 2026-07-28 request over HTTP takes
+	// before its body is read.
+	srv3 := mustCompile(t, limitedEcho+`
+limit "caller_budget" {
+  per  = "server"
+  rate = "3/hour"
+}
+`)
+	for name, s := range map[string]*server.Server{"budget last": srv, "budget first": srv2, "server budget": srv3} {
+		t.Run(name, func(t *testing.T) {
+			u := startGuarded(t, s, s)
+			c := connectSDK(t, &sdkmcp.StreamableClientTransport{Endpoint: u}, eras[0].version)
+			defer c.close()
+			ctx := context.Background()
+			// echo twice (its limit: 2/hour), then three refused retries,
+			// then one free call: the budget of 3 holds 2 echoes and it.
+			for i := range 5 {
+				_, _, isErr, err := c.callTool(ctx, "echo", map[string]any{"text": "hi"})
+				if err != nil || isErr != (i >= 2) {
+					t.Fatalf("echo %d: isError %v, %v", i, isErr, err)
+				}
+			}
+			text, _, isErr, err := c.callTool(ctx, "free", nil)
+			if err != nil || isErr || text != "free" {
+				t.Fatalf("free after refused retries: %q %v %v; want it within the caller's budget", text, isErr, err)
+			}
+			// The budget refuses the next call: a tool error, or for the
+			// whole-server budget of a 2026-07-28 request, 429.
+			text, _, isErr, err = c.callTool(ctx, "free", nil)
+			refused := isErr && strings.Contains(text, `"caller_budget"`) || err != nil && strings.Contains(err.Error(), "Too Many Requests")
+			if !refused {
+				t.Fatalf("a fourth call: %q %v %v; want the budget's refusal", text, isErr, err)
+			}
+		})
+	}
+}
