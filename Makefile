@@ -19,7 +19,7 @@ hostile:    ; $(GO) test -run Hostile ./...
 check: fmtcheck vet cross test examples tidycheck
 fmtcheck:   ; @test -z "$$(gofmt -l .)" || (gofmt -l . && echo 'run gofmt -w .' && exit 1)
 vet:        ; $(GO) vet ./...
-examples:   ; $(GO) run ./cmd/mcpdecl validate --strict examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl examples/orders_app.hcl examples/team.hcl && $(GO) run ./cmd/mcpdecl fmt --check examples && $(GO) run ./cmd/mcpdecl test examples
+examples:   ; $(GO) run ./cmd/mcpdecl validate --strict examples/library.hcl examples/calendar.hcl examples/orders.hcl examples/commands.hcl examples/orders_app.hcl examples/team.hcl examples/onbehalf.hcl examples/limits.hcl examples/remote.hcl && $(GO) run ./cmd/mcpdecl fmt --check examples && $(GO) run ./cmd/mcpdecl test examples
 tidycheck:  ; $(GO) mod tidy && git diff --exit-code -- go.mod go.sum
 bench:      ; $(GO) test -run='^$$' -bench=. -benchmem ./... && ./scripts/bench-validate.sh
 fuzz:       ; for f in table:FuzzLoad internal/fastschema:FuzzFastSchemaAgrees table:FuzzInjectCSP mcp:FuzzDecodeMessage mcp:FuzzDecodeMatchesReference internal/jsondec:FuzzDecodeJSON internal/jsonenc:FuzzMatchesEncodingJSON eval:FuzzValueMatchesHCL eval:FuzzFloatText; do \
