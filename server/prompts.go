@@ -7,6 +7,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/dispatch"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/observe/logs"
+	"github.com/mcpdecl/mcpdecl/table"
 )
 
 // GetPrompt implements mcp.Handler. Missing required arguments are a
@@ -54,9 +55,21 @@ func (s *Server) Complete(ctx context.Context, req *mcp.Request, p *mcp.Complete
 		o.name = completionName(st.table, p.Ref.Type, name)
 		ctx = o.trace(ctx, req)
 	}
+	// A completion that runs a backend call is recorded in the audit
+	// trail; one filtering a list of the configuration reads no data.
+	var audited *table.Arg
+	start := auditStart(st)
+	if !start.IsZero() {
+		if a := completionArg(st.table, p.Ref.Type, name, p.Argument.Name); a != nil && a.Complete != nil {
+			audited = a
+		}
+	}
 	values, err := dispatch.Complete(ctx, st.table, p.Ref.Type, name, p.Argument.Name, p.Argument.Value, s.callInput(ctx, st, req, nil, mcp.MRTR{}))
 	if o.watched() {
 		o.end(ctx, st, err, false, false)
+	}
+	if audited != nil {
+		s.auditCompletion(ctx, st, req, p, audited, start, err)
 	}
 	if err != nil {
 		return nil, st.protocolError(err)

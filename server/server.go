@@ -67,8 +67,9 @@ type Options struct {
 	// OnLimitRefused, when set, is told of each call a limit refused.
 	OnLimitRefused LimitRefusedFunc
 	// Audit, when set, receives one record per tools/call,
-	// resources/read, prompts/get and tasks/cancel. Nil costs a call
-	// nothing.
+	// resources/read, prompts/get and tasks/cancel, per task result
+	// handed out (audit_tasks.go) and per completion that calls a
+	// backend. Nil costs a call nothing.
 	Audit *audit.Log
 }
 

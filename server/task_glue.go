@@ -97,6 +97,14 @@ func (c *taskCall) Release() { c.st.release() }
 
 // GetTask implements mcp.TaskHandler.
 func (s *Server) GetTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	if st := s.state.Load(); st.hooks != nil && st.hooks.audit != nil {
+		start := time.Now()
+		t, err := s.tasks.GetTask(ctx, req, id)
+		if err != nil || handsOutResult(req, t) {
+			s.auditTaskRead(ctx, req, id, t, err, start)
+		}
+		return t, err
+	}
 	return s.tasks.GetTask(ctx, req, id)
 }
 
@@ -123,6 +131,12 @@ func (s *Server) ListTasks(ctx context.Context, req *mcp.Request, cursor string)
 
 // AwaitTask implements mcp.TaskHandler.
 func (s *Server) AwaitTask(ctx context.Context, req *mcp.Request, id string) (*mcp.Task, error) {
+	if st := s.state.Load(); st.hooks != nil && st.hooks.audit != nil {
+		start := time.Now()
+		t, err := s.tasks.AwaitTask(ctx, req, id)
+		s.auditTaskRead(ctx, req, id, t, err, start)
+		return t, err
+	}
 	return s.tasks.AwaitTask(ctx, req, id)
 }
 

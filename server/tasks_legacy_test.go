@@ -28,6 +28,12 @@ type legacyPipe struct {
 
 func openLegacyPipe(t *testing.T, rev, caps string) *legacyPipe {
 	t.Helper()
+	return openLegacyPipeWith(t, rev, caps, nil)
+}
+
+// openLegacyPipeWith is openLegacyPipe with the server's options.
+func openLegacyPipeWith(t *testing.T, rev, caps string, opts *server.Options) *legacyPipe {
+	t.Helper()
 	cfg, diags := lang.LoadSource("tasks.hcl", []byte(taskConfig))
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -36,7 +42,7 @@ func openLegacyPipe(t *testing.T, rev, caps string) *legacyPipe {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	srv, err := server.Open(context.Background(), tbl, nil)
+	srv, err := server.Open(context.Background(), tbl, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
