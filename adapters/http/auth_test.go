@@ -165,7 +165,7 @@ func TestOAuth2CachesAndRefreshes(t *testing.T) {
 	// Shortly before it expires, the token is replaced.
 	ts := c.backends["api"].rt.oauth
 	now := time.Now()
-	ts.now = func() time.Time { return now.Add(3600*time.Second - 30*time.Second) }
+	ts.Now = func() time.Time { return now.Add(3600*time.Second - 30*time.Second) }
 	if _, err := c.invoke(0, args(nil), nil); err != nil {
 		t.Fatal(err)
 	}

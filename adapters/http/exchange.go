@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/internal/tokenclient"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -65,7 +66,7 @@ type exchanger struct {
 }
 
 func newExchanger(a *Auth, tr http.RoundTripper, timeout time.Duration) *exchanger {
-	client, host := tokenEndpoint(a.TokenURL, tr)
+	client, host := tokenclient.Endpoint(a.TokenURL, tr)
 	return &exchanger{
 		auth:     a,
 		client:   client,
@@ -102,7 +103,7 @@ func (x *exchanger) Token(ctx context.Context, subject string) (string, error) {
 	}
 	c := x.inflight[key]
 	if c == nil {
-		c = &tokenCall{done: make(chan struct{})}
+		c = &tokenCall{Done: make(chan struct{})}
 		x.inflight[key] = c
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), x.timeout)
 		go func() {
@@ -112,8 +113,8 @@ func (x *exchanger) Token(ctx context.Context, subject string) (string, error) {
 	}
 	x.mu.Unlock()
 	select {
-	case <-c.done:
-		return c.token, c.err
+	case <-c.Done:
+		return c.Token, c.Err
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return "", &adapter.CallError{
@@ -153,20 +154,20 @@ func (x *exchanger) fetch(ctx context.Context, key exchangeKey, subject string, 
 	x.mu.Lock()
 	delete(x.inflight, key)
 	if err == nil {
-		c.token = tok.header()
+		c.Token = tok.Header()
 		x.inForm = inForm
-		if tok.expiresIn > 0 {
+		if tok.ExpiresIn > 0 {
 			// Keep it until a little before it ends: a fifth of its
 			// lifetime, at most a minute. A token without expires_in
 			// serves the calls that waited for it and is not kept.
-			life := time.Duration(tok.expiresIn) * time.Second
-			x.keep(key, exchanged{header: c.token, expiry: start.Add(life - min(time.Minute, life/5))})
+			life := time.Duration(tok.ExpiresIn) * time.Second
+			x.keep(key, exchanged{header: c.Token, expiry: start.Add(life - min(time.Minute, life/5))})
 		}
 	} else {
-		c.err = err
+		c.Err = err
 	}
 	x.mu.Unlock()
-	close(c.done)
+	close(c.Done)
 }
 
 // keep caches e under key, making room when the cache is full: first by
@@ -212,29 +213,29 @@ func (x *exchanger) request(ctx context.Context, subject string, inForm bool) (*
 	if len(a.Scopes) > 0 {
 		form.Set("scope", strings.Join(a.Scopes, " "))
 	}
-	status, fields, err := postToken(ctx, x.client, a.TokenURL, a.ClientID, a.ClientSecret, form, inForm)
+	status, fields, err := tokenclient.Post(ctx, x.client, a.TokenURL, a.ClientID, a.ClientSecret, userAgent, form, inForm)
 	if err != nil {
 		ce := describeTransportError(err, "The authorization server's token endpoint", x.host, x.timeout)
 		ce.Message = "Could not exchange the caller's access token: " + lowerFirst(ce.Message)
 		return nil, ce
 	}
 	if status < 200 || status > 299 {
-		te := &exchangeError{status: status, code: fields.str("error"), description: fields.str("error_description")}
-		if !isOAuthCode(te.code) {
+		te := &exchangeError{status: status, code: fields.Str("error"), description: fields.Str("error_description")}
+		if !tokenclient.IsOAuthCode(te.code) {
 			te.code = ""
 		}
 		te.description = cleanDescription(te.description, subject, a.ClientSecret)
 		return nil, te.callError(x.host)
 	}
-	if t := fields.str("token_type"); t != "" && !strings.EqualFold(t, "bearer") && !strings.EqualFold(t, "N_A") {
+	if t := fields.Str("token_type"); t != "" && !strings.EqualFold(t, "bearer") && !strings.EqualFold(t, "N_A") {
 		return nil, &adapter.CallError{Message: fmt.Sprintf("The authorization server exchanged the caller's access token for a %q token, which this backend cannot send; it sends bearer tokens. This is a problem of the server's configuration; retrying will not help.", cleanDescription(t, subject, a.ClientSecret))}
 	}
-	if it := fields.str("issued_token_type"); it != "" && it != tokenTypeAccessToken && it != "urn:ietf:params:oauth:token-type:jwt" {
+	if it := fields.Str("issued_token_type"); it != "" && it != tokenTypeAccessToken && it != "urn:ietf:params:oauth:token-type:jwt" {
 		return nil, &adapter.CallError{Message: fmt.Sprintf("The authorization server exchanged the caller's access token for a token of type %q, not an access token. This is a problem of the server's configuration; retrying will not help.", cleanDescription(it, subject, a.ClientSecret))}
 	}
 	fields["token_type"] = "Bearer" // RFC 8693 §2.2.1: N_A for a token that is not an access token
-	t, ok := fields.answer()
-	if !ok || t.accessToken == subject {
+	t, ok := fields.Answer()
+	if !ok || t.AccessToken == subject {
 		return nil, &adapter.CallError{
 			Message: "The authorization server answered the token exchange without a usable access_token. This is a problem of the server's configuration; retrying will not help.",
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
+	"github.com/mcpdecl/mcpdecl/adapters/internal/tokenclient"
 	"github.com/mcpdecl/mcpdecl/internal/regularfile"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
@@ -256,14 +257,7 @@ func (rt *runtime) redactErr(err error) error {
 
 // badHeaderValue reports whether v holds a control character other than
 // a tab: CR and LF would end the header and start another.
-func badHeaderValue(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < 0x20 && c != '\t' || c == 0x7f {
-			return true
-		}
-	}
-	return false
-}
+func badHeaderValue(v string) bool { return tokenclient.BadHeaderValue(v) }
 
 // isSecretHeader reports whether a backend header may carry a credential:
 // every header but a few that describe the content, so that a value that

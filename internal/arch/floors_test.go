@@ -52,10 +52,12 @@ var floors = map[string]int{
 	"adapter":                     3,
 	"adapters/internal/check":     4,
 	"adapters/internal/checktest": 4,
-	"adapters/http":               5,
-	"adapters/sql":                5,
-	"adapters/shell":              5,
-	"adapters/mcp":                5,
+	// the token endpoint client the http and mcp adapters share
+	"adapters/internal/tokenclient": 4,
+	"adapters/http":                 5,
+	"adapters/sql":                  5,
+	"adapters/shell":                5,
+	"adapters/mcp":                  5,
 
 	// 6: what a config is (the compiled table), and the set of backends.
 	"table":        6,
