@@ -7,7 +7,8 @@
 // the first call or when serving opens the backends, kept running,
 // started again when it has died, stopped when the backend closes, that
 // is on reload and shutdown) or over Streamable HTTP (url, with headers
-// and a bearer token of its own). A call names one remote tool and builds
+// and a bearer token of its own, or OAuth 2 client credentials through
+// adapters/internal/tokenclient, shared with the http adapter). A call names one remote tool and builds
 // its arguments with HCL expressions, as an HTTP call builds its body.
 //
 // The client side of the protocol is the official Go SDK's
@@ -82,7 +83,18 @@ var BackendSchema = &hcl.BodySchema{
 }
 
 var authSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "bearer", Required: true}},
+	Attributes: []hcl.AttributeSchema{{Name: "bearer"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "oauth2"}},
+}
+
+var oauth2Schema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "token_url", Required: true},
+		{Name: "client_id", Required: true},
+		{Name: "client_secret", Required: true},
+		{Name: "scopes"},
+		{Name: "resource"},
+	},
 }
 
 // CallSchema is the body schema of an `mcp "backend" { ... }` block.

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+	"github.com/mcpdecl/mcpdecl/adapters/internal/tokenclient"
 )
 
 // Defaults of a backend "mcp" block.
@@ -41,9 +43,14 @@ type Backend struct {
 	// Headers are sent with every HTTP request; values may be secrets.
 	Headers map[string]string
 	// Bearer, when set, is sent as "Authorization: Bearer ...".
-	Bearer  string
-	Timeout time.Duration
-	MaxHops int
+	Bearer string
+	// OAuth2, when set, is the client whose client credentials tokens
+	// (RFC 6749 §4.4) are sent instead; tokens is their cache.
+	OAuth2     *tokenclient.ClientCredentials
+	tokens     *tokenclient.Source
+	tokensOnce sync.Once
+	Timeout    time.Duration
+	MaxHops    int
 
 	conn      *conn // made by compileBackend; connects on Open or first use
 	declRange hcl.Range
@@ -68,6 +75,10 @@ func (b *Backend) Describe() map[string]any {
 		}
 		if b.Bearer != "" {
 			d["auth"] = "bearer"
+		}
+		if b.OAuth2 != nil {
+			d["auth"] = "oauth2"
+			d["token_url"] = b.OAuth2.TokenURL
 		}
 		return d
 	}
@@ -221,11 +232,64 @@ func compileHTTP(s *adapter.Scope, b *Backend, a hcl.Attributes, blocks hcl.Bloc
 	blk, d := check.Single(blocks, "auth", "A backend \"mcp\" block")
 	diags = append(diags, d...)
 	if blk != nil {
-		content, d := blk.Body.Content(authSchema)
+		diags = append(diags, compileAuth(s, b, blk)...)
+	}
+	return diags
+}
+
+// compileAuth reads the auth block of an HTTP backend: one method,
+// bearer = "..." or oauth2 { ... }.
+func compileAuth(s *adapter.Scope, b *Backend, blk *hcl.Block) hcl.Diagnostics {
+	content, diags := blk.Body.Content(authSchema)
+	bearer, oauth2 := content.Attributes["bearer"], content.Blocks.OfType("oauth2")
+	switch {
+	case bearer == nil && len(oauth2) == 0:
+		return append(diags, check.Error("Missing auth method",
+			"An auth block needs one method: bearer = \"...\" or oauth2 { ... }.", blk.DefRange))
+	case bearer != nil && len(oauth2) > 0, len(oauth2) > 1:
+		return append(diags, check.Error("Conflicting auth methods",
+			"An auth block has one method: bearer = \"...\" or one oauth2 { ... } block, not both.", blk.DefRange))
+	case bearer != nil:
+		var d hcl.Diagnostics
+		b.Bearer, _, d = check.String(s, bearer, "")
+		return append(diags, d...)
+	}
+	c, d := oauth2[0].Body.Content(oauth2Schema)
+	diags = append(diags, d...)
+	creds := &tokenclient.ClientCredentials{}
+	if raw, known, d := check.String(s, c.Attributes["token_url"], ""); known {
 		diags = append(diags, d...)
-		b.Bearer, _, d = check.String(s, content.Attributes["bearer"], "")
+		if u, err := url.Parse(raw); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			diags = append(diags, check.Error("Invalid URL",
+				fmt.Sprintf("token_url must be an absolute http or https URL, such as \"https://auth.example.com/oauth/token\", not %q.", raw), c.Attributes["token_url"].Expr.Range()))
+		} else {
+			creds.TokenURL = u.String()
+		}
+	} else {
 		diags = append(diags, d...)
 	}
+	creds.ClientID, _, d = check.String(s, c.Attributes["client_id"], "")
+	diags = append(diags, d...)
+	creds.ClientSecret, _, d = check.String(s, c.Attributes["client_secret"], "")
+	diags = append(diags, d...)
+	creds.Scopes, _, _, d = check.StringList(s, c.Attributes["scopes"])
+	diags = append(diags, d...)
+	// The token is for this server (RFC 8707), unless said otherwise.
+	if b.URL != nil {
+		creds.Resource = b.URL.String()
+	}
+	if raw, known, d := check.String(s, c.Attributes["resource"], creds.Resource); known && c.Attributes["resource"] != nil {
+		diags = append(diags, d...)
+		if u, err := url.Parse(raw); err != nil || u.Scheme == "" || u.Host == "" || strings.Contains(raw, "#") {
+			diags = append(diags, check.Error("Invalid resource",
+				fmt.Sprintf("resource is the absolute URI the token is for (RFC 8707), without a fragment, such as \"https://mcp.example.com/mcp\", not %q.", raw), c.Attributes["resource"].Expr.Range()))
+		} else {
+			creds.Resource = raw
+		}
+	} else {
+		diags = append(diags, d...)
+	}
+	b.OAuth2 = creds
 	return diags
 }
 

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpdecl/mcpdecl/adapters/internal/tokenclient"
 )
 
 // errClosed is a call made after the backend closed (a retired
@@ -99,7 +101,7 @@ func (c *conn) transport() (sdk.Transport, error) {
 	if b.URL != nil {
 		return &sdk.StreamableClientTransport{
 			Endpoint:   b.URL.String(),
-			HTTPClient: &http.Client{Transport: &headerTransport{headers: b.Headers, bearer: b.Bearer}},
+			HTTPClient: &http.Client{Transport: &headerTransport{headers: b.Headers, bearer: b.Bearer, tokens: b.tokenSource()}},
 			// Progress comes on each call's own stream; nothing else the
 			// server might send unasked is of use here.
 			DisableStandaloneSSE: true,
@@ -190,11 +192,12 @@ func (c *conn) onProgress(_ context.Context, req *sdk.ProgressNotificationClient
 	}
 }
 
-// headerTransport adds the backend's headers and bearer token to every
-// request the SDK sends.
+// headerTransport adds the backend's headers and bearer token (its own,
+// or one of its client credentials) to every request the SDK sends.
 type headerTransport struct {
 	headers map[string]string
 	bearer  string
+	tokens  *tokenclient.Source // nil without oauth2
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -205,7 +208,46 @@ func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if t.bearer != "" {
 		r.Header.Set("Authorization", "Bearer "+t.bearer)
 	}
+	if t.tokens == nil {
+		return http.DefaultTransport.RoundTrip(r)
+	}
+	token, err := t.tokens.Token(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	r.Header.Set("Authorization", token)
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized || r.GetBody == nil {
+		return resp, err
+	}
+	// The server refused the token (revoked, or its keys rotated): get a
+	// new one, once.
+	t.tokens.Invalidate(token)
+	again, err := t.tokens.Token(r.Context())
+	if err != nil || again == token {
+		return resp, nil
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return resp, nil
+	}
+	resp.Body.Close()
+	r = r.Clone(r.Context())
+	r.Body = body
+	r.Header.Set("Authorization", again)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// tokenSource is the backend's client credentials token cache, made on
+// first use and shared by its sessions; nil without oauth2.
+func (b *Backend) tokenSource() *tokenclient.Source {
+	if b.OAuth2 == nil {
+		return nil
+	}
+	b.tokensOnce.Do(func() {
+		b.tokens = tokenclient.NewSource(*b.OAuth2, http.DefaultTransport, b.Timeout, "mcpdecl", nil)
+	})
+	return b.tokens
 }
 
 // tail keeps the last max bytes written to it.

@@ -50,6 +50,47 @@ backend "mcp" "web" {
   url = "https://mcp.example.com/mcp"
   dir = "/tmp"
 }`, []string{"4:3 HTTP setting without url", "8:3 Program setting without command"}},
+		{"client credentials", `
+backend "mcp" "cc" {
+  url = "https://mcp.example.com/mcp"
+  auth {
+    oauth2 {
+      token_url     = "https://login.example.com/token"
+      client_id     = "front"
+      client_secret = env("TOKEN")
+      scopes        = ["tools:call"]
+      resource      = "https://mcp.example.com/"
+    }
+  }
+}`, nil},
+		{"auth methods", `
+backend "mcp" "none" {
+  url = "https://mcp.example.com/mcp"
+  auth {
+  }
+}
+backend "mcp" "both" {
+  url = "https://mcp.example.com/mcp"
+  auth {
+    bearer = "t"
+    oauth2 {
+      token_url     = "https://login.example.com/token"
+      client_id     = "front"
+      client_secret = "s"
+    }
+  }
+}
+backend "mcp" "bad" {
+  url = "https://mcp.example.com/mcp"
+  auth {
+    oauth2 {
+      token_url     = "login.example.com/token"
+      client_id     = "front"
+      client_secret = "s"
+      resource      = "mcp"
+    }
+  }
+}`, []string{"4:3 Missing auth method", "9:3 Conflicting auth methods", "22:23 Invalid URL", "25:23 Invalid resource"}},
 		{"bad URLs", `
 backend "mcp" "rel" {
   url = "mcp.example.com/mcp"

@@ -106,12 +106,27 @@ func (a *Action) arguments(req *adapter.Request) (json.RawMessage, error) {
 	return text, nil
 }
 
+// noToken describes a request that was not sent because the backend's
+// client credentials got no token (the token endpoint's refusal, with
+// what may help); nil for any other failure.
+func (a *Action) noToken(err error) *adapter.CallError {
+	var ce *adapter.CallError
+	if !errors.As(err, &ce) {
+		return nil
+	}
+	return &adapter.CallError{Retryable: ce.Retryable, Err: ce.Err, Message: fmt.Sprintf(
+		"The MCP server of backend %q was not called, so neither was %q. %s", a.Backend.Name, a.Tool, ce.Message)}
+}
+
 func notSent(format string, a ...any) *adapter.CallError {
 	return &adapter.CallError{Message: "The call was not sent: " + fmt.Sprintf(format, a...) + "."}
 }
 
 // unreachable describes a session that could not be had.
 func (a *Action) unreachable(ctx context.Context, err error, timeout time.Duration) error {
+	if ce := a.noToken(err); ce != nil {
+		return ce
+	}
 	if ce := a.stopped(ctx, err, timeout); ce != nil {
 		return ce
 	}
@@ -123,6 +138,9 @@ func (a *Action) unreachable(ctx context.Context, err error, timeout time.Durati
 // server answered (an unknown tool, invalid arguments), a deadline, a
 // cancellation, or a session that broke.
 func (a *Action) failed(ctx context.Context, err error, timeout time.Duration) error {
+	if ce := a.noToken(err); ce != nil {
+		return ce
+	}
 	if ce := a.stopped(ctx, err, timeout); ce != nil {
 		return ce
 	}

@@ -339,7 +339,13 @@ func testCtx(t *testing.T) context.Context {
 // server that does not exit 0 on SIGINT fails the test.
 func serveBinary(t *testing.T, args []string, env map[string]string, logs *syncBuffer, cleanExit bool) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(binPath, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	return serveBinaryAt(t, "127.0.0.1:0", args, env, logs, cleanExit)
+}
+
+// serveBinaryAt is serveBinary listening on addr.
+func serveBinaryAt(t *testing.T, addr string, args []string, env map[string]string, logs *syncBuffer, cleanExit bool) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(binPath, append([]string{"serve", "--http", addr}, args...)...)
 	cmd.Env = childEnv(env)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -17,6 +17,10 @@ import (
 type ClientCredentials struct {
 	TokenURL, ClientID, ClientSecret string
 	Scopes                           []string
+	// Resource, when set, is sent as the RFC 8707 resource the token is
+	// for (an MCP server's URL: the MCP authorization spec asks clients
+	// to name it).
+	Resource string
 }
 
 // Source gets OAuth 2 access tokens with the client credentials grant
@@ -163,6 +167,9 @@ func (ts *Source) request(ctx context.Context, inForm bool) (*Answer, error) {
 	form := url.Values{"grant_type": {"client_credentials"}}
 	if len(a.Scopes) > 0 {
 		form.Set("scope", strings.Join(a.Scopes, " "))
+	}
+	if a.Resource != "" {
+		form.Set("resource", a.Resource)
 	}
 	status, fields, err := Post(ctx, ts.client, a.TokenURL, a.ClientID, a.ClientSecret, ts.userAgent, form, inForm)
 	if err != nil {
