@@ -10,11 +10,14 @@ server {
   title   = "The everything server, fronted"
 }
 
-# npx fetches the pinned release from npm on first start; the program
-# (npx here) must be on the backend's path when the file is loaded.
+# npx fetches the pinned release from npm on first start. The program a
+# backend starts must exist when the file is loaded; started through
+# /usr/bin/env, the file loads (and validates) where Node.js is not
+# installed; serving there fails, quoting env's "'npx': No such file or
+# directory".
 variable "everything" {
   type        = list(string)
-  default     = ["npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31", "stdio"]
+  default     = ["/usr/bin/env", "npx", "-y", "@modelcontextprotocol/server-everything@2026.8.31", "stdio"]
   description = "The command that starts the everything server over stdio."
 }
 
