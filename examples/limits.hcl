@@ -3,8 +3,9 @@
 # whoever calls, and the whole server 50 a second. A refused call is a
 # tool error that names the limit and says when to retry. With an auth
 # block a caller is a token's subject; here, without one, it is the stdio
-# client or a 2025 HTTP session. Serve it with an audit trail as in
-# "Limits and audit" in README.md.
+# client or a 2025 HTTP session (anonymous 2026-07-28 clients share one
+# bucket). Serve it with an audit trail as in "Limits and audit" in
+# README.md.
 
 server {
   name    = "limits"
