@@ -69,12 +69,21 @@ func ofMethod(records []map[string]any, method string) []map[string]any {
 
 // TestAuditTaskResults2026: a 2026-07-28 tasks/get that answers with an
 // ended task hands out its result inlined, and is recorded with the task
-// id and the result's outcome; polls of a running task are not (a
+// id and the result's outcome (ok, or tool_error for a result with
+// isError); polls of a running task are not (a
 // client polling would fill the trail); a tasks/get of an unknown task is
 // recorded as the protocol error it gets.
 func TestAuditTaskResults2026(t *testing.T) {
 	log, records := openTrail(t)
-	r := newReplica(t, tasks.NewMemory(), &server.Options{Audit: log})
+	r := newReplicaOf(t, taskConfig+`
+tool "broken" {
+  description = "Fails, as a task."
+  shell {
+    command = ["false"]
+  }
+  task {}
+}
+`, tasks.NewMemory(), &server.Options{Audit: log})
 
 	secs := uniqueSeconds()
 	running := r.rpc(t, "tools/call", `"name":"sleeper","arguments":{"seconds":`+secs+`}`)["taskId"].(string)
@@ -87,33 +96,41 @@ func TestAuditTaskResults2026(t *testing.T) {
 	r.rpc(t, "tasks/cancel", `"taskId":"`+running+`"`)
 	waitSleepers(t, secs, 0)
 
-	done := r.rpc(t, "tools/call", `"name":"quick","arguments":{"word":"later"}`)["taskId"].(string)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got := r.rpc(t, "tasks/get", `"taskId":"`+done+`"`)
-		if got["status"] == "completed" {
-			if !strings.Contains(string(mustJSON(t, got)), "echo: later") {
-				t.Fatalf("tasks/get of the ended task does not inline its result: %v", got)
+	awaitEnd := func(tool, args, want string) string {
+		t.Helper()
+		id := r.rpc(t, "tools/call", `"name":"`+tool+`","arguments":`+args)["taskId"].(string)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			got := r.rpc(t, "tasks/get", `"taskId":"`+id+`"`)
+			if got["status"] == "completed" {
+				if !strings.Contains(string(mustJSON(t, got)), want) {
+					t.Fatalf("tasks/get of the ended task does not inline its result: %v", got)
+				}
+				return id
 			}
-			break
+			if time.Now().After(deadline) {
+				t.Fatalf("the %s task did not end: %v", tool, got)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the quick task did not end: %v", got)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
+	done := awaitEnd("quick", `{"word":"later"}`, "echo: later")
+	broken := awaitEnd("broken", `{}`, `"isError":true`)
 	if _, e := r.try(t, tasksCaps, "tasks/get", `"taskId":"no-such-task"`); e == nil {
 		t.Fatal("tasks/get of an unknown task answered")
 	}
 
 	gets := ofMethod(records(), "tasks/get")
-	if len(gets) != 2 {
-		t.Fatalf("%d tasks/get records, want 2 (the ended task's, the unknown one's): %v", len(gets), gets)
+	if len(gets) != 3 {
+		t.Fatalf("%d tasks/get records, want 3 (the ended tasks', the unknown one's): %v", len(gets), gets)
 	}
 	if g := gets[0]; g["task_id"] != done || g["outcome"] != "ok" || g["protocol"] != mcp.Version20260728 {
 		t.Errorf("the ended task's tasks/get: %v", g)
 	}
-	if g := gets[1]; g["task_id"] != "no-such-task" || g["outcome"] != "protocol_error" || g["code"] != -32602.0 {
+	if g := gets[1]; g["task_id"] != broken || g["outcome"] != "tool_error" {
+		t.Errorf("the failed tool's tasks/get: %v", g)
+	}
+	if g := gets[2]; g["task_id"] != "no-such-task" || g["outcome"] != "protocol_error" || g["code"] != -32602.0 {
 		t.Errorf("the unknown task's tasks/get: %v", g)
 	}
 }
