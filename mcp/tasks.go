@@ -58,6 +58,10 @@ type Task struct {
 	Result        json.RawMessage
 	Error         json.RawMessage
 	InputRequests map[string]InputRequest
+
+	// Tool is the configured name of the tool the task runs, for the
+	// server's own records (the audit trail); it is never sent.
+	Tool string
 }
 
 // TaskHandler is an optional Handler extension serving the tasks/*

@@ -30,6 +30,9 @@ func (s *Server) auditTaskRead(ctx context.Context, req *mcp.Request, id string,
 	}
 	r := s.auditRecord(logs.WithRequest(ctx, traceparent(req)), st, req, start, err)
 	r.TaskID = id
+	if t != nil {
+		r.Tool = t.Tool
+	}
 	if err == nil && t != nil {
 		switch t.Status {
 		case mcp.TaskCompleted:

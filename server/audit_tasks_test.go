@@ -124,10 +124,10 @@ tool "broken" {
 	if len(gets) != 3 {
 		t.Fatalf("%d tasks/get records, want 3 (the ended tasks', the unknown one's): %v", len(gets), gets)
 	}
-	if g := gets[0]; g["task_id"] != done || g["outcome"] != "ok" || g["protocol"] != mcp.Version20260728 {
+	if g := gets[0]; g["task_id"] != done || g["name"] != "quick" || g["outcome"] != "ok" || g["protocol"] != mcp.Version20260728 {
 		t.Errorf("the ended task's tasks/get: %v", g)
 	}
-	if g := gets[1]; g["task_id"] != broken || g["outcome"] != "tool_error" {
+	if g := gets[1]; g["task_id"] != broken || g["name"] != "broken" || g["outcome"] != "tool_error" {
 		t.Errorf("the failed tool's tasks/get: %v", g)
 	}
 	if g := gets[2]; g["task_id"] != "no-such-task" || g["outcome"] != "protocol_error" || g["code"] != -32602.0 {
@@ -156,7 +156,7 @@ func TestAuditTaskResults2025(t *testing.T) {
 	if len(results) != 2 {
 		t.Fatalf("%d tasks/result records, want 2: %v", len(results), all)
 	}
-	if r := results[0]; r["task_id"] != id || r["outcome"] != "ok" || r["principal"] != "stdio" || r["protocol"] != mcp.Version20251125 {
+	if r := results[0]; r["task_id"] != id || r["name"] != "quick" || r["outcome"] != "ok" || r["principal"] != "stdio" || r["protocol"] != mcp.Version20251125 {
 		t.Errorf("tasks/result: %v", r)
 	}
 	if r := results[1]; r["task_id"] != "no-such-task" || r["outcome"] != "protocol_error" || r["code"] != -32602.0 {

@@ -83,7 +83,7 @@ func (run *taskRun) takeAnswers(ctx context.Context, requests, got map[string]js
 // wireTask is a stored task as the protocol shows it.
 func wireTask(t *Task) *mcp.Task {
 	out := &mcp.Task{TaskID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage, CreatedAt: t.CreatedAt,
-		LastUpdatedAt: t.UpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval, Result: t.Result, Error: t.Error}
+		LastUpdatedAt: t.UpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval, Result: t.Result, Error: t.Error, Tool: t.Tool}
 	if len(t.InputRequests) > 0 {
 		out.InputRequests = make(map[string]mcp.InputRequest, len(t.InputRequests))
 		for k, v := range t.InputRequests {
