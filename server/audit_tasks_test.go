@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	mcpgotransport "github.com/mark3labs/mcp-go/client/transport"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
@@ -18,6 +20,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/table"
 	"github.com/mcpdecl/mcpdecl/tasks"
+	"github.com/mcpdecl/mcpdecl/testkit/wiretest"
 )
 
 // openTrail opens an audit trail in a temporary folder; records closes it
@@ -135,28 +138,49 @@ tool "broken" {
 	}
 }
 
-// TestAuditTaskResults2025: a 2025-11-25 client (by hand on a stdio
-// pipe: no Go client speaks that revision's tasks) gets a task's result
-// with tasks/result, which is recorded with the task id and outcome;
-// its tasks/get (status only) and tasks/list (ids and statuses) hand out
-// no result and are not recorded.
+// TestAuditTaskResults2025: a 2025-11-25 client, mcp-go (a real client
+// with that revision's tasks; its CallTool cannot decode a
+// CreateTaskResult, so the task-augmented call goes through its
+// transport), gets a task's result with tasks/result, which is recorded
+// with the task id, the tool and the outcome; its tasks/get (status
+// only) and tasks/list (ids and statuses) hand out no result and are not
+// recorded; a tasks/result of an unknown task is, with its error.
 func TestAuditTaskResults2025(t *testing.T) {
 	log, records := openTrail(t)
-	p := openLegacyPipeWith(t, mcp.Version20251125, `{"tasks":{}}`, &server.Options{Audit: log})
-	id := p.call("tools/call", `{"name":"quick","arguments":{"word":"later"},"task":{}}`)["task"].(map[string]any)["taskId"].(string)
-	if res := p.call("tasks/result", `{"taskId":"`+id+`"}`); !strings.Contains(string(mustJSON(t, res)), "echo: later") {
-		t.Fatalf("tasks/result: %v", res)
+	r := newReplica(t, tasks.NewMemory(), &server.Options{Audit: log})
+	tr, err := mcpgotransport.NewStreamableHTTP(r.url)
+	if err != nil {
+		t.Fatal(err)
 	}
-	p.call("tasks/get", `{"taskId":"`+id+`"}`)
-	p.call("tasks/list", "")
-	p.try("tasks/result", `{"taskId":"no-such-task"}`)
+	c, version := wiretest.StartMCPGo(t, tr, mcp.Version20251125, "audit-tasks-mcp-go")
+	defer c.Close()
+	if version != mcp.Version20251125 {
+		t.Fatalf("negotiated %s", version)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := mcpgoTask(t, ctx, c, "quick", `{"word":"later"}`)
+	res, err := c.TaskResult(ctx, mcpgo.TaskResultRequest{Params: mcpgo.TaskResultParams{TaskId: id}})
+	if err != nil || !strings.Contains(string(mustJSON(t, res)), "echo: later") {
+		t.Fatalf("tasks/result: %v, %v", res, err)
+	}
+	if _, err := c.GetTask(ctx, mcpgo.GetTaskRequest{Params: mcpgo.GetTaskParams{TaskId: id}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListTasks(ctx, mcpgo.ListTasksRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TaskResult(ctx, mcpgo.TaskResultRequest{Params: mcpgo.TaskResultParams{TaskId: "no-such-task"}}); err == nil {
+		t.Fatal("tasks/result of an unknown task answered")
+	}
 
 	all := records()
 	results := ofMethod(all, "tasks/result")
 	if len(results) != 2 {
 		t.Fatalf("%d tasks/result records, want 2: %v", len(results), all)
 	}
-	if r := results[0]; r["task_id"] != id || r["name"] != "quick" || r["outcome"] != "ok" || r["principal"] != "stdio" || r["protocol"] != mcp.Version20251125 {
+	principal, _ := results[0]["principal"].(string)
+	if r := results[0]; r["task_id"] != id || r["name"] != "quick" || r["outcome"] != "ok" || !strings.HasPrefix(principal, "session:") || r["protocol"] != mcp.Version20251125 {
 		t.Errorf("tasks/result: %v", r)
 	}
 	if r := results[1]; r["task_id"] != "no-such-task" || r["outcome"] != "protocol_error" || r["code"] != -32602.0 {

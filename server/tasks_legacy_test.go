@@ -28,12 +28,6 @@ type legacyPipe struct {
 
 func openLegacyPipe(t *testing.T, rev, caps string) *legacyPipe {
 	t.Helper()
-	return openLegacyPipeWith(t, rev, caps, nil)
-}
-
-// openLegacyPipeWith is openLegacyPipe with the server's options.
-func openLegacyPipeWith(t *testing.T, rev, caps string, opts *server.Options) *legacyPipe {
-	t.Helper()
 	cfg, diags := lang.LoadSource("tasks.hcl", []byte(taskConfig))
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -42,7 +36,7 @@ func openLegacyPipeWith(t *testing.T, rev, caps string, opts *server.Options) *l
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	srv, err := server.Open(context.Background(), tbl, opts)
+	srv, err := server.Open(context.Background(), tbl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
