@@ -85,6 +85,11 @@ var authSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "bearer", Required: true}},
 }
 
+// BackendBlocks are the bodies of the blocks inside a backend "mcp"
+// block, by their path below it: what editors and the JSON Schema of the
+// JSON syntax offer there (package langschema).
+var BackendBlocks = map[string]*hcl.BodySchema{"auth": authSchema}
+
 // CallSchema is the body schema of an `mcp "backend" { ... }` block.
 var CallSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
