@@ -41,7 +41,7 @@ var (
 // the tree must stop where it meets one it is inside.
 func FileShape() *BlockShape {
 	shapeOnce.Do(func() {
-		fileShape = shapeOf("", reflect.TypeFor[fileContent](), map[reflect.Type]*BlockShape{})
+		fileShape = shapeOf("", reflect.TypeFor[fileContent](), map[shapeKey]*BlockShape{})
 	})
 	return fileShape
 }
@@ -53,12 +53,20 @@ var argBodies = map[reflect.Type]bool{
 	reflect.TypeFor[itemsBlock](): true,
 }
 
-func shapeOf(blockType string, t reflect.Type, seen map[reflect.Type]*BlockShape) *BlockShape {
-	if s, ok := seen[t]; ok && s.Type == blockType {
+// shapeKey is one block type decoded into one struct: every arg block is
+// the same shape wherever it is, and so is every property block.
+type shapeKey struct {
+	blockType string
+	t         reflect.Type
+}
+
+func shapeOf(blockType string, t reflect.Type, seen map[shapeKey]*BlockShape) *BlockShape {
+	key := shapeKey{blockType, t}
+	if s, ok := seen[key]; ok {
 		return s
 	}
 	s := &BlockShape{Type: blockType}
-	seen[t] = s
+	seen[key] = s
 	fill(s, t, seen)
 	if argBodies[t] {
 		fill(s, reflect.TypeFor[ArgSpec](), seen)
@@ -78,7 +86,7 @@ func shapeOf(blockType string, t reflect.Type, seen map[reflect.Type]*BlockShape
 }
 
 // fill adds the attributes, labels and blocks the tags of t declare.
-func fill(s *BlockShape, t reflect.Type, seen map[reflect.Type]*BlockShape) {
+func fill(s *BlockShape, t reflect.Type, seen map[shapeKey]*BlockShape) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name, kind, _ := strings.Cut(f.Tag.Get("hcl"), ",")
