@@ -275,3 +275,67 @@ process.stdout.write(JSON.stringify(out));`
 		}
 	}
 }
+
+// TestManifestNamesItsFiles: what editors/vscode/package.json points at is
+// in the extension (or copied in by scripts/vsix.sh, as the schema is),
+// and its scripts parse.
+func TestManifestNamesItsFiles(t *testing.T) {
+	raw, err := os.ReadFile("../../editors/vscode/package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Main         string
+		Dependencies map[string]string
+		Contributes  struct {
+			Languages []struct {
+				ID            string
+				Configuration string
+			}
+			Grammars []struct {
+				Language, ScopeName, Path string
+			}
+			JSONValidation []struct {
+				FileMatch []string
+				URL       string
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	dir := "../../editors/vscode/"
+	files := []string{m.Main, m.Contributes.Languages[0].Configuration, m.Contributes.Grammars[0].Path}
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("package.json names %s: %v", f, err)
+		}
+	}
+	if g := m.Contributes.Grammars[0]; g.Language != m.Contributes.Languages[0].ID || g.ScopeName != "source.mcpdecl" {
+		t.Errorf("the grammar %+v is not the language's %q", g, m.Contributes.Languages[0].ID)
+	}
+	if v := m.Contributes.JSONValidation; len(v) != 1 || v[0].URL != "./schema/mcpdecl.schema.json" || !slices.Contains(v[0].FileMatch, "*.hcl.json") {
+		t.Errorf("jsonValidation = %+v", v)
+	}
+	script, err := os.ReadFile("../../scripts/vsix.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(script), `cp editors/schema/mcpdecl.schema.json "$stage/schema/"`) {
+		t.Error("scripts/vsix.sh no longer copies the schema to where jsonValidation points")
+	}
+	for dep, version := range m.Dependencies {
+		if strings.ContainsAny(version, "^~<>*") {
+			t.Errorf("dependency %s is not pinned: %q", dep, version)
+		}
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		testenv.Require(t, "node on PATH", "apt-get install nodejs")
+	}
+	for _, f := range []string{"extension.js", "detect.js", "grammar-test/tokenize.mjs"} {
+		if out, err := exec.Command(node, "--check", filepath.Join(dir, f)).CombinedOutput(); err != nil {
+			t.Errorf("%s does not parse: %v\n%s", f, err, out)
+		}
+	}
+}
