@@ -3,6 +3,8 @@ package langref
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpdecl/mcpdecl/docs"
 )
 
 const sample = "# Doc\n\n## 3. Blocks\n\n### tool\n\n```text\ntool \"<name>\" { ... }\n```\n\n" +
@@ -85,5 +87,15 @@ func TestLanguageReference(t *testing.T) {
 	}
 	if strings.Contains(e.Markdown, "<!--") {
 		t.Errorf("a mark leaked into the text: %q", e.Markdown)
+	}
+}
+
+// BenchmarkParseLanguageReference is the cost of the first lookup, which
+// reads all of docs/language.md once.
+func BenchmarkParseLanguageReference(b *testing.B) {
+	text := docs.Language
+	b.ReportAllocs()
+	for b.Loop() {
+		parse(text, "docs/language.md")
 	}
 }
