@@ -9,17 +9,36 @@ const { LanguageClient } = require('vscode-languageclient/node');
 const { looksLikeMcpdecl } = require('./detect');
 
 let client;
+let starting;
+let failed = false; // the server did not start: not again until the settings change
 
-function adopt(doc) {
-  if (doc.languageId === 'mcpdecl' || doc.uri.scheme !== 'file' || !doc.fileName.endsWith('.hcl')) {
+// opened looks at each document the editor opens: a .hcl file that
+// detect.js recognises becomes mcpdecl (which opens it again, as mcpdecl),
+// and the first mcpdecl or *.hcl.json document starts the language server,
+// so a workspace without mcpdecl files never runs it.
+function opened(doc) {
+  if (doc.uri.scheme !== 'file') {
     return;
   }
-  if (!vscode.workspace.getConfiguration('mcpdecl').get('detect', true)) {
+  if (doc.languageId === 'mcpdecl' || doc.fileName.endsWith('.hcl.json')) {
+    ensureClient();
+    return;
+  }
+  if (!doc.fileName.endsWith('.hcl') || !vscode.workspace.getConfiguration('mcpdecl').get('detect', true)) {
     return;
   }
   if (looksLikeMcpdecl(doc.getText())) {
     vscode.languages.setTextDocumentLanguage(doc, 'mcpdecl');
   }
+}
+
+function ensureClient() {
+  if (!client && !starting && !failed) {
+    starting = startClient().finally(() => {
+      starting = undefined;
+    });
+  }
+  return starting;
 }
 
 async function startClient() {
@@ -43,6 +62,7 @@ async function startClient() {
     await client.start();
   } catch (err) {
     client = undefined;
+    failed = true;
     vscode.window.showWarningMessage(
       `mcpdecl: the language server did not start (${command} lsp: ${err.message}). ` +
         'Set mcpdecl.path to the mcpdecl program, or mcpdecl.server.enabled to false.',
@@ -58,18 +78,18 @@ async function stopClient() {
   }
 }
 
-async function activate(context) {
-  vscode.workspace.textDocuments.forEach(adopt);
+function activate(context) {
+  vscode.workspace.textDocuments.forEach(opened);
   context.subscriptions.push(
-    vscode.workspace.onDidOpenTextDocument(adopt),
+    vscode.workspace.onDidOpenTextDocument(opened),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('mcpdecl.path') || e.affectsConfiguration('mcpdecl.server.enabled')) {
         await stopClient();
-        await startClient();
+        failed = false;
+        vscode.workspace.textDocuments.forEach(opened); // starts it again if a document needs it
       }
     }),
   );
-  await startClient();
 }
 
 function deactivate() {
