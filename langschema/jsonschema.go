@@ -86,31 +86,6 @@ func (g *generator) body(n *Node, path []string) map[string]any {
 	for _, b := range n.Blocks {
 		props[b.Type] = g.block(b, append(clip(path), b.Type))
 	}
-	if n.ByKind != nil {
-		// A backend: its first label is the kind, whose body the
-		// adapter of that kind reads.
-		kinds := map[string]any{}
-		for _, k := range sortedKeys(n.ByKind) {
-			kindPath := append(clip(path), k)
-			ref := g.ref(n.ByKind[k], kindPath)
-			// What every kind takes (lint) is read by Load, not the
-			// adapter, so it is not in the kind's tree.
-			def := g.defs[g.names[n.ByKind[k]]].(map[string]any)
-			for _, b := range n.Blocks {
-				def["properties"].(map[string]any)[b.Type] = g.block(b, append(clip(path), b.Type))
-			}
-			kinds[k] = severalOr(labelled(1, ref))
-		}
-		s := map[string]any{
-			"type":                 "object",
-			"properties":           kinds,
-			"additionalProperties": false,
-		}
-		if doc != nil {
-			describe(s, doc.Block.Markdown)
-		}
-		return s
-	}
 	s := map[string]any{"type": "object", "properties": props}
 	if doc != nil {
 		describe(s, doc.Block.Markdown)
@@ -129,9 +104,29 @@ func (g *generator) body(n *Node, path []string) map[string]any {
 // block is the schema of the value of a block type's property.
 func (g *generator) block(n *Node, path []string) map[string]any {
 	if n.ByKind != nil {
-		return severalOr(g.body(n, path))
+		return severalOr(g.kinds(n, path))
 	}
 	return severalOr(labelled(len(n.Labels), g.ref(n, path)))
+}
+
+// kinds is the first level of a backend block, keyed by its kind label:
+// below each kind, the names, then the body the adapter of that kind
+// reads, with what Load reads in every kind (lint) added.
+func (g *generator) kinds(n *Node, path []string) map[string]any {
+	kinds := map[string]any{}
+	for _, k := range sortedKeys(n.ByKind) {
+		ref := g.ref(n.ByKind[k], append(clip(path), k))
+		props := g.defs[g.names[n.ByKind[k]]].(map[string]any)["properties"].(map[string]any)
+		for _, b := range n.Blocks {
+			props[b.Type] = g.block(b, append(clip(path), b.Type))
+		}
+		kinds[k] = severalOr(labelled(1, ref))
+	}
+	s := map[string]any{"type": "object", "properties": kinds, "additionalProperties": false}
+	if doc, ok := langref.Lookup(path); ok {
+		describe(s, doc.Block.Markdown)
+	}
+	return s
 }
 
 // labelled wraps a body in one object level per label.
