@@ -34,7 +34,7 @@ func TestParseReadsMarkedBlocks(t *testing.T) {
 	if strings.Join(tool.Order, ",") != "title,pick" {
 		t.Errorf("tool attributes = %v; want the first Attribute table only", tool.Order)
 	}
-	if md := tool.Attributes["title"].Markdown; md != "Human-readable title.\n\nType: string\n\nRequired: no\n\nDefault: none" {
+	if md := tool.Attributes["title"].Markdown; md != "Human-readable title.\n\nType: string · Required: no · Default: none" {
 		t.Errorf("title text = %q", md)
 	}
 	if md := tool.Attributes["pick"].Markdown; !strings.Contains(md, "Type: `\"a\" | \"b\"` or `x | y`") {

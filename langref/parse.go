@@ -150,7 +150,7 @@ func readTable(lines []string, blocks []*Documented, anchor string) int {
 }
 
 // rowMarkdown is one row of an attribute table as text: the meaning first,
-// then the other columns as "Header: value" lines.
+// then the other columns on one line, "Type: string · Required: no".
 func rowMarkdown(header, cells []string) string {
 	var meaning string
 	var rest []string
@@ -169,15 +169,14 @@ func rowMarkdown(header, cells []string) string {
 		}
 		rest = append(rest, h+": "+c)
 	}
-	var b strings.Builder
-	b.WriteString(meaning)
-	for _, r := range rest {
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString(r)
+	facts := strings.Join(rest, " · ")
+	switch {
+	case meaning == "":
+		return facts
+	case facts == "":
+		return meaning
 	}
-	return b.String()
+	return meaning + "\n\n" + facts
 }
 
 // splitRow splits a table row into its cells; a | inside backquotes or
