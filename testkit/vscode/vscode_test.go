@@ -238,7 +238,7 @@ func TestDetectTakesMcpdeclFilesOnly(t *testing.T) {
 		"job \"web\" {\n  group \"g\" {}\n}\n",
 		"source \"amazon-ebs\" \"ubuntu\" {}\nbuild {\n  sources = [\"source.amazon-ebs.ubuntu\"]\n}\n",
 		"project = \"shop\"\napp \"web\" {\n  build {\n    use \"docker\" {}\n  }\n}\n", // Waypoint
-		"run \"plan\" {\n  command = plan\n}\n", // Terraform's tests
+		"run \"plan\" {\n  command = plan\n}\n",                                         // Terraform's tests
 	}
 	marked := []string{"# mcpdecl\nvariable \"x\" {}\n", "// mcpdecl: shared variables\nlocals {}\n"}
 	script := `
