@@ -174,6 +174,19 @@ var tlsSchema = &hcl.BodySchema{
 	},
 }
 
+// BackendBlocks are the bodies of the blocks inside a backend "http"
+// block, by their path below it ("auth.oauth2"): what editors and the JSON
+// Schema of the JSON syntax offer there (package langschema).
+var BackendBlocks = map[string]*hcl.BodySchema{
+	"retry":                     retrySchema,
+	"auth":                      authSchema,
+	"auth." + AuthBasic:         basicSchema,
+	"auth." + AuthAPIKey:        apiKeySchema,
+	"auth." + AuthOAuth2:        oauth2Schema,
+	"auth." + AuthTokenExchange: tokenExchangeSchema,
+	"tls":                       tlsSchema,
+}
+
 // CallSchema is the body schema of an `http "<backend>" { ... }` block.
 var CallSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{

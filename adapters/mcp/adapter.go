@@ -97,6 +97,11 @@ var oauth2Schema = &hcl.BodySchema{
 	},
 }
 
+// BackendBlocks are the bodies of the blocks inside a backend "mcp"
+// block, by their path below it: what editors and the JSON Schema of the
+// JSON syntax offer there (package langschema).
+var BackendBlocks = map[string]*hcl.BodySchema{"auth": authSchema, "auth.oauth2": oauth2Schema}
+
 // CallSchema is the body schema of an `mcp "backend" { ... }` block.
 var CallSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{

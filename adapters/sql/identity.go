@@ -66,6 +66,11 @@ var identitySchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{{Name: "role"}, {Name: "settings"}},
 }
 
+// BackendBlocks are the bodies of the blocks inside a backend "sql"
+// block, by their path below it: what editors and the JSON Schema of the
+// JSON syntax offer there (package langschema).
+var BackendBlocks = map[string]*hcl.BodySchema{"identity": identitySchema}
+
 // roleName is what a role may be called: a plain identifier, at most 63
 // bytes (PostgreSQL's limit). It is quoted all the same.
 var roleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]{0,62}$`)

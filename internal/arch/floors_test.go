@@ -35,6 +35,8 @@ var floors = map[string]int{
 	"internal/largecfg":     0, // generated configs for benchmarks
 	"internal/largecfg/gen": 1, // its command
 	"internal/jsondec":      1, // shares internal/rule's names
+	"docs":                  0, // the documentation, embedded
+	"langref":               1, // the language reference, read from docs
 
 	// 2: the foundations, each alone: the language, expressions, the
 	// protocol, token checks, the OpenAPI importer, logs and metrics.
@@ -62,6 +64,7 @@ var floors = map[string]int{
 	// 6: what a config is (the compiled table), and the set of backends.
 	"table":        6,
 	"adapters/all": 6,
+	"langschema":   6, // the whole language as a tree, and its JSON Schema
 
 	// 7: what a call does, and what lint says of a table.
 	"dispatch": 7,
@@ -89,6 +92,7 @@ var floors = map[string]int{
 	"testkit/apptest":  13,
 	"testkit/e2e":      13,
 	"testkit/docs":     13,
+	"testkit/vscode":   13, // the VS Code extension's grammar and detection
 	"internal/arch":    13,
 }
 
