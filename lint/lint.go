@@ -49,6 +49,7 @@ func Check(cfg *lang.Config, t *table.Table) hcl.Diagnostics {
 	c.checkWrites()
 	c.checkUnused()
 	c.checkApps()
+	c.checkAuth()
 	return c.diags
 }
 

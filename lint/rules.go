@@ -8,7 +8,7 @@ type Rule struct {
 	// Code is the stable identifier, "MCPD" and three digits; the first
 	// digit is the family (0 the validator itself, 1 descriptions, 2
 	// names, 3 listing size, 4 annotations and writes, 5 unused
-	// declarations, 6 apps).
+	// declarations, 6 apps, 7 authorization).
 	Code string
 	// Name is the code in words, e.g. "missing-description".
 	Name string
@@ -46,6 +46,7 @@ const (
 	CodeUnusedArg          = "MCPD504"
 	CodeUnusedApp          = "MCPD505"
 	CodeAppBlockedOrigin   = "MCPD601"
+	CodeUndiscoverableAuth = "MCPD701"
 )
 
 // Rules lists every code, in order. docs/lint.md has a section per code,
@@ -89,6 +90,8 @@ var Rules = withErrorClasses([]Rule{
 		"An app is declared but no tool's ui block names it; hosts open an app when a tool linked to it is called, so nothing ever shows it.", true},
 	{CodeAppBlockedOrigin, "app-blocked-origin", "App page refers to what its policy blocks",
 		"An app's page loads, connects to or embeds a URL whose origin its csp block does not list (or a relative URL, a plugin or a form submission, which no app can use); the browser blocks it and the page breaks in the host.", true},
+	{CodeUndiscoverableAuth, "undiscoverable-auth", "Auth block names no authorization server",
+		"An auth block checks tokens by introspection but lists no authorization_servers, so the protected resource metadata names none and MCP clients cannot find where to get a token.", true},
 })
 
 // withErrorClasses puts the classes of errors after the validator's own
