@@ -16,8 +16,16 @@ ARG COMMIT=unknown
 RUN make build VERSION="$VERSION" COMMIT="$COMMIT"
 
 # distroless/static: CA certificates and time zones, no shell; nonroot is
-# uid 65532.
+# uid 65532. The labels name the version and commit the binary is stamped
+# with and where its source is. Dockerfile.release is this stage with a
+# release's binary copied in instead.
 FROM gcr.io/distroless/static-debian12:nonroot
+ARG VERSION=devel
+ARG COMMIT=unknown
+LABEL org.opencontainers.image.title="mcpdecl" \
+      org.opencontainers.image.source="https://github.com/mcpdecl/mcpdecl" \
+      org.opencontainers.image.version="$VERSION" \
+      org.opencontainers.image.revision="$COMMIT"
 COPY --from=build /src/bin/mcpdecl /usr/local/bin/mcpdecl
 USER 65532:65532
 WORKDIR /home/nonroot

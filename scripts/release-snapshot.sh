@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # Builds a snapshot release with GoReleaser (.goreleaser.yaml) into dist/:
 # the six archives (linux, darwin, windows on amd64 and arm64),
-# checksums.txt, an SPDX SBOM of each archive (syft) and the Homebrew cask,
-# then checks that each is there and that the linux/amd64 binary runs.
-# Nothing is published. GoReleaser and syft are installed with `go install`
-# at pinned versions, once per machine, into the user's cache.
+# checksums.txt, an SPDX SBOM of each archive (syft), the Homebrew cask and,
+# where a Docker daemon answers, the container image of Dockerfile.release
+# (linux/amd64 and linux/arm64), then checks that each is there, that the
+# linux/amd64 binary runs, and that the image holds that very binary, says
+# the snapshot's version, runs as uid 65532 and serves the examples.
+# Without a daemon the image is skipped with one line saying so; under CI
+# (CI set), whose .ci/run starts dockerd and the base images first, that
+# is a failure. Nothing is published. GoReleaser, syft and (when the docker
+# command has no buildx) buildx are installed with `go install` at pinned
+# versions, once per machine, into the user's cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GORELEASER=github.com/goreleaser/goreleaser/v2@v2.17.0
 SYFT=github.com/anchore/syft/cmd/syft@v1.57.2
+BUILDX=github.com/docker/buildx/cmd/buildx@v0.39.1
 tools="${XDG_CACHE_HOME:-$HOME/.cache}/mcpdecl-tools"
 
 # tool MODULE@VERSION NAME: the directory holding NAME built at that
@@ -25,10 +32,35 @@ tool() {
 PATH="$(tool "$GORELEASER" goreleaser):$(tool "$SYFT" syft):$PATH"
 export PATH
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+work=$(mktemp -d)
+log=$work/goreleaser.log
+trap 'rm -rf "$work"' EXIT
+
+# The snapshot's images, one per platform (.goreleaser.yaml, dockers_v2).
+image=ghcr.io/mcpdecl/mcpdecl:snapshot
+skip=()
+if docker info >/dev/null 2>&1; then
+  # GoReleaser builds the image with docker buildx. Where the docker command
+  # lacks it, the pinned one is made a plugin for this run only, through a
+  # configuration directory of its own (the snapshot pushes nothing, so it
+  # needs no registry login).
+  if ! docker buildx version >/dev/null 2>&1; then
+    export DOCKER_CONFIG=$work/docker
+    mkdir -p "$DOCKER_CONFIG/cli-plugins"
+    ln -s "$(tool "$BUILDX" buildx)/buildx" "$DOCKER_CONFIG/cli-plugins/docker-buildx"
+  fi
+  # An image left by an earlier run must not pass for this one's.
+  docker rmi -f "$image-amd64" "$image-arm64" >/dev/null 2>&1 || true
+elif [ -n "${CI:-}" ]; then
+  echo "release-snapshot: no Docker daemon answers (docker info); .ci/run starts one with scripts/dockerd.sh before this script" >&2
+  exit 1
+else
+  echo "release-snapshot: image skipped: no docker (scripts/dockerd.sh starts a daemon)"
+  skip=(--skip=docker)
+fi
+
 start=$(date +%s)
-goreleaser release --snapshot --clean --parallelism "$(nproc)" >"$log" 2>&1 || { cat "$log"; exit 1; }
+goreleaser release --snapshot --clean --parallelism "$(nproc)" ${skip[@]+"${skip[@]}"} >"$log" 2>&1 || { cat "$log"; exit 1; }
 echo "release-snapshot: goreleaser took $(( $(date +%s) - start ))s"
 
 fail() { echo "release-snapshot: $*" >&2; cat "$log" >&2; exit 1; }
@@ -48,4 +80,10 @@ case "$version" in
   *snapshot*) ;;
   *) fail "the built binary says \"$version\", not the snapshot's version" ;;
 esac
-echo "release-snapshot: ok: $archives archives, checksums, SBOMs, $cask; $version"
+made="$archives archives, checksums, SBOMs, $cask"
+if [ ${#skip[@]} -eq 0 ]; then
+  ./scripts/check-release-image.sh "$image-amd64" dist/mcpdecl_linux_amd64_v1/mcpdecl || fail "the linux/amd64 image"
+  ./scripts/check-release-image.sh "$image-arm64" dist/mcpdecl_linux_arm64_v8.0/mcpdecl || fail "the linux/arm64 image"
+  made="$made, images $image-amd64 and -arm64"
+fi
+echo "release-snapshot: ok: $made; $version"
