@@ -148,9 +148,9 @@ tool "greet" {
 `
 
 // TestContainerImage builds the Dockerfile's image and runs it as its
-// non-root user: `version` shows the VERSION build argument, and through a
-// port published on loopback /healthz answers and a real client's
-// tools/call reads the mounted configuration. It needs a Docker daemon and
+// non-root user: `version` and the version label show the VERSION build
+// argument, and through a port published on loopback /healthz answers and
+// a real client's tools/call reads the mounted configuration. It needs a Docker daemon and
 // the Dockerfile's base images, pulled from their registries or, where
 // those are out of reach, the local stand-ins of
 // scripts/container-bases.sh. .ci/run starts a daemon and makes the
@@ -166,6 +166,12 @@ func TestContainerImage(t *testing.T) {
 	}
 	if user, _ := exec.Command("docker", "image", "inspect", "-f", "{{.Config.User}}", image).Output(); strings.TrimSpace(string(user)) != "65532:65532" {
 		t.Errorf("the image's user is %q, want 65532:65532 (distroless nonroot)", strings.TrimSpace(string(user)))
+	}
+	for label, want := range map[string]string{"version": "e2e", "source": "https://github.com/mcpdecl/mcpdecl"} {
+		format := fmt.Sprintf(`{{index .Config.Labels "org.opencontainers.image.%s"}}`, label)
+		if got, _ := exec.Command("docker", "image", "inspect", "-f", format, image).Output(); strings.TrimSpace(string(got)) != want {
+			t.Errorf("the image's %s label is %q, want %q", label, strings.TrimSpace(string(got)), want)
+		}
 	}
 
 	dir := t.TempDir()
