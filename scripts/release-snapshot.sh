@@ -68,6 +68,13 @@ else
   skip=(--skip=docker)
 fi
 
+# GoReleaser reads the clone's remote (git ls-remote --get-url); without
+# one (a CI clone, a local repository) a snapshot gives up on git and
+# stamps commit "none". The project's is named for this run only.
+if ! git ls-remote --get-url >/dev/null 2>&1; then
+  export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://github.com/mcpdecl/mcpdecl.git
+fi
+
 start=$(date +%s)
 goreleaser release --snapshot --clean --parallelism "$(nproc)" ${skip[@]+"${skip[@]}"} >"$log" 2>&1 || { cat "$log"; exit 1; }
 echo "release-snapshot: goreleaser took $(( $(date +%s) - start ))s"
@@ -85,6 +92,10 @@ cask=dist/homebrew/Casks/mcpdecl.rb
 grep -q 'binary "mcpdecl"' "$cask" || fail "the cask installs no mcpdecl binary"
 grep -q 'darwin_arm64.tar.gz' "$cask" || fail "the cask names no darwin arm64 archive"
 version=$(dist/mcpdecl_linux_amd64_v1/mcpdecl version)
+case "$version" in
+  *"(commit $(git rev-parse --short HEAD),"*) ;;
+  *) fail "the built binary says \"$version\", not this commit ($(git rev-parse --short HEAD))" ;;
+esac
 case "$version" in
   *snapshot*) ;;
   *) fail "the built binary says \"$version\", not the snapshot's version" ;;
