@@ -93,7 +93,7 @@ func (s *Server) handle(ctx context.Context, body []byte) (done bool, err error)
 		return false, nil
 	}
 	switch {
-	case m.Method == "" && m.ID != nil:
+	case m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil):
 		return false, nil // a response: we send no requests that need one
 	case m.Method == "":
 		_ = s.out.reply(m.ID, nil, &rpcError{Code: codeInvalidRequest, Message: "a message with neither method nor id"})
