@@ -6,10 +6,9 @@
 // of what it saw; lsp's TestRealClient checks it.
 //
 //   node client.js MCPDECL FILE
-const path = require('path');
 const cp = require('child_process');
 const fs = require('fs');
-const rpc = require(path.join(process.env.LSP_CLIENT_MODULES, 'vscode-languageserver-protocol/node'));
+const rpc = require(require.resolve('vscode-languageserver-protocol/node', { paths: [process.env.LSP_CLIENT_MODULES] }));
 
 const [mcpdecl, file] = process.argv.slice(2);
 
