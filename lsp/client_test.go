@@ -17,23 +17,24 @@ import (
 // sends requests and notifications and sorts what comes back into
 // answers (by id) and published diagnostics (by URI).
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	out  *writer
 	next int
 
 	mu      sync.Mutex
 	answers map[string]chan message
 	diags   map[string][]Diagnostic
+	version map[string]int // of the last publish, by URI
 	changed chan string // the URI of each publish
 	logs    []string
 	done    chan error
 }
 
-func startClient(t *testing.T, s *Server) *client {
+func startClient(t testing.TB, s *Server) *client {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &client{t: t, out: &writer{w: inW}, answers: map[string]chan message{}, diags: map[string][]Diagnostic{},
+	c := &client{t: t, out: &writer{w: inW}, answers: map[string]chan message{}, diags: map[string][]Diagnostic{}, version: map[string]int{},
 		changed: make(chan string, 1024), done: make(chan error, 1)}
 	go func() {
 		err := s.Run(context.Background(), inR, outW)
@@ -64,10 +65,12 @@ func (c *client) readLoop(r io.Reader) {
 		case m.Method == "textDocument/publishDiagnostics":
 			var p struct {
 				URI         string       `json:"uri"`
+				Version     int          `json:"version"`
 				Diagnostics []Diagnostic `json:"diagnostics"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
 			c.diags[p.URI] = p.Diagnostics
+			c.version[p.URI] = p.Version
 			select {
 			case c.changed <- p.URI:
 			default: // enough wake-ups are waiting already
@@ -156,6 +159,24 @@ func (c *client) open(path, text string) string {
 func (c *client) change(uri string, version int, changes ...contentChange) {
 	c.notify("textDocument/didChange", map[string]any{
 		"textDocument": map[string]any{"uri": uri, "version": version}, "contentChanges": changes})
+}
+
+// awaitVersion waits for the diagnostics of uri's version v.
+func (c *client) awaitVersion(uri string, v int) {
+	deadline := time.After(60 * time.Second)
+	for {
+		c.mu.Lock()
+		got := c.version[uri]
+		c.mu.Unlock()
+		if got >= v {
+			return
+		}
+		select {
+		case <-c.changed:
+		case <-deadline:
+			c.t.Fatalf("no diagnostics for version %d of %s (last %d)", v, uri, got)
+		}
+	}
 }
 
 // diagnosticsFor waits until uri's published diagnostics satisfy ok and
