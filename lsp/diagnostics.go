@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"maps"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -205,6 +206,12 @@ func (d *diagnoser) convert(files map[string]*hcl.File, diags hcl.Diagnostics, o
 		}
 	}
 	for _, diag := range diags {
+		if diag.Subject == nil && !onDiskOrOpen(u.paths[0], overlay) {
+			// A file closed without ever being saved is gone: its
+			// diagnostics clear (run clears what it showed), rather
+			// than say it cannot be read.
+			continue
+		}
 		path := u.paths[0]
 		if diag.Subject != nil {
 			path = diag.Subject.Filename
@@ -214,4 +221,14 @@ func (d *diagnoser) convert(files map[string]*hcl.File, diags hcl.Diagnostics, o
 		out[path] = append(out[path], toDiagnostic(diag, textOf(path), textOf))
 	}
 	return out
+}
+
+func onDisk(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func onDiskOrOpen(path string, overlay map[string][]byte) bool {
+	_, open := overlay[path]
+	return open || onDisk(path)
 }

@@ -197,3 +197,61 @@ func TestSeparateConfigurationsInOneFolder(t *testing.T) {
 		t.Errorf("want only the misspelt reference, got %+v", diags)
 	}
 }
+
+// greeter is a tool whose command writes, with no annotations; dup
+// declares it twice.
+const greeter = `server {
+  name    = "x"
+  version = "1.0.0"
+}
+
+tool "greet" {
+  description = "Say hello to the person named in the argument."
+  shell {
+    command = ["echo", "hi"]
+  }
+}
+`
+
+func TestAnnotationsFixAndRelatedInformation(t *testing.T) {
+	dir := t.TempDir()
+	c := startClient(t, newServer())
+	c.initialize()
+	uri := c.open(filepath.Join(dir, "w.hcl"), greeter)
+	diags := c.diagnosticsFor(uri, func(d []Diagnostic) bool { return len(d) > 0 })
+	if len(diags) != 1 || diags[0].Code != "MCPD401" {
+		t.Fatalf("want MCPD401, got %+v", diags)
+	}
+	var actions []codeAction
+	c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"range": diags[0].Range, "context": map[string]any{"diagnostics": diags}}, &actions)
+	if len(actions) != 1 {
+		t.Fatalf("actions: %+v", actions)
+	}
+	fixed := applyEdits(t, greeter, actions[0].Edit.Changes[uri])
+	c.change(uri, 2, contentChange{Text: fixed})
+	c.diagnosticsFor(uri, func(d []Diagnostic) bool { return len(d) == 0 })
+	if formatted, _ := lang.Format("w.hcl", []byte(fixed)); string(formatted) != fixed {
+		t.Errorf("the fix is not laid out as fmt would:\n%s", fixed)
+	}
+
+	dup := greeter + strings.TrimPrefix(greeter, "server {\n  name    = \"x\"\n  version = \"1.0.0\"\n}\n")
+	uri = c.open(filepath.Join(dir, "dup.hcl"), dup)
+	diags = c.diagnosticsFor(uri, func(d []Diagnostic) bool { return len(d) > 0 })
+	if len(diags) != 1 || diags[0].Code != "MCPD015" || len(diags[0].RelatedInformation) != 1 {
+		t.Fatalf("want a duplicate with the first declaration related, got %+v", diags)
+	}
+	rel := diags[0].RelatedInformation[0].Location
+	if rel.URI != uri || rel.Range != (Range{Start: Position{5, 0}, End: Position{5, 12}}) {
+		t.Errorf("related %+v", rel)
+	}
+}
+
+func TestClosingAnUnsavedFileClearsIt(t *testing.T) {
+	c := startClient(t, newServer())
+	c.initialize()
+	uri := c.open(filepath.Join(t.TempDir(), "new.hcl"), greeter)
+	c.diagnosticsFor(uri, func(d []Diagnostic) bool { return len(d) > 0 })
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	c.diagnosticsFor(uri, func(d []Diagnostic) bool { return len(d) == 0 })
+}
