@@ -25,7 +25,7 @@ type client struct {
 	answers map[string]chan message
 	diags   map[string][]Diagnostic
 	version map[string]int // of the last publish, by URI
-	changed chan string // the URI of each publish
+	changed chan string    // the URI of each publish
 	logs    []string
 	done    chan error
 }
