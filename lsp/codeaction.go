@@ -107,11 +107,22 @@ func replaceFix(doc *document, d Diagnostic) (string, textEdit, bool) {
 	wantParts := strings.Split(want, ".")
 	parts := strings.Split(strings.Trim(word, `"`), ".")
 	quote := strings.HasPrefix(word, `"`)
-	if len(parts) < len(wantParts) || strings.ContainsAny(word, " {}()=\n") {
+	if strings.ContainsAny(word, " {}()=\n") {
 		return "", textEdit{}, false
 	}
-	kept := parts[:len(parts)-len(wantParts)]
-	newWord := strings.Join(append(kept, wantParts...), ".")
+	var newWord string
+	if len(parts) < len(wantParts) {
+		// The range holds the end of the reference only (bdy of
+		// steps.lookup.bdy): the text before it must be the rest.
+		cut := len(wantParts) - len(parts)
+		if !strings.HasSuffix(doc.text.src[:start], strings.Join(wantParts[:cut], ".")+".") {
+			return "", textEdit{}, false
+		}
+		newWord = strings.Join(wantParts[cut:], ".")
+	} else {
+		kept := parts[:len(parts)-len(wantParts)]
+		newWord = strings.Join(append(kept, wantParts...), ".")
+	}
 	if quote {
 		newWord = `"` + newWord + `"`
 	}
