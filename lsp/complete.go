@@ -27,7 +27,6 @@ type completionItem struct {
 const (
 	itemField    = 5
 	itemVariable = 6
-	itemModule   = 9
 	itemProperty = 10
 	itemValue    = 12
 	itemEnum     = 13
