@@ -24,8 +24,9 @@ type client struct {
 	mu      sync.Mutex
 	answers map[string]chan message
 	diags   map[string][]Diagnostic
-	version map[string]int // of the last publish, by URI
-	changed chan string    // the URI of each publish
+	version map[string]int   // of the last publish, by URI
+	history map[string][]int // the version of every publish, by URI
+	changed chan string      // the URI of each publish
 	logs    []string
 	done    chan error
 }
@@ -34,7 +35,7 @@ func startClient(t testing.TB, s *Server) *client {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &client{t: t, out: &writer{w: inW}, answers: map[string]chan message{}, diags: map[string][]Diagnostic{}, version: map[string]int{},
+	c := &client{t: t, out: &writer{w: inW}, answers: map[string]chan message{}, diags: map[string][]Diagnostic{}, version: map[string]int{}, history: map[string][]int{},
 		changed: make(chan string, 1024), done: make(chan error, 1)}
 	go func() {
 		err := s.Run(context.Background(), inR, outW)
@@ -71,6 +72,7 @@ func (c *client) readLoop(r io.Reader) {
 			_ = json.Unmarshal(m.Params, &p)
 			c.diags[p.URI] = p.Diagnostics
 			c.version[p.URI] = p.Version
+			c.history[p.URI] = append(c.history[p.URI], p.Version)
 			select {
 			case c.changed <- p.URI:
 			default: // enough wake-ups are waiting already

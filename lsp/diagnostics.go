@@ -27,12 +27,11 @@ type diagnoser struct {
 	out      *writer
 	debounce time.Duration
 
-	mu        sync.Mutex
-	units     map[string]*unitState
-	queue     chan string
-	quit      chan struct{}
-	done      chan struct{}
-	published func(uri string, diags []Diagnostic) // tests and benchmarks watch publishing
+	mu    sync.Mutex
+	units map[string]*unitState
+	queue chan string
+	quit  chan struct{}
+	done  chan struct{}
 }
 
 type unitState struct {
@@ -119,7 +118,7 @@ func (d *diagnoser) run(key string) {
 	st.queued = false
 	gen, u := st.gen, st.unit
 	d.mu.Unlock()
-	overlay := d.docs.overlay()
+	overlay, versions := d.docs.snapshot()
 	files, diags := check(u, overlay)
 	byFile := d.convert(files, diags, overlay, u)
 	d.mu.Lock()
@@ -134,25 +133,24 @@ func (d *diagnoser) run(key string) {
 	}
 	d.mu.Unlock()
 	for _, path := range slices.Sorted(maps.Keys(byFile)) {
-		d.publish(path, byFile[path])
+		d.publish(path, versions, byFile[path])
 	}
 	for path := range previous {
 		if _, still := byFile[path]; !still {
-			d.publish(path, []Diagnostic{})
+			d.publish(path, versions, []Diagnostic{})
 		}
 	}
 }
 
-func (d *diagnoser) publish(path string, diags []Diagnostic) {
+// publish sends the diagnostics of a file, with the version of its
+// text that was checked when it is open.
+func (d *diagnoser) publish(path string, versions map[string]int, diags []Diagnostic) {
 	uri := d.docs.uriOf(path)
 	p := map[string]any{"uri": uri, "diagnostics": diags}
-	if doc := d.docs.get(path); doc != nil {
-		p["version"] = doc.version
+	if v, open := versions[path]; open {
+		p["version"] = v
 	}
 	_ = d.out.notify("textDocument/publishDiagnostics", p)
-	if d.published != nil {
-		d.published(uri, diags)
-	}
 }
 
 // check is `mcpdecl validate` on the unit, with the editor's buffers:

@@ -33,13 +33,22 @@ func (d *documents) get(path string) *document {
 
 // overlay is a copy of the open files' texts, for one check.
 func (d *documents) overlay() map[string][]byte {
+	out, _ := d.snapshot()
+	return out
+}
+
+// snapshot is overlay with the version of each text, so that what a
+// check found is published for the version it read.
+func (d *documents) snapshot() (map[string][]byte, map[string]int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make(map[string][]byte, len(d.byPath))
+	texts := make(map[string][]byte, len(d.byPath))
+	versions := make(map[string]int, len(d.byPath))
 	for p, doc := range d.byPath {
-		out[p] = []byte(doc.text.src)
+		texts[p] = []byte(doc.text.src)
+		versions[p] = doc.version
 	}
-	return out
+	return texts, versions
 }
 
 // uriOf is the URI the client named path with, so that what we publish

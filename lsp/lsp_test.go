@@ -179,3 +179,30 @@ func applyEdits(t *testing.T, src string, edits []textEdit) string {
 	}
 	return out
 }
+
+// TestRapidChangesPublishInOrder types a hundred characters, one change
+// each, with no pause: whatever the checks that ran meanwhile, no
+// publish is of a version older than one published before it, and the
+// last is of the final text.
+func TestRapidChangesPublishInOrder(t *testing.T) {
+	c := startClient(t, &Server{Debounce: time.Millisecond})
+	c.initialize()
+	uri := c.open(filepath.Join(t.TempDir(), "books.hcl"), books)
+	end := newText(books).position(len(books))
+	for v := 2; v <= 101; v++ {
+		c.change(uri, v, contentChange{Range: &Range{Start: end, End: end}, Text: "#"})
+		end.Character++
+	}
+	c.awaitVersion(uri, 101)
+	c.mu.Lock()
+	history := c.history[uri]
+	c.mu.Unlock()
+	for i := 1; i < len(history); i++ {
+		if history[i] < history[i-1] {
+			t.Fatalf("version %d published after %d: %v", history[i], history[i-1], history)
+		}
+	}
+	if got := c.diagnosticsFor(uri, func([]Diagnostic) bool { return true }); len(got) != 0 {
+		t.Errorf("a trailing comment gave %+v", got)
+	}
+}
