@@ -31,10 +31,20 @@ type Source interface {
 	// ConfigPaths are the paths to load for the configuration of the
 	// file at path (its folder, or the file alone with its test file).
 	ConfigPaths(path string) []string
+	// Text is an open file's text as the editor has it.
+	Text(path string) (string, bool)
 	// Path and URI convert between the client's URIs and file paths.
 	Path(uri string) string
 	URI(path string) string
 }
+
+// PositionOf is the protocol position (UTF-16) of a byte offset of src,
+// and OffsetOf the byte offset of a position: an index works in hcl's
+// bytes and answers in the protocol's units through them.
+func PositionOf(src string, offset int) Position { return newText(src).position(offset) }
+
+// OffsetOf is the byte offset of p in src.
+func OffsetOf(src string, p Position) int { return newText(src).offset(p) }
 
 // source is Server's Source.
 type source struct{ s *Server }
@@ -42,6 +52,12 @@ type source struct{ s *Server }
 func (src source) Overlay() map[string][]byte { return src.s.docs.overlay() }
 func (src source) ConfigPaths(path string) []string {
 	return unitOf(path, src.s.docs.overlay()).paths
+}
+func (src source) Text(path string) (string, bool) {
+	if doc := src.s.docs.get(path); doc != nil {
+		return doc.text.src, true
+	}
+	return "", false
 }
 func (src source) Path(uri string) string { return uriToPath(uri) }
 func (src source) URI(path string) string { return src.s.docs.uriOf(path) }

@@ -144,3 +144,32 @@ func TestPositionsInUTF16(t *testing.T) {
 		t.Errorf("past the text: %d", got)
 	}
 }
+
+// index is an Index of one method, to show the hook is routed.
+type index struct{}
+
+func (index) Capabilities() map[string]any { return map[string]any{"definitionProvider": true} }
+func (index) Methods() []string            { return []string{"textDocument/definition"} }
+func (index) Answer(_ context.Context, method string, params json.RawMessage, src Source) (any, error) {
+	var p textDocumentPosition
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, err
+	}
+	text, _ := src.Text(src.Path(p.TextDocument.URI))
+	return map[string]any{"uri": p.TextDocument.URI, "offset": OffsetOf(text, p.Position)}, nil
+}
+
+func TestIndexHook(t *testing.T) {
+	c := startClient(t, &Server{Index: index{}})
+	if caps := c.initialize(); caps["definitionProvider"] != true || caps["hoverProvider"] != true {
+		t.Errorf("capabilities %v", caps)
+	}
+	uri := c.open("/tmp/x.hcl", "# é\nserver {}\n")
+	var got struct {
+		Offset int `json:"offset"`
+	}
+	c.call("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": Position{1, 3}}, &got)
+	if got.Offset != 8 {
+		t.Errorf("offset %d, want 8", got.Offset)
+	}
+}
