@@ -14,12 +14,13 @@ import (
 
 // JSON-RPC 2.0 error codes, and the protocol's own.
 const (
-	codeParseError       = -32700
-	codeInvalidRequest   = -32600
-	codeMethodNotFound   = -32601
-	codeInvalidParams    = -32602
-	codeInternalError    = -32603
-	codeRequestCancelled = -32800
+	codeParseError           = -32700
+	codeInvalidRequest       = -32600
+	codeMethodNotFound       = -32601
+	codeInvalidParams        = -32602
+	codeInternalError        = -32603
+	codeServerNotInitialized = -32002
+	codeRequestCancelled     = -32800
 )
 
 // maxMessage bounds one message's body: no editor sends a configuration

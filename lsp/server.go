@@ -27,10 +27,11 @@ type Server struct {
 	docs *documents
 	diag *diagnoser
 
-	mu       sync.Mutex
-	inflight map[string]context.CancelFunc
-	shutdown bool
-	wg       sync.WaitGroup
+	mu          sync.Mutex
+	inflight    map[string]context.CancelFunc
+	initialized bool // initialize was received: the protocol refuses requests before it
+	shutdown    bool
+	wg          sync.WaitGroup
 }
 
 // ErrNoShutdown is Run's error when the client sent exit without
@@ -144,7 +145,15 @@ func (s *Server) request(ctx context.Context, m message) {
 		_ = s.out.reply(m.ID, nil, &rpcError{Code: codeInvalidRequest, Message: "the server is shut down; only exit is accepted"})
 		return
 	}
-	if m.Method == "shutdown" {
+	if !s.initialized && m.Method != "initialize" {
+		s.mu.Unlock()
+		_ = s.out.reply(m.ID, nil, &rpcError{Code: codeServerNotInitialized, Message: "send initialize first"})
+		return
+	}
+	switch m.Method {
+	case "initialize":
+		s.initialized = true
+	case "shutdown":
 		s.shutdown = true
 	}
 	h, ok := requests[m.Method]

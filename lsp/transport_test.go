@@ -16,6 +16,8 @@ import (
 func TestMalformedInputGetsErrorsNotACrash(t *testing.T) {
 	var in bytes.Buffer
 	frame := func(body string) { fmt.Fprintf(&in, "Content-Length: %d\r\n\r\n%s", len(body), body) }
+	frame(`{"jsonrpc":"2.0","id":0,"method":"textDocument/hover","params":{}}`) // before initialize
+	frame(`{"jsonrpc":"2.0","id":6,"method":"initialize","params":{}}`)
 	frame(`{"jsonrpc":"2.0","id":1,"method":`)                                   // not JSON
 	in.WriteString("Content-Type: text/plain\r\n\r\n")                           // no length
 	in.WriteString("Content-Length: many\r\n\r\n")                               // not a length
@@ -24,7 +26,6 @@ func TestMalformedInputGetsErrorsNotACrash(t *testing.T) {
 	frame(`{"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nowhere.hcl"},"position":{"line":0,"character":0}}}`)
 	frame(`{"jsonrpc":"2.0","id":5,"method":"no/such/method"}`)
 	frame(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///never-opened.hcl"},"contentChanges":[]}}`)
-	frame(`{"jsonrpc":"2.0","id":6,"method":"initialize","params":{}}`)
 	frame(`{"jsonrpc":"2.0","id":7,"method":"shutdown"}`)
 	frame(`{"jsonrpc":"2.0","id":8,"method":"textDocument/hover","params":{}}`)
 	frame(`{"jsonrpc":"2.0","method":"exit"}`)
@@ -56,7 +57,7 @@ func TestMalformedInputGetsErrorsNotACrash(t *testing.T) {
 		}
 		codes[string(m.ID)] = code
 	}
-	want := map[string]int{"2": codeInvalidRequest, "3": codeInvalidParams, "4": codeInvalidParams, "5": codeMethodNotFound,
+	want := map[string]int{"0": codeServerNotInitialized, "2": codeInvalidRequest, "3": codeInvalidParams, "4": codeInvalidParams, "5": codeMethodNotFound,
 		"6": 0, "7": 0, "8": codeInvalidRequest}
 	for id, code := range want {
 		if got, ok := codes[id]; !ok || got != code {
