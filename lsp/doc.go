@@ -8,15 +8,15 @@
 // completion (langschema's tree, and the names of the tool under the
 // cursor) and code actions for the diagnostics that carry a fix.
 //
-// The JSON-RPC 2.0 layer is this package's own (jsonrpc.go), about two
-// hundred lines: the Go LSP libraries either pull in a web of
-// dependencies for transports we do not use (glsp brings a websocket
-// stack and a logging framework) or run each request to its end without
-// a way to stop it when the client sends $/cancelRequest. Here every
-// request runs on its own goroutine under a context that the cancel
-// notification ends, while notifications that change documents are
-// applied in the order they arrive, so a request always sees the edits
-// sent before it.
+// The JSON-RPC 2.0 layer is this package's own (jsonrpc.go and the
+// dispatch in server.go), a few hundred lines. The Go LSP libraries
+// bring what a server over stdio does not need (glsp pulls in
+// gorilla/websocket, sourcegraph/jsonrpc2 and the commonlog logging
+// framework, for its TCP, WebSocket and Node IPC transports) and hand
+// their handlers no context that $/cancelRequest ends. Here every
+// request runs on its own goroutine under such a context, while the
+// notifications that change documents are applied in the order they
+// arrive, so a request always sees the edits sent before it.
 //
 // Positions: the protocol counts characters in UTF-16 code units, hcl
 // in bytes (and columns in characters); every conversion goes through a
