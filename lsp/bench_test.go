@@ -55,6 +55,7 @@ func BenchmarkChangeToDiagnostics(b *testing.B) {
 // what the checks made and dropped.
 func BenchmarkHeapAfterEdits(b *testing.B) {
 	src := largeText(b, 1000)
+	cpu0 := cpuTime()
 	for range b.N {
 		c := startClient(b, &Server{})
 		c.initialize()
@@ -70,4 +71,5 @@ func BenchmarkHeapAfterEdits(b *testing.B) {
 		runtime.ReadMemStats(&m)
 		b.ReportMetric(float64(m.HeapAlloc)/(1<<20), "heap-MB")
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "CPU-ms/op")
 }

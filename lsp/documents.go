@@ -112,7 +112,7 @@ func (s *Server) documentEvent(method string, params json.RawMessage) error {
 			d.mu.Unlock()
 			return fmt.Errorf("a change of %s, which is not open", item.URI)
 		}
-		src, err := apply(doc.text.src, p.ContentChanges)
+		src, err := apply(doc.text, p.ContentChanges)
 		if err != nil {
 			d.mu.Unlock()
 			return err

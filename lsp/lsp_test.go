@@ -173,7 +173,7 @@ func applyEdits(t *testing.T, src string, edits []textEdit) string {
 		r := edits[i].Range
 		changes = append(changes, contentChange{Range: &r, Text: edits[i].NewText})
 	}
-	out, err := apply(src, changes)
+	out, err := apply(newText(src), changes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,13 +32,18 @@ type text struct {
 }
 
 func newText(src string) *text {
-	t := &text{src: src, lines: []int{0}}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			t.lines = append(t.lines, i+1)
+	// Counting first sizes the index at once: a 1 MB configuration is
+	// indexed again on every keystroke.
+	lines := make([]int, 1, strings.Count(src, "\n")+1)
+	for i := 0; ; {
+		j := strings.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		lines = append(lines, i)
 	}
-	return t
+	return &text{src: src, lines: lines}
 }
 
 // position is the protocol position of byte offset off (clamped to the
@@ -110,14 +115,17 @@ type contentChange struct {
 }
 
 // apply returns the text after the edits, in order, each against the
-// text the one before it left.
-func apply(src string, changes []contentChange) (string, error) {
-	for _, c := range changes {
+// text the one before it left; the first is read against t's index.
+func apply(t *text, changes []contentChange) (string, error) {
+	src := t.src
+	for i, c := range changes {
 		if c.Range == nil {
 			src = c.Text
 			continue
 		}
-		t := newText(src)
+		if i > 0 {
+			t = newText(src)
+		}
 		start, end := t.offset(c.Range.Start), t.offset(c.Range.End)
 		if end < start {
 			return "", fmt.Errorf("a change's range ends (%d:%d) before it starts (%d:%d)",

@@ -174,3 +174,22 @@ func TestIndexHook(t *testing.T) {
 		t.Errorf("offset %d, want 8", got.Offset)
 	}
 }
+
+func TestChangesApplyInOrder(t *testing.T) {
+	r := func(l1, c1, l2, c2 int) *Range { return &Range{Start: Position{l1, c1}, End: Position{l2, c2}} }
+	got, err := apply(newText("ab😀c\nde\n"), []contentChange{
+		{Range: r(0, 4, 0, 5), Text: "C"},    // the c after the emoji (2 units)
+		{Range: r(1, 0, 1, 0), Text: "x\ny"}, // a line break inserted
+		{Range: r(2, 0, 2, 2), Text: "D"},    // on the line the second edit made
+	})
+	if err != nil || got != "ab😀C\nx\nDe\n" {
+		t.Errorf("got %q, %v", got, err)
+	}
+	got, _ = apply(newText("old"), []contentChange{{Text: "new text"}, {Range: r(0, 3, 0, 8), Text: ""}})
+	if got != "new" {
+		t.Errorf("after a whole replacement: %q", got)
+	}
+	if _, err := apply(newText("abc"), []contentChange{{Range: r(0, 2, 0, 1)}}); err == nil {
+		t.Error("a range ending before it starts was taken")
+	}
+}
