@@ -1,0 +1,151 @@
+package langindex
+
+import (
+	"maps"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/json"
+
+	"github.com/mcpdecl/mcpdecl/lang"
+)
+
+// Kind is what a name names.
+type Kind string
+
+// The kinds of names. Arguments and steps belong to a tool, prompt,
+// resource or resource template (Symbol.Owner); the rest are global.
+const (
+	KindTool             Kind = "tool"
+	KindResource         Kind = "resource"
+	KindResourceTemplate Kind = "resource_template"
+	KindPrompt           Kind = "prompt"
+	KindApp              Kind = "app"
+	KindBackend          Kind = "backend"
+	KindVariable         Kind = "variable"
+	KindLocal            Kind = "local"
+	KindArgument         Kind = "argument"
+	KindStep             Kind = "step"
+	KindToolset          Kind = "toolset"
+	KindLimit            Kind = "limit"
+	KindTest             Kind = "test"
+)
+
+// Symbol is a declared name.
+type Symbol struct {
+	Kind Kind
+	Name string
+	// Owner is the block an argument or step belongs to, as "tool.search"
+	// or "resource_template.order"; empty for the other kinds.
+	Owner string
+	// NameRange is the name alone (inside the quotes of a label);
+	// Range is the whole declaration.
+	NameRange, Range hcl.Range
+	// Children are the arguments and steps of a block, the values of a
+	// locals block: the outline below it.
+	Children []*Symbol
+}
+
+// key identifies what a name refers to.
+type key struct {
+	kind        Kind
+	owner, name string
+}
+
+func (s *Symbol) key() key { return key{s.Kind, s.Owner, s.Name} }
+
+// ref is one use of a name.
+type ref struct {
+	key key
+	rng hcl.Range
+	// traversal says the name is written as part of an HCL traversal
+	// (tool.x in a test), where it must stay an identifier.
+	traversal bool
+}
+
+// fileIndex is what one file declares and uses.
+type fileIndex struct {
+	lines   *lines
+	outline []*Symbol
+	symbols []*Symbol // the outline, flattened
+	refs    []ref
+	tokens  []Token
+}
+
+// Index is the names of one configuration: its files, each indexed on its
+// own, and the declarations of all of them.
+type Index struct {
+	files map[string]*fileIndex
+
+	declsOnce sync.Once
+	decls     map[key][]*Symbol
+}
+
+// Build indexes the files of one configuration (file name -> source). It
+// never reads the disk: the sources are what the editor holds. A file that
+// does not parse is indexed as far as it parsed.
+func Build(files map[string][]byte) *Index {
+	idx := &Index{files: make(map[string]*fileIndex, len(files))}
+	for name, src := range files {
+		idx.files[name] = indexFile(name, src)
+	}
+	return idx
+}
+
+// With returns an index with file's source replaced by src (or the file
+// removed, when src is nil); the other files' parts are shared, not
+// rebuilt.
+func (idx *Index) With(file string, src []byte) *Index {
+	out := &Index{files: maps.Clone(idx.files)}
+	if src == nil {
+		delete(out.files, file)
+	} else {
+		out.files[file] = indexFile(file, src)
+	}
+	return out
+}
+
+// Files returns the names of the indexed files, sorted.
+func (idx *Index) Files() []string {
+	names := make([]string, 0, len(idx.files))
+	for name := range idx.files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// declarations returns every declaration by what it declares, built on
+// first use: With makes new indexes often, and most are asked little.
+func (idx *Index) declarations() map[key][]*Symbol {
+	idx.declsOnce.Do(func() {
+		idx.decls = map[key][]*Symbol{}
+		for _, name := range idx.Files() {
+			for _, s := range idx.files[name].symbols {
+				idx.decls[s.key()] = append(idx.decls[s.key()], s)
+			}
+		}
+	})
+	return idx.decls
+}
+
+func indexFile(name string, src []byte) *fileIndex {
+	ln := newLines(src)
+	var nodes []*node
+	if isJSONName(name) {
+		if f, _ := json.Parse(src, name); f != nil && f.Body != nil {
+			nodes, _ = jsonTree(f.Body, lang.FileShape(), ln)
+		}
+	} else if f, _ := hclsyntax.ParseConfig(src, name, hcl.InitialPos); f != nil {
+		if body, ok := f.Body.(*hclsyntax.Body); ok {
+			nodes = nativeTree(body, ln)
+		}
+	}
+	c := &collector{name: name, lines: ln, json: isJSONName(name), fi: &fileIndex{lines: ln}}
+	for _, n := range nodes {
+		c.topLevel(n)
+	}
+	return c.fi
+}

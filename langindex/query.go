@@ -1,0 +1,113 @@
+package langindex
+
+import (
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// target finds the name at pos in file: a use or a declaration, the
+// narrowest when several ranges hold pos.
+func (idx *Index) target(file string, pos hcl.Pos) (key, bool) {
+	fi, ok := idx.files[file]
+	if !ok {
+		return key{}, false
+	}
+	off := fi.lines.offset(pos)
+	at := hcl.Pos{Byte: off}
+	var best key
+	width := -1
+	consider := func(k key, r hcl.Range) {
+		if contains(r, at) && (width < 0 || r.End.Byte-r.Start.Byte < width) {
+			best, width = k, r.End.Byte-r.Start.Byte
+		}
+	}
+	for _, r := range fi.refs {
+		consider(r.key, r.rng)
+	}
+	for _, s := range fi.symbols {
+		consider(s.key(), s.NameRange)
+	}
+	return best, width >= 0
+}
+
+// Definition returns where the name at pos is declared: the name in its
+// declaration (the label of a block, the attribute of a local, the
+// variable of a URI template). ok is false when pos is on no name, or on
+// one declared nowhere.
+func (idx *Index) Definition(file string, pos hcl.Pos) (hcl.Range, bool) {
+	k, ok := idx.target(file, pos)
+	if !ok {
+		return hcl.Range{}, false
+	}
+	decls := idx.declarations()[k]
+	if len(decls) == 0 {
+		return hcl.Range{}, false
+	}
+	return decls[0].NameRange, true
+}
+
+// References returns every use of the name at pos in every file, sorted
+// by file and position, with its declarations when includeDecl is set.
+func (idx *Index) References(file string, pos hcl.Pos, includeDecl bool) []hcl.Range {
+	k, ok := idx.target(file, pos)
+	if !ok {
+		return nil
+	}
+	var out []hcl.Range
+	for _, r := range idx.uses(k) {
+		out = append(out, r.rng)
+	}
+	if includeDecl {
+		for _, s := range idx.declarations()[k] {
+			out = append(out, s.NameRange)
+		}
+	}
+	sortRanges(out)
+	return out
+}
+
+// uses returns the uses of k in every file.
+func (idx *Index) uses(k key) []ref {
+	var out []ref
+	for _, name := range idx.Files() {
+		for _, r := range idx.files[name].refs {
+			if r.key == k {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+func sortRanges(rs []hcl.Range) {
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].Filename != rs[j].Filename {
+			return rs[i].Filename < rs[j].Filename
+		}
+		return rs[i].Start.Byte < rs[j].Start.Byte
+	})
+}
+
+// Symbols returns the outline of file: its named blocks in source order,
+// each with its arguments and steps (a locals block with its values).
+func (idx *Index) Symbols(file string) []*Symbol {
+	fi, ok := idx.files[file]
+	if !ok {
+		return nil
+	}
+	return fi.outline
+}
+
+// SemanticTokens returns the tokens of the expr-lang programs written in
+// file's strings, in source order. HCL around them is left to the
+// editor's grammar.
+func (idx *Index) SemanticTokens(file string) []Token {
+	fi, ok := idx.files[file]
+	if !ok {
+		return nil
+	}
+	out := append([]Token(nil), fi.tokens...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Start.Byte < out[j].Range.Start.Byte })
+	return out
+}

@@ -1,0 +1,113 @@
+package langindex
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// Edit replaces the text of Range by NewText.
+type Edit struct {
+	Range   hcl.Range
+	NewText string
+}
+
+// Rename returns the edits, by file, that rename the name at pos and
+// every use of it: a tool's toolsets, limits and tests, an argument's
+// args.x in both expression languages, its test args and its URI template
+// variable. It refuses, with an error saying why, a name the language does
+// not allow for that kind, a name already declared in the same place, and
+// a position on no declared name.
+func (idx *Index) Rename(file string, pos hcl.Pos, newName string) (map[string][]Edit, error) {
+	k, ok := idx.target(file, pos)
+	if !ok {
+		return nil, fmt.Errorf("there is no name to rename here")
+	}
+	decls := idx.declarations()[k]
+	if len(decls) == 0 {
+		return nil, fmt.Errorf("%s %q is declared nowhere, so it cannot be renamed; declare it first", describe(k.kind), k.name)
+	}
+	if newName == k.name {
+		return map[string][]Edit{}, nil
+	}
+	uses := idx.uses(k)
+	if err := checkNewName(k.kind, newName, uses); err != nil {
+		return nil, err
+	}
+	clash := k
+	clash.name = newName
+	if other := idx.declarations()[clash]; len(other) > 0 {
+		at := other[0].NameRange
+		return nil, fmt.Errorf("%s %q is already declared at %s:%d:%d; choose another name", describe(k.kind), newName, at.Filename, at.Start.Line, at.Start.Column)
+	}
+	edits := map[string][]Edit{}
+	add := func(r hcl.Range) {
+		edits[r.Filename] = append(edits[r.Filename], Edit{Range: r, NewText: newName})
+	}
+	for _, s := range decls {
+		add(s.NameRange)
+	}
+	for _, u := range uses {
+		add(u.rng)
+	}
+	for _, es := range edits {
+		sort.Slice(es, func(i, j int) bool { return es[i].Range.Start.Byte < es[j].Range.Start.Byte })
+	}
+	return edits, nil
+}
+
+var (
+	mcpName     = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	argName     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	toolsetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+	testName    = regexp.MustCompile(`^[^"\\\n\r$%]+$`)
+)
+
+// nameRules are the rules of docs/language.md, section 2, by kind, with
+// the words that explain them.
+var nameRules = map[Kind]struct {
+	ok   func(string) bool
+	rule string
+}{
+	KindTool:             {mcpName.MatchString, "an MCP name: 1 to 128 letters, digits, '_', '-' and '.'"},
+	KindPrompt:           {mcpName.MatchString, "an MCP name: 1 to 128 letters, digits, '_', '-' and '.'"},
+	KindResource:         {mcpName.MatchString, "an MCP name: 1 to 128 letters, digits, '_', '-' and '.'"},
+	KindResourceTemplate: {mcpName.MatchString, "an MCP name: 1 to 128 letters, digits, '_', '-' and '.'"},
+	KindApp:              {mcpName.MatchString, "an MCP name: 1 to 128 letters, digits, '_', '-' and '.'"},
+	KindVariable:         {hclsyntax.ValidIdentifier, "an identifier: letters, digits, '_' and '-', not starting with a digit or '-'"},
+	KindBackend:          {hclsyntax.ValidIdentifier, "an identifier: letters, digits, '_' and '-', not starting with a digit or '-'"},
+	KindLocal:            {hclsyntax.ValidIdentifier, "an identifier: letters, digits, '_' and '-', not starting with a digit or '-'"},
+	KindArgument:         {argName.MatchString, "letters, digits and '_', not starting with a digit (a '-' would read as a minus in expr-lang)"},
+	KindStep:             {argName.MatchString, "letters, digits and '_', not starting with a digit (a '-' would read as a minus in expr-lang)"},
+	KindToolset:          {toolsetName.MatchString, "1 to 64 letters, digits, '_' and '-', starting with a letter or digit"},
+	KindLimit:            {toolsetName.MatchString, "1 to 64 letters, digits, '_' and '-', starting with a letter or digit"},
+	KindTest:             {testName.MatchString, "any text without quotes, backslashes, line breaks, '$' or '%'"},
+}
+
+func checkNewName(kind Kind, name string, uses []ref) error {
+	rule := nameRules[kind]
+	if !rule.ok(name) {
+		return fmt.Errorf("%q is not a valid %s name: use %s", name, describe(kind), rule.rule)
+	}
+	for _, u := range uses {
+		if u.traversal && !hclsyntax.ValidIdentifier(name) {
+			at := u.rng
+			return fmt.Errorf("%q cannot be written as %s.%s, as %s:%d:%d names it: use letters, digits, '_' and '-', not starting with a digit", name, kind, name, at.Filename, at.Start.Line, at.Start.Column)
+		}
+	}
+	return nil
+}
+
+// describe names a kind in a message.
+func describe(k Kind) string {
+	switch k {
+	case KindResourceTemplate:
+		return "resource template"
+	case KindLocal:
+		return "local value"
+	}
+	return string(k)
+}

@@ -1,0 +1,85 @@
+package langindex
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// test indexes a test block: the tool or prompt it calls (call =
+// tool.x), whose arguments the keys of its args object are, and the
+// backends its mock and sqlite blocks stand in for.
+func (c *collector) test(n *node) {
+	c.declare(nil, KindTest, "", n.labelAt(0), n.rng)
+	scope := ""
+	if a := n.attr("call"); a != nil {
+		scope = c.callTarget(a.expr)
+	}
+	if a := n.attr("args"); a != nil && scope != "" {
+		c.argKeys(a.expr, scope)
+	}
+	for _, b := range n.blocks {
+		if (b.typ == "mock" || b.typ == "sqlite") && len(b.labels) > 0 {
+			c.use(KindBackend, "", b.labels[0].name, b.labels[0].rng, false)
+		}
+	}
+}
+
+// callTargets are the roots of a test's call, and what they name.
+var callTargets = map[string]Kind{"tool": KindTool, "prompt": KindPrompt}
+
+// callTarget records the use in call = tool.x (or prompt.x; in JSON
+// the string "tool.x") and returns the scope of its arguments.
+func (c *collector) callTarget(expr hcl.Expression) string {
+	var t hcl.Traversal
+	var lit *literal
+	if !c.json {
+		if vars := expr.Variables(); len(vars) > 0 {
+			t = vars[0]
+		}
+	} else if lits := c.literals(expr, true); len(lits) == 1 && !lits[0].interpolated {
+		lit = lits[0]
+		t, _ = hclsyntax.ParseTraversalAbs([]byte(lit.text), c.name, hcl.Pos{Line: 1, Column: 1})
+	}
+	kind, ok := callTargets[t.RootName()]
+	if !ok || len(t) != 2 {
+		return ""
+	}
+	step, ok := t[1].(hcl.TraverseAttr)
+	if !ok {
+		return ""
+	}
+	end := step.SrcRange.End.Byte
+	from, to := end-len(step.Name), end
+	if lit != nil {
+		from, to = lit.span(from, to)
+	}
+	c.use(kind, "", step.Name, c.lines.rng(c.name, from, to), true)
+	return string(kind) + "." + step.Name
+}
+
+// argKeys records the keys of a test's args object as uses of the
+// called tool's (or prompt's) arguments.
+func (c *collector) argKeys(expr hcl.Expression, scope string) {
+	pairs, diags := hcl.ExprMap(expr)
+	if diags.HasErrors() {
+		return
+	}
+	src := c.lines.src
+	for _, p := range pairs {
+		r := p.Key.Range()
+		if r.End.Byte > len(src) || r.Start.Byte >= r.End.Byte {
+			continue
+		}
+		if lit, ok := decodeString(src, r.Start.Byte, r.End.Byte, true); ok {
+			if !lit.interpolated {
+				from, to := lit.span(0, len(lit.text))
+				c.use(KindArgument, scope, lit.text, c.lines.rng(c.name, from, to), false)
+			}
+			continue
+		}
+		name := string(src[r.Start.Byte:r.End.Byte])
+		if hclsyntax.ValidIdentifier(name) {
+			c.use(KindArgument, scope, name, r, false)
+		}
+	}
+}
