@@ -21,12 +21,12 @@ func jsonTree(body hcl.Body, shape *lang.BlockShape, ln *lines) ([]*node, []attr
 	content, rest, _ := body.PartialContent(schema)
 	var attrs []attr
 	for _, a := range content.Attributes {
-		attrs = append(attrs, attr{name: a.Name, nameRange: a.NameRange, expr: a.Expr})
+		attrs = append(attrs, attr{name: a.Name, nameRange: unquoted(a.NameRange, ln), expr: a.Expr})
 	}
 	if shape.DecodedBy != "" || shape.AnyAttributes {
 		more, _ := rest.JustAttributes()
 		for _, a := range more {
-			attrs = append(attrs, attr{name: a.Name, nameRange: a.NameRange, expr: a.Expr})
+			attrs = append(attrs, attr{name: a.Name, nameRange: unquoted(a.NameRange, ln), expr: a.Expr})
 		}
 	}
 	sortAttrs(attrs)

@@ -1,0 +1,14 @@
+test "search finds dune" {
+  call = tool.search
+  args = { query = "dune", "limit" = 2 }
+  mock "api" {
+    response {
+      json = []
+    }
+  }
+}
+
+test "plan" {
+  call = prompt.plan
+  args = { query = "rivers" }
+}
