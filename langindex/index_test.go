@@ -76,8 +76,8 @@ func TestDefinitionNowhere(t *testing.T) {
 	files, idx := fixture(t)
 	for _, at := range []spot{
 		{"main.hcl", `description = "Find books."`, "description"}, // an attribute name
-		{"main.hcl", "status == 404", "status"},                   // an answer's name, declared by no block
-		{"main.hcl", `"sea*"`, "sea*"},                            // a pattern
+		{"main.hcl", "status == 404", "status"},                    // an answer's name, declared by no block
+		{"main.hcl", `"sea*"`, "sea*"},                             // a pattern
 	} {
 		if got, ok := idx.Definition(at.file, at.pos(t, files)); ok {
 			t.Errorf("%q has a definition at %s", at.context, got)
