@@ -50,7 +50,7 @@ func TestDefinition(t *testing.T) {
 		{"step in a template", spot{"main.hcl", "len(steps.lookup.body)", "lookup"}, spot{"main.hcl", `step "lookup"`, "lookup"}},
 		{"app", spot{"main.hcl", `app = "dash"`, "dash"}, spot{"main.hcl", `app "dash"`, "dash"}},
 		{"tool in a toolset", spot{"main.hcl", `["search", "other"`, "search"}, spot{"main.hcl", `tool "search"`, "search"}},
-		{"tool of another file in a toolset", spot{"main.hcl", `"other", "sea*"`, "other"}, spot{"more.hcl", `tool "other"`, "other"}},
+		{"tool of another file in a toolset", spot{"main.hcl", `"other", "oth*"`, "other"}, spot{"more.hcl", `tool "other"`, "other"}},
 		{"tool in a limit", spot{"main.hcl", `tools = ["search"]`, "search"}, spot{"main.hcl", `tool "search"`, "search"}},
 		{"tool called by a test", spot{"main_test.hcl", "tool.search", "search"}, spot{"main.hcl", `tool "search"`, "search"}},
 		{"prompt called by a test", spot{"main_test.hcl", "prompt.plan", "plan"}, spot{"main.hcl", `prompt "plan"`, "plan"}},
@@ -77,7 +77,7 @@ func TestDefinitionNowhere(t *testing.T) {
 	for _, at := range []spot{
 		{"main.hcl", `description = "Find books."`, "description"}, // an attribute name
 		{"main.hcl", "status == 404", "status"},                    // an answer's name, declared by no block
-		{"main.hcl", `"sea*"`, "sea*"},                             // a pattern
+		{"main.hcl", `"oth*"`, "oth*"},                             // a pattern
 	} {
 		if got, ok := idx.Definition(at.file, at.pos(t, files)); ok {
 			t.Errorf("%q has a definition at %s", at.context, got)

@@ -50,7 +50,7 @@ app "dash" {
 }
 
 toolset "books" {
-  tools = ["search", "other", "sea*"]
+  tools = ["search", "other", "oth*"]
 }
 
 limit "per_caller" {
