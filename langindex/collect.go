@@ -40,6 +40,8 @@ func (c *collector) topLevel(n *node) {
 	case "locals":
 		c.locals(n)
 		return
+	case "server", "auth":
+		c.block(Kind(n.typ), n)
 	case "test":
 		c.test(n)
 		return
@@ -73,13 +75,17 @@ func (c *collector) use(kind Kind, owner, name string, rng hcl.Range, traversal 
 	c.fi.refs = append(c.fi.refs, ref{key: key{kind, owner, name}, rng: rng, traversal: traversal})
 }
 
+// block puts a block that declares no name in the outline, named by
+// its type.
+func (c *collector) block(kind Kind, n *node) *Symbol {
+	s := &Symbol{Kind: kind, Name: n.typ, NameRange: n.typeRange, Range: n.rng}
+	c.fi.outline = append(c.fi.outline, s)
+	return s
+}
+
 func (c *collector) locals(n *node) {
-	var parent *Symbol
+	parent := c.block(KindLocals, n)
 	for _, a := range n.attrs {
-		if parent == nil {
-			parent = &Symbol{Kind: KindLocal, Name: "locals", NameRange: n.typeRange, Range: n.rng}
-			c.fi.outline = append(c.fi.outline, parent)
-		}
 		rng := hcl.RangeBetween(a.nameRange, a.expr.Range())
 		c.declare(parent, KindLocal, "", label{a.name, a.nameRange}, rng)
 		c.traversals(a.expr, "")

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/json"
 
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -31,6 +30,10 @@ const (
 	KindToolset          Kind = "toolset"
 	KindLimit            Kind = "limit"
 	KindTest             Kind = "test"
+	// Blocks that declare no name, in the outline only.
+	KindLocals Kind = "locals"
+	KindServer Kind = "server"
+	KindAuth   Kind = "auth"
 )
 
 // Symbol is a declared name.
@@ -44,7 +47,9 @@ type Symbol struct {
 	// Range is the whole declaration.
 	NameRange, Range hcl.Range
 	// Children are the arguments and steps of a block, the values of a
-	// locals block: the outline below it.
+	// locals block: the outline below it. The outline (Index.Symbols)
+	// also holds the server, auth and locals blocks, which declare no
+	// name; their Name is their type.
 	Children []*Symbol
 }
 
@@ -138,10 +143,8 @@ func indexFile(name string, src []byte) *fileIndex {
 		if f, _ := json.Parse(src, name); f != nil && f.Body != nil {
 			nodes, _ = jsonTree(f.Body, lang.FileShape(), ln)
 		}
-	} else if f, _ := hclsyntax.ParseConfig(src, name, hcl.InitialPos); f != nil {
-		if body, ok := f.Body.(*hclsyntax.Body); ok {
-			nodes = nativeTree(body, ln)
-		}
+	} else {
+		nodes = parseNative(name, src, ln)
 	}
 	c := &collector{name: name, lines: ln, json: isJSONName(name), fi: &fileIndex{lines: ln}}
 	for _, n := range nodes {
