@@ -2,8 +2,7 @@ package langindex
 
 import (
 	"maps"
-	"sort"
-	"sync"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/json"
@@ -77,15 +76,14 @@ type fileIndex struct {
 	symbols []*Symbol // the outline, flattened
 	refs    []ref
 	tokens  []Token
+	decls   map[key][]*Symbol // the symbols, by what they declare
 }
 
 // Index is the names of one configuration: its files, each indexed on its
 // own, and the declarations of all of them.
 type Index struct {
 	files map[string]*fileIndex
-
-	declsOnce sync.Once
-	decls     map[key][]*Symbol
+	names []string // of files, sorted
 }
 
 // Build indexes the files of one configuration (file name -> source). It
@@ -96,6 +94,7 @@ func Build(files map[string][]byte) *Index {
 	for name, src := range files {
 		idx.files[name] = indexFile(name, src)
 	}
+	idx.names = sortedNames(idx.files)
 	return idx
 }
 
@@ -109,31 +108,30 @@ func (idx *Index) With(file string, src []byte) *Index {
 	} else {
 		out.files[file] = indexFile(file, src)
 	}
+	out.names = sortedNames(out.files)
 	return out
 }
 
 // Files returns the names of the indexed files, sorted.
 func (idx *Index) Files() []string {
-	names := make([]string, 0, len(idx.files))
-	for name := range idx.files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	return slices.Clone(idx.names)
+}
+
+func sortedNames(files map[string]*fileIndex) []string {
+	names := slices.Collect(maps.Keys(files))
+	slices.Sort(names)
 	return names
 }
 
-// declarations returns every declaration by what it declares, built on
-// first use: With makes new indexes often, and most are asked little.
-func (idx *Index) declarations() map[key][]*Symbol {
-	idx.declsOnce.Do(func() {
-		idx.decls = map[key][]*Symbol{}
-		for _, name := range idx.Files() {
-			for _, s := range idx.files[name].symbols {
-				idx.decls[s.key()] = append(idx.decls[s.key()], s)
-			}
-		}
-	})
-	return idx.decls
+// declarations returns the declarations of k in every file, in file
+// order. Each file keeps its own, so that With rebuilds nothing of the
+// others.
+func (idx *Index) declarations(k key) []*Symbol {
+	var out []*Symbol
+	for _, name := range idx.names {
+		out = append(out, idx.files[name].decls[k]...)
+	}
+	return out
 }
 
 func indexFile(name string, src []byte) *fileIndex {
@@ -149,6 +147,10 @@ func indexFile(name string, src []byte) *fileIndex {
 	c := &collector{name: name, lines: ln, json: isJSONName(name), fi: &fileIndex{lines: ln}}
 	for _, n := range nodes {
 		c.topLevel(n)
+	}
+	c.fi.decls = map[key][]*Symbol{}
+	for _, s := range c.fi.symbols {
+		c.fi.decls[s.key()] = append(c.fi.decls[s.key()], s)
 	}
 	return c.fi
 }

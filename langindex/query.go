@@ -40,7 +40,7 @@ func (idx *Index) Definition(file string, pos hcl.Pos) (hcl.Range, bool) {
 	if !ok {
 		return hcl.Range{}, false
 	}
-	decls := idx.declarations()[k]
+	decls := idx.declarations(k)
 	if len(decls) == 0 {
 		return hcl.Range{}, false
 	}
@@ -59,7 +59,7 @@ func (idx *Index) References(file string, pos hcl.Pos, includeDecl bool) []hcl.R
 		out = append(out, r.rng)
 	}
 	if includeDecl {
-		for _, s := range idx.declarations()[k] {
+		for _, s := range idx.declarations(k) {
 			out = append(out, s.NameRange)
 		}
 	}
@@ -70,7 +70,7 @@ func (idx *Index) References(file string, pos hcl.Pos, includeDecl bool) []hcl.R
 // uses returns the uses of k in every file.
 func (idx *Index) uses(k key) []ref {
 	var out []ref
-	for _, name := range idx.Files() {
+	for _, name := range idx.names {
 		for _, r := range idx.files[name].refs {
 			if r.key == k {
 				out = append(out, r)

@@ -26,7 +26,7 @@ func (idx *Index) Rename(file string, pos hcl.Pos, newName string) (map[string][
 	if !ok {
 		return nil, fmt.Errorf("there is no name to rename here")
 	}
-	decls := idx.declarations()[k]
+	decls := idx.declarations(k)
 	if len(decls) == 0 {
 		return nil, fmt.Errorf("%s %q is declared nowhere, so it cannot be renamed; declare it first", describe(k.kind), k.name)
 	}
@@ -39,7 +39,7 @@ func (idx *Index) Rename(file string, pos hcl.Pos, newName string) (map[string][
 	}
 	clash := k
 	clash.name = newName
-	if other := idx.declarations()[clash]; len(other) > 0 {
+	if other := idx.declarations(clash); len(other) > 0 {
 		at := other[0].NameRange
 		return nil, fmt.Errorf("%s %q is already declared at %s:%d:%d; choose another name", describe(k.kind), newName, at.Filename, at.Start.Line, at.Start.Column)
 	}
