@@ -159,3 +159,24 @@ func TestReferences(t *testing.T) {
 		})
 	}
 }
+
+func TestNameAt(t *testing.T) {
+	files, idx := fixture(t)
+	at := spot{"main.hcl", `\"{{ args.query }}\"`, "query"}
+	got, ok := idx.NameAt("main.hcl", at.pos(t, files))
+	want := Name{Kind: KindArgument, Name: "query", Owner: "tool.search", Range: at.rng(t, files)}
+	if !ok || got != want {
+		t.Errorf("NameAt = %+v, %v; want %+v", got, ok, want)
+	}
+	// Given by line and column alone, as a position without its byte.
+	byLine := at.pos(t, files)
+	byLine.Byte = 0
+	if got, ok := idx.NameAt("main.hcl", byLine); !ok || got != want {
+		t.Errorf("NameAt by line and column = %+v, %v; want %+v", got, ok, want)
+	}
+	// Just after the name still finds it (a cursor at the end of a word).
+	end := at.rng(t, files).End
+	if got, ok := idx.NameAt("main.hcl", end); !ok || got.Name != "query" {
+		t.Errorf("NameAt the end of the name = %+v, %v", got, ok)
+	}
+}

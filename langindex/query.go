@@ -6,20 +6,30 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// target finds the name at pos in file: a use or a declaration, the
-// narrowest when several ranges hold pos.
-func (idx *Index) target(file string, pos hcl.Pos) (key, bool) {
+// Name is a name written at some place: what it names and where it is
+// written there.
+type Name struct {
+	Kind Kind
+	Name string
+	// Owner is the block of an argument or step, as in Symbol.
+	Owner string
+	// Range is the name as written at this place.
+	Range hcl.Range
+}
+
+// NameAt returns the name at pos in file, a use or a declaration (for
+// an editor's prepareRename and hover). ok is false on no name.
+func (idx *Index) NameAt(file string, pos hcl.Pos) (Name, bool) {
 	fi, ok := idx.files[file]
 	if !ok {
-		return key{}, false
+		return Name{}, false
 	}
-	off := fi.lines.offset(pos)
-	at := hcl.Pos{Byte: off}
-	var best key
+	at := hcl.Pos{Byte: fi.lines.offset(pos)}
+	var best Name
 	width := -1
 	consider := func(k key, r hcl.Range) {
 		if contains(r, at) && (width < 0 || r.End.Byte-r.Start.Byte < width) {
-			best, width = k, r.End.Byte-r.Start.Byte
+			best, width = Name{Kind: k.kind, Name: k.name, Owner: k.owner, Range: r}, r.End.Byte-r.Start.Byte
 		}
 	}
 	for _, r := range fi.refs {
@@ -29,6 +39,12 @@ func (idx *Index) target(file string, pos hcl.Pos) (key, bool) {
 		consider(s.key(), s.NameRange)
 	}
 	return best, width >= 0
+}
+
+// target finds what the name at pos in file names.
+func (idx *Index) target(file string, pos hcl.Pos) (key, bool) {
+	n, ok := idx.NameAt(file, pos)
+	return key{n.Kind, n.Owner, n.Name}, ok
 }
 
 // Definition returns where the name at pos is declared: the name in its
