@@ -92,17 +92,15 @@ func (c *collector) program(lit *literal, from, to int, scope string) {
 		}
 		start, end := from+byteAt[t.From], from+byteAt[min(t.To, len(byteAt)-1)]
 		c.token(lit, start, end, kind)
-		if kind == TokenArgument || kind == TokenStep {
-			owner := scope
-			k := KindArgument
-			if kind == TokenStep {
-				k = KindStep
-			}
+		if k, ok := tokenNames[kind]; ok {
 			s, e := lit.span(start, end)
-			c.use(k, owner, t.Value, c.lines.rng(c.name, s, e), false)
+			c.use(k, scope, t.Value, c.lines.rng(c.name, s, e), false)
 		}
 	}
 }
+
+// tokenNames are the tokens that name something declared.
+var tokenNames = map[TokenKind]Kind{TokenArgument: KindArgument, TokenStep: KindStep}
 
 // runeOffsets returns the byte offset of each rune of text, and its
 // length at the end: the lexer counts in runes.

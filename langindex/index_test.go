@@ -54,6 +54,9 @@ func TestDefinition(t *testing.T) {
 		{"tool in a limit", spot{"main.hcl", `tools = ["search"]`, "search"}, spot{"main.hcl", `tool "search"`, "search"}},
 		{"tool called by a test", spot{"main_test.hcl", "tool.search", "search"}, spot{"main.hcl", `tool "search"`, "search"}},
 		{"prompt called by a test", spot{"main_test.hcl", "prompt.plan", "plan"}, spot{"main.hcl", `prompt "plan"`, "plan"}},
+		{"tool called by a JSON test", spot{"json_test.hcl.json", `"tool.lookup"`, "lookup"}, spot{"json.hcl.json", `"lookup": {`, "lookup"}},
+		{"argument in a JSON test's args", spot{"json_test.hcl.json", `{ "id": 7 }`, "id"}, spot{"json.hcl.json", `"id": {`, "id"}},
+		{"backend of a JSON mock", spot{"json_test.hcl.json", `"mock": { "api"`, "api"}, spot{"main.hcl", `backend "http" "api"`, "api"}},
 		{"a declaration is its own", spot{"main.hcl", `toolset "books"`, "books"}, spot{"main.hcl", `toolset "books"`, "books"}},
 		{"a limit", spot{"main.hcl", `limit "per_caller"`, "per_caller"}, spot{"main.hcl", `limit "per_caller"`, "per_caller"}},
 		{"a JSON block", spot{"json.hcl.json", `"lookup"`, "lookup"}, spot{"json.hcl.json", `"lookup"`, "lookup"}},
@@ -118,6 +121,7 @@ func TestReferences(t *testing.T) {
 		}},
 		{"backend", spot{"main.hcl", `backend "http" "api"`, "api"}, []spot{
 			{"json.hcl.json", `"http": { "api"`, "api"},
+			{"json_test.hcl.json", `"mock": { "api"`, "api"},
 			{"main.hcl", `backend "http" "api"`, "api"},
 			{"main.hcl", "http \"api\" {\n      path  = \"/books\"", "api"},
 			{"main.hcl", "http \"api\" {\n    path = \"/books/${steps", "api"},

@@ -85,7 +85,7 @@ func TestRename(t *testing.T) {
 			map[string]int{"main.hcl": 3},
 			[]spot{{"main.hcl", `{?language}`, ""}, {"main.hcl", `'lang': args.language`, ""}}},
 		{"backend, across syntaxes and tests", spot{"main_test.hcl", `mock "api"`, "api"}, "catalog",
-			map[string]int{"main.hcl": 4, "main_test.hcl": 1, "json.hcl.json": 1},
+			map[string]int{"main.hcl": 4, "main_test.hcl": 1, "json.hcl.json": 1, "json_test.hcl.json": 1},
 			[]spot{{"json.hcl.json", `"http": { "catalog"`, ""}}},
 		{"variable, across files", spot{"more.hcl", "var.base_url", "base_url"}, "api_url",
 			map[string]int{"main.hcl": 2, "more.hcl": 1, "json.hcl.json": 1}, nil},
@@ -93,10 +93,13 @@ func TestRename(t *testing.T) {
 			map[string]int{"main.hcl": 3}, nil},
 		{"local", spot{"main.hcl", "page = 20", "page"}, "per_page",
 			map[string]int{"main.hcl": 3}, nil},
+		{"JSON tool, with its JSON test", spot{"json.hcl.json", `"lookup": {`, "lookup"}, "find_item",
+			map[string]int{"json.hcl.json": 1, "json_test.hcl.json": 1},
+			[]spot{{"json_test.hcl.json", `"call": "tool.find_item"`, ""}}},
 		{"app", spot{"main.hcl", `app "dash"`, "dash"}, "board",
 			map[string]int{"main.hcl": 2}, nil},
 		{"argument in JSON after escapes", spot{"json.hcl.json", `{{ args.id }}`, "id"}, "item",
-			map[string]int{"json.hcl.json": 4},
+			map[string]int{"json.hcl.json": 4, "json_test.hcl.json": 1},
 			[]spot{{"json.hcl.json", `"/items/\u0024{args.item}/${args.item}"`, ""}}},
 	}
 	for _, tt := range tests {
