@@ -32,10 +32,14 @@ func jsonTree(body hcl.Body, shape *lang.BlockShape, ln *lines) ([]*node, []attr
 	sortAttrs(attrs)
 	var nodes []*node
 	for _, b := range content.Blocks {
-		n := &node{typ: b.Type, typeRange: b.TypeRange, rng: b.DefRange}
+		n := &node{typ: b.Type, typeRange: b.TypeRange}
+		lastKey := b.TypeRange
 		for i, name := range b.Labels {
 			n.labels = append(n.labels, label{name: name, rng: unquoted(b.LabelRanges[i], ln)})
+			lastKey = b.LabelRanges[i]
 		}
+		head := hcl.RangeOver(hcl.RangeOver(b.TypeRange, b.DefRange), lastKey)
+		n.rng = ln.rng(head.Filename, head.Start.Byte, max(head.End.Byte, valueEnd(ln.src, lastKey.End.Byte)))
 		n.blocks, n.attrs = jsonTree(b.Body, shapeFor(shape, b.Type), ln)
 		nodes = append(nodes, n)
 	}
@@ -49,4 +53,34 @@ func shapeFor(parent *lang.BlockShape, typ string) *lang.BlockShape {
 		}
 	}
 	return &lang.BlockShape{Type: typ}
+}
+
+// valueEnd returns the offset just after the JSON object or array that
+// starts after from, the end of a key (a block's body is the value of its
+// last key), or from when there is none: hcl's JSON blocks know only
+// where they start.
+func valueEnd(src []byte, from int) int {
+	i := from
+	for i < len(src) && src[i] != '{' && src[i] != '[' {
+		i++
+	}
+	depth := 0
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return from
 }

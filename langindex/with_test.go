@@ -82,9 +82,33 @@ prompt plan
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("outline (-want +got):\n%s", diff)
 	}
-	for _, s := range idx.Symbols("main.hcl") {
-		if s.Range.Start.Byte > s.NameRange.Start.Byte || s.Range.End.Byte < s.NameRange.End.Byte {
-			t.Errorf("%s %s: its range %s does not hold its name %s", s.Kind, s.Name, s.Range, s.NameRange)
+}
+
+// An editor refuses an outline whose names lie outside their blocks: in
+// both syntaxes, each symbol's range holds its name, and its children.
+func TestSymbolRanges(t *testing.T) {
+	_, idx := fixture(t)
+	var check func(parent *Symbol, syms []*Symbol)
+	check = func(parent *Symbol, syms []*Symbol) {
+		for _, s := range syms {
+			if !within(s.NameRange, s.Range) {
+				t.Errorf("%s %s: its range %s does not hold its name %s", s.Kind, s.Name, s.Range, s.NameRange)
+			}
+			if parent != nil && !within(s.Range, parent.Range) {
+				t.Errorf("%s %s: its range %s is outside its parent's %s", s.Kind, s.Name, s.Range, parent.Range)
+			}
+			check(s, s.Children)
 		}
 	}
+	for _, f := range idx.Files() {
+		check(nil, idx.Symbols(f))
+	}
+	json := idx.Symbols("json.hcl.json")
+	if len(json) != 2 || json[0].Name != "lookup" || len(json[0].Children) != 1 || json[1].Kind != KindLocals {
+		t.Errorf("JSON outline: %+v", json)
+	}
+}
+
+func within(inner, outer hcl.Range) bool {
+	return inner.Filename == outer.Filename && outer.Start.Byte <= inner.Start.Byte && inner.End.Byte <= outer.End.Byte
 }
