@@ -40,8 +40,10 @@ func (c *collector) topLevel(n *node) {
 	case "locals":
 		c.locals(n)
 		return
-	case "server", "auth":
-		c.block(Kind(n.typ), n)
+	case "server":
+		c.block(KindServer, n)
+	case "auth":
+		c.auth(n)
 	case "test":
 		c.test(n)
 		return
@@ -124,6 +126,12 @@ func (c *collector) body(n *node, scope string) {
 		if mode, ok := exprLangAttr(n.typ, a.name); ok {
 			c.exprLang(a, scope, mode)
 			continue
+		}
+		switch {
+		case a.name == "scopes" || a.name == "initial_scopes":
+			c.literalUse(KindScope, "", a)
+		case a.name == "claims" && n.typ == "token":
+			c.keys(a.expr, KindClaim, "")
 		}
 		c.traversals(a.expr, scope)
 	}

@@ -18,7 +18,9 @@
 // expr-lang programs and `{{ }}` templates too, at their exact byte in
 // the file however the string is escaped; apps by `ui { app = "..." }`;
 // tools by toolset and limit lists and by test files' `call = tool.x`,
-// whose `args = { ... }` keys are the tool's arguments.
+// whose `args = { ... }` keys are the tool's arguments; the auth block's
+// scopes by every `scopes = [...]` list, and its claims as
+// auth.claims.x and by the `claims` of tokens.
 //
 // Positions are hcl.Pos: Line and Column (in characters) and Byte. The
 // language server converts them to its protocol's units from Byte, so

@@ -95,6 +95,9 @@ func (c *collector) program(lit *literal, from, to int, scope string) {
 		if k, ok := tokenNames[kind]; ok {
 			s, e := lit.span(start, end)
 			c.use(k, scope, t.Value, c.lines.rng(c.name, s, e), false)
+		} else if isClaim(toks, i) {
+			s, e := lit.span(start, end)
+			c.use(KindClaim, "", t.Value, c.lines.rng(c.name, s, e), false)
 		}
 	}
 }
@@ -164,6 +167,13 @@ func classifyName(toks []lexer.Token, i int) TokenKind {
 		return TokenKeyword
 	}
 	return TokenVariable
+}
+
+// isClaim says token i is the x of auth.claims.x.
+func isClaim(toks []lexer.Token, i int) bool {
+	dot := func(j int) bool { return j >= 0 && toks[j].Is(lexer.Operator, ".", "?.") }
+	return i >= 4 && toks[i].Kind == lexer.Identifier && dot(i-1) && toks[i-2].Is(lexer.Identifier, "claims") &&
+		dot(i-3) && toks[i-4].Is(lexer.Identifier, "auth") && !dot(i-5)
 }
 
 func isWord(s string) bool {

@@ -29,6 +29,8 @@ const (
 	KindToolset          Kind = "toolset"
 	KindLimit            Kind = "limit"
 	KindTest             Kind = "test"
+	KindScope            Kind = "scope" // auth { scope "x" {} }, named in scopes = [...]
+	KindClaim            Kind = "claim" // auth { claim "x" {} }, read as auth.claims.x
 	// Blocks that declare no name, in the outline only.
 	KindLocals Kind = "locals"
 	KindServer Kind = "server"

@@ -163,6 +163,14 @@ func declaredByLang(cfg *lang.Config) []string {
 	for _, x := range cfg.Tests {
 		add(KindTest, "", x.Name, x.NameRange)
 	}
+	if cfg.Auth != nil {
+		for _, x := range cfg.Auth.Scopes {
+			add(KindScope, "", x.Name, x.NameRange)
+		}
+		for _, x := range cfg.Auth.Claims {
+			add(KindClaim, "", x.Name, x.NameRange)
+		}
+	}
 	return out
 }
 
@@ -184,8 +192,8 @@ func uriOnlyArgs(x *lang.ResourceTemplate) []string {
 }
 
 // dotted finds what reads as var.x, local.x, args.x or steps.x in source
-// text, not after a dot (body.args.x is a field).
-var dotted = regexp.MustCompile(`(^|[^.\w])(args|steps|var|local)\.([A-Za-z_][A-Za-z0-9_]*)`)
+// text, not after a dot (body.args.x is a field), and auth.claims.x.
+var dotted = regexp.MustCompile(`(^|[^.\w])(args|steps|var|local|auth\.claims)\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // missed reports the dotted names in src, outside comments, that the
 // index has no use for: a check of completeness made without the

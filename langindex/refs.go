@@ -43,6 +43,7 @@ func (c *collector) traversals(expr hcl.Expression, scope string) {
 // traversal records one traversal's name, its offsets mapped through lit
 // when it was read from a decoded string.
 func (c *collector) traversal(t hcl.Traversal, scope string, lit *literal) {
+	c.claimTraversal(t, lit)
 	kind, ok := roots[t.RootName()]
 	if !ok || len(t) < 2 {
 		return

@@ -64,6 +64,9 @@ var (
 	argName     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	toolsetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 	testName    = regexp.MustCompile(`^[^"\\\n\r$%]+$`)
+	// scopeName is RFC 6749's scope-token, less $ and % (which would open
+	// an HCL template).
+	scopeName = regexp.MustCompile(`^[\x21\x23\x26-\x5B\x5D-\x7E]+$`)
 )
 
 // nameRules are the rules of docs/language.md, section 2, by kind, with
@@ -85,6 +88,8 @@ var nameRules = map[Kind]struct {
 	KindToolset:          {toolsetName.MatchString, "1 to 64 letters, digits, '_' and '-', starting with a letter or digit"},
 	KindLimit:            {toolsetName.MatchString, "1 to 64 letters, digits, '_' and '-', starting with a letter or digit"},
 	KindTest:             {testName.MatchString, "any text without quotes, backslashes, line breaks, '$' or '%'"},
+	KindScope:            {scopeName.MatchString, "printable characters without spaces, quotes, backslashes, '$' or '%'"},
+	KindClaim:            {argName.MatchString, "letters, digits and '_', not starting with a digit (it is read as auth.claims.<name>)"},
 }
 
 func checkNewName(kind Kind, name string, uses []ref) error {

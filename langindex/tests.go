@@ -15,7 +15,10 @@ func (c *collector) test(n *node) {
 		scope = c.callTarget(a.expr)
 	}
 	if a := n.attr("args"); a != nil && scope != "" {
-		c.argKeys(a.expr, scope)
+		c.keys(a.expr, KindArgument, scope)
+	}
+	if a := n.attr("auth"); a != nil {
+		c.testAuth(a.expr)
 	}
 	for _, b := range n.blocks {
 		if (b.typ == "mock" || b.typ == "sqlite") && len(b.labels) > 0 {
@@ -57,29 +60,63 @@ func (c *collector) callTarget(expr hcl.Expression) string {
 	return string(kind) + "." + step.Name
 }
 
-// argKeys records the keys of a test's args object as uses of the
-// called tool's (or prompt's) arguments.
-func (c *collector) argKeys(expr hcl.Expression, scope string) {
+// testAuth records the scopes and claims of a test's caller token,
+// auth = { scopes = [...], claims = { name = ... } }.
+func (c *collector) testAuth(expr hcl.Expression) {
+	for name, value := range c.pairs(expr) {
+		switch name {
+		case "scopes":
+			c.literalUse(KindScope, "", &attr{expr: value})
+		case "claims":
+			c.keys(value, KindClaim, "")
+		}
+	}
+}
+
+// keys records the keys of an object as uses of names of kind: a test's
+// args = { ... } (the called tool's arguments), a token's claims.
+func (c *collector) keys(expr hcl.Expression, kind Kind, scope string) {
 	pairs, diags := hcl.ExprMap(expr)
 	if diags.HasErrors() {
 		return
 	}
-	src := c.lines.src
 	for _, p := range pairs {
-		r := p.Key.Range()
-		if r.End.Byte > len(src) || r.Start.Byte >= r.End.Byte {
-			continue
-		}
-		if lit, ok := decodeString(src, r.Start.Byte, r.End.Byte, true); ok {
-			if !lit.interpolated {
-				from, to := lit.span(0, len(lit.text))
-				c.use(KindArgument, scope, lit.text, c.lines.rng(c.name, from, to), false)
-			}
-			continue
-		}
-		name := string(src[r.Start.Byte:r.End.Byte])
-		if hclsyntax.ValidIdentifier(name) {
-			c.use(KindArgument, scope, name, r, false)
+		if name, rng, ok := c.keyName(p.Key); ok {
+			c.use(kind, scope, name, rng, false)
 		}
 	}
+}
+
+// pairs returns an object's values by key.
+func (c *collector) pairs(expr hcl.Expression) map[string]hcl.Expression {
+	pairs, diags := hcl.ExprMap(expr)
+	if diags.HasErrors() {
+		return nil
+	}
+	out := map[string]hcl.Expression{}
+	for _, p := range pairs {
+		if name, _, ok := c.keyName(p.Key); ok {
+			out[name] = p.Value
+		}
+	}
+	return out
+}
+
+// keyName reads an object key written as a name or a plain string, and
+// the range of the name alone.
+func (c *collector) keyName(key hcl.Expression) (string, hcl.Range, bool) {
+	src := c.lines.src
+	r := key.Range()
+	if r.End.Byte > len(src) || r.Start.Byte >= r.End.Byte {
+		return "", r, false
+	}
+	if lit, ok := decodeString(src, r.Start.Byte, r.End.Byte, true); ok {
+		if lit.interpolated {
+			return "", r, false
+		}
+		from, to := lit.span(0, len(lit.text))
+		return lit.text, c.lines.rng(c.name, from, to), true
+	}
+	name := string(src[r.Start.Byte:r.End.Byte])
+	return name, r, hclsyntax.ValidIdentifier(name)
 }

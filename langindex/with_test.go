@@ -46,7 +46,7 @@ func TestWith(t *testing.T) {
 	if _, ok := gone.Definition("more.hcl", hcl.Pos{Line: 1, Column: 7, Byte: 6}); ok {
 		t.Error("a removed file still has definitions")
 	}
-	if got := gone.Files(); !cmp.Equal(got, []string{"json.hcl.json", "json_test.hcl.json", "main.hcl", "main_test.hcl"}) {
+	if got := gone.Files(); !cmp.Equal(got, []string{"auth.hcl", "json.hcl.json", "json_test.hcl.json", "main.hcl", "main_test.hcl"}) {
 		t.Errorf("files after removing more.hcl: %v", got)
 	}
 }

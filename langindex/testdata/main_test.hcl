@@ -12,3 +12,8 @@ test "plan" {
   call = prompt.plan
   args = { query = "rivers" }
 }
+
+test "mine" {
+  call = tool.mine
+  auth = { subject = "alice", scopes = ["books:read"], claims = { tenant = "acme" } }
+}
