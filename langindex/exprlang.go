@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser/lexer"
 	"github.com/hashicorp/hcl/v2"
@@ -59,11 +60,11 @@ func (c *collector) exprLang(a *attr, scope string, mode exprMode) {
 			break
 		}
 		open += at
-		c.token(lit, open, open+2, TokenOperator)
+		c.token(lit, open, open+2, TokenOperator, false)
 		end := len(lit.text)
 		if close := strings.Index(lit.text[open+2:], "}}"); close >= 0 {
 			end = open + 2 + close
-			c.token(lit, end, end+2, TokenOperator)
+			c.token(lit, end, end+2, TokenOperator, false)
 		}
 		c.program(lit, open+2, end, scope)
 		at = end + 2
@@ -91,7 +92,7 @@ func (c *collector) program(lit *literal, from, to int, scope string) {
 			continue
 		}
 		start, end := from+byteAt[t.From], from+byteAt[min(t.To, len(byteAt)-1)]
-		c.token(lit, start, end, kind)
+		c.token(lit, start, end, kind, kind == TokenFunction && isBuiltin(t.Value))
 		if k, ok := tokenNames[kind]; ok {
 			s, e := lit.span(start, end)
 			c.use(k, scope, t.Value, c.lines.rng(c.name, s, e), false)
@@ -117,13 +118,19 @@ func runeOffsets(text string) []int {
 
 // token records a token over lit.text[from:to], unless it spans lines
 // (editors take one-line tokens).
-func (c *collector) token(lit *literal, from, to int, kind TokenKind) {
+func (c *collector) token(lit *literal, from, to int, kind TokenKind, builtin bool) {
 	s, e := lit.span(from, to)
 	rng := c.lines.rng(c.name, s, e)
 	if rng.Start.Line != rng.End.Line || s >= e {
 		return
 	}
-	c.fi.tokens = append(c.fi.tokens, Token{Range: rng, Kind: kind})
+	c.fi.tokens = append(c.fi.tokens, Token{Range: rng, Kind: kind, Builtin: builtin})
+}
+
+// isBuiltin says name is one of expr-lang's own functions.
+func isBuiltin(name string) bool {
+	_, ok := builtin.Index[name]
+	return ok
 }
 
 // classify says what token i is, from the tokens around it.
@@ -201,4 +208,7 @@ const (
 type Token struct {
 	Range hcl.Range
 	Kind  TokenKind
+	// Builtin marks a function of expr-lang's own (len, map, upper, ...),
+	// for an editor's defaultLibrary modifier.
+	Builtin bool
 }

@@ -21,7 +21,7 @@ func TestSemanticTokens(t *testing.T) {
   }
   error {
     when    = "status == 404 && len(args.q) > 0 or steps.s.body?.x == nil"
-    message = "\u00e9 \"{{ upper(args.q) }}\" {{ 'a' + #unclosed"
+    message = "\u00e9 \"{{ upper(args.q) }}\" {{ 'a' + mine(#unclosed"
   }
   result {
     text = <<-EOT
@@ -31,6 +31,7 @@ func TestSemanticTokens(t *testing.T) {
 }
 `)}
 	type tok struct{ Text, Kind string }
+	builtins := map[string]bool{"len": true, "upper": true, "map": true} // not mine
 	want := []tok{
 		{"status", "variable"}, {"==", "operator"}, {"404", "number"}, {"&&", "operator"},
 		{"len", "function"}, {"(", ""}, {"args", "variable"}, {".", "operator"}, {"q", "argument"}, {")", ""},
@@ -39,7 +40,7 @@ func TestSemanticTokens(t *testing.T) {
 		{"?.", "operator"}, {"x", "property"}, {"==", "operator"}, {"nil", "keyword"},
 		{"{{", "operator"}, {"upper", "function"}, {"(", ""}, {"args", "variable"}, {".", "operator"}, {"q", "argument"}, {")", ""}, {"}}", "operator"},
 		// An unclosed piece is read to the end, as far as it lexes.
-		{"{{", "operator"}, {"'a'", "string"}, {"+", "operator"}, {"#", "operator"}, {"unclosed", "variable"},
+		{"{{", "operator"}, {"'a'", "string"}, {"+", "operator"}, {"mine", "function"}, {"(", ""}, {"#", "operator"}, {"unclosed", "variable"},
 		{"{{", "operator"}, {"map", "function"}, {"(", ""}, {"body", "variable"}, {",", "operator"}, {"#", "operator"}, {".", "operator"}, {"title", "property"}, {")", ""}, {"}}", "operator"},
 	}
 	var wantTokens []tok
@@ -53,7 +54,11 @@ func TestSemanticTokens(t *testing.T) {
 		if tk.Range.Start.Line != tk.Range.End.Line {
 			t.Errorf("token %q spans lines", textOf(files, tk.Range))
 		}
-		got = append(got, tok{textOf(files, tk.Range), string(tk.Kind)})
+		text := textOf(files, tk.Range)
+		got = append(got, tok{text, string(tk.Kind)})
+		if tk.Builtin != builtins[text] {
+			t.Errorf("%q: builtin %v", text, tk.Builtin)
+		}
 	}
 	if diff := cmp.Diff(wantTokens, got); diff != "" {
 		t.Errorf("tokens (-want +got):\n%s", diff)
