@@ -115,6 +115,7 @@ func (c *collector) owner(n *node, kind Kind) {
 	if kind == KindResourceTemplate {
 		c.uriTemplate(sym, scope, n.attr("uri_template"))
 	}
+	c.questions(sym, scope, n)
 	c.body(n, scope)
 }
 

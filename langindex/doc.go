@@ -20,7 +20,8 @@
 // tools by toolset and limit lists and by test files' `call = tool.x`,
 // whose `args = { ... }` keys are the tool's arguments; the auth block's
 // scopes by every `scopes = [...]` list, and its claims as
-// auth.claims.x and by the `claims` of tokens.
+// auth.claims.x and by the `claims` of tokens; the keys of questions
+// (elicit, sample, roots) as answers.x and by a test's answers.
 //
 // Positions are hcl.Pos: Line and Column (in characters) and Byte. The
 // language server converts them to its protocol's units from Byte, so

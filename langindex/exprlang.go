@@ -99,6 +99,9 @@ func (c *collector) program(lit *literal, from, to int, scope string) {
 		} else if isClaim(toks, i) {
 			s, e := lit.span(start, end)
 			c.use(KindClaim, "", t.Value, c.lines.rng(c.name, s, e), false)
+		} else if kind == TokenProperty && isAnswer(toks, i) {
+			s, e := lit.span(start, end)
+			c.use(KindQuestion, scope, t.Value, c.lines.rng(c.name, s, e), false)
 		}
 	}
 }
@@ -181,6 +184,12 @@ func isClaim(toks []lexer.Token, i int) bool {
 	dot := func(j int) bool { return j >= 0 && toks[j].Is(lexer.Operator, ".", "?.") }
 	return i >= 4 && toks[i].Kind == lexer.Identifier && dot(i-1) && toks[i-2].Is(lexer.Identifier, "claims") &&
 		dot(i-3) && toks[i-4].Is(lexer.Identifier, "auth") && !dot(i-5)
+}
+
+// isAnswer says token i is the x of answers.x.
+func isAnswer(toks []lexer.Token, i int) bool {
+	dot := func(j int) bool { return j >= 0 && toks[j].Is(lexer.Operator, ".", "?.") }
+	return i >= 2 && dot(i-1) && toks[i-2].Is(lexer.Identifier, "answers") && !dot(i-3)
 }
 
 func isWord(s string) bool {

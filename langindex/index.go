@@ -29,8 +29,9 @@ const (
 	KindToolset          Kind = "toolset"
 	KindLimit            Kind = "limit"
 	KindTest             Kind = "test"
-	KindScope            Kind = "scope" // auth { scope "x" {} }, named in scopes = [...]
-	KindClaim            Kind = "claim" // auth { claim "x" {} }, read as auth.claims.x
+	KindScope            Kind = "scope"    // auth { scope "x" {} }, named in scopes = [...]
+	KindClaim            Kind = "claim"    // auth { claim "x" {} }, read as auth.claims.x
+	KindQuestion         Kind = "question" // the key of an elicit, sample or roots block, read as answers.x
 	// Blocks that declare no name, in the outline only.
 	KindLocals Kind = "locals"
 	KindServer Kind = "server"
@@ -44,14 +45,19 @@ type Symbol struct {
 	// Owner is the block an argument or step belongs to, as "tool.search"
 	// or "resource_template.order"; empty for the other kinds.
 	Owner string
-	// NameRange is the name alone (inside the quotes of a label);
-	// Range is the whole declaration.
+	// NameRange is the name alone (inside the quotes of a label); for a
+	// question without a key attribute, whose key the language gives
+	// ("elicit2"), the block's type. Range is the whole declaration.
 	NameRange, Range hcl.Range
 	// Children are the arguments and steps of a block, the values of a
 	// locals block: the outline below it. The outline (Index.Symbols)
 	// also holds the server, auth and locals blocks, which declare no
 	// name; their Name is their type.
 	Children []*Symbol
+
+	// implicit marks a name the language gives (a question without a
+	// key attribute), written nowhere, so not renamed in place.
+	implicit bool
 }
 
 // key identifies what a name refers to.

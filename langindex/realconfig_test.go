@@ -16,7 +16,8 @@ import (
 )
 
 // realConfigs are the configurations of examples/ (each with its test
-// file) and testdata/valid/, as file name -> source.
+// file), testdata/valid/ and this package's fixture, as file name ->
+// source.
 func realConfigs(t *testing.T) map[string]map[string][]byte {
 	t.Helper()
 	configs := map[string]map[string][]byte{}
@@ -48,6 +49,8 @@ func realConfigs(t *testing.T) map[string]map[string][]byte {
 	}
 	multi, _ := filepath.Glob("../testdata/valid/multi/*.hcl")
 	add("multi", multi...)
+	fixture, _ := filepath.Glob("testdata/*.hcl*")
+	add("fixture", fixture...)
 	if len(configs) < 10 {
 		t.Fatalf("found %d configurations; the examples have moved?", len(configs))
 	}
@@ -74,7 +77,7 @@ func TestRealConfigs(t *testing.T) {
 			var declared []string
 			for _, p := range paths {
 				for _, s := range idx.files[p].symbols {
-					if got := textOf(files, s.NameRange); got != s.Name {
+					if got := textOf(files, s.NameRange); got != s.Name && !s.implicit {
 						t.Errorf("%s %q: its name range covers %q", s.Kind, s.Name, got)
 					}
 					declared = append(declared, fmt.Sprintf("%s %s %s:%d", s.Kind, qualified(s.Owner, s.Name), p, s.NameRange.Start.Line))
@@ -140,6 +143,7 @@ func declaredByLang(cfg *lang.Config) []string {
 	}
 	for _, x := range cfg.Tools {
 		owned(KindTool, x.Name, x.NameRange, x.Args, x.Steps)
+		out = append(out, questionKeys("tool."+x.Name, x.Elicit, x.Sample, x.Roots)...)
 	}
 	for _, x := range cfg.Resources {
 		owned(KindResource, x.Name, x.NameRange, nil, x.Steps)
@@ -150,6 +154,7 @@ func declaredByLang(cfg *lang.Config) []string {
 	}
 	for _, x := range cfg.Prompts {
 		owned(KindPrompt, x.Name, x.NameRange, x.Args, x.Steps)
+		out = append(out, questionKeys("prompt."+x.Name, x.Elicit, x.Sample, x.Roots)...)
 	}
 	for _, x := range cfg.Apps {
 		add(KindApp, "", x.Name, x.NameRange)
@@ -217,4 +222,31 @@ func missed(t *testing.T, name string, src []byte, refs []ref) {
 		}
 		off += len(line)
 	}
+}
+
+// questionKeys lists the keys of an owner's questions as lang decodes
+// them: the key attribute, else elicit, elicit2, ... by position.
+func questionKeys(owner string, elicits []*lang.Elicit, samples []*lang.Sample, roots []*lang.Roots) []string {
+	var out []string
+	add := func(kind string, i int, key *hcl.Attribute, decl hcl.Range) {
+		name, at := kind, decl
+		if i > 0 {
+			name = fmt.Sprintf("%s%d", kind, i+1)
+		}
+		if key != nil {
+			v, _ := key.Expr.Value(nil)
+			name, at = v.AsString(), key.Expr.Range()
+		}
+		out = append(out, fmt.Sprintf("%s %s.%s %s:%d", KindQuestion, owner, name, at.Filename, at.Start.Line))
+	}
+	for i, e := range elicits {
+		add("elicit", i, e.Key, e.DeclRange)
+	}
+	for i, s := range samples {
+		add("sample", i, s.Key, s.DeclRange)
+	}
+	for i, r := range roots {
+		add("roots", i, r.Key, r.DeclRange)
+	}
+	return out
 }

@@ -9,14 +9,15 @@ import (
 
 // roots are the traversal roots that name something declared, and what.
 var roots = map[string]Kind{
-	"var":   KindVariable,
-	"local": KindLocal,
-	"args":  KindArgument,
-	"steps": KindStep,
+	"var":     KindVariable,
+	"local":   KindLocal,
+	"args":    KindArgument,
+	"steps":   KindStep,
+	"answers": KindQuestion,
 }
 
 // traversals records the names an HCL expression refers to: var.x,
-// local.x, and args.x and steps.x of scope.
+// local.x, auth.claims.x, and args.x, steps.x and answers.x of scope.
 func (c *collector) traversals(expr hcl.Expression, scope string) {
 	if !c.json {
 		for _, t := range expr.Variables() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -29,6 +30,12 @@ func (idx *Index) Rename(file string, pos hcl.Pos, newName string) (map[string][
 	decls := idx.declarations(k)
 	if len(decls) == 0 {
 		return nil, fmt.Errorf("%s %q is declared nowhere, so it cannot be renamed; declare it first", describe(k.kind), k.name)
+	}
+	for _, d := range decls {
+		if d.implicit {
+			at := d.NameRange
+			return nil, fmt.Errorf("the %s at %s:%d:%d has no key attribute, so its key is the default %q: give it key = %q, then rename", blockType(d), at.Filename, at.Start.Line, at.Start.Column, k.name, newName)
+		}
 	}
 	if newName == k.name {
 		return map[string][]Edit{}, nil
@@ -90,6 +97,7 @@ var nameRules = map[Kind]struct {
 	KindTest:             {testName.MatchString, "any text without quotes, backslashes, line breaks, '$' or '%'"},
 	KindScope:            {scopeName.MatchString, "printable characters without spaces, quotes, backslashes, '$' or '%'"},
 	KindClaim:            {argName.MatchString, "letters, digits and '_', not starting with a digit (it is read as auth.claims.<name>)"},
+	KindQuestion:         {argName.MatchString, "letters, digits and '_', not starting with a digit (it is read as answers.<key>)"},
 }
 
 func checkNewName(kind Kind, name string, uses []ref) error {
@@ -104,6 +112,12 @@ func checkNewName(kind Kind, name string, uses []ref) error {
 		}
 	}
 	return nil
+}
+
+// blockType is the block a question is: its default key without the
+// number.
+func blockType(s *Symbol) string {
+	return strings.TrimRight(s.Name, "0123456789")
 }
 
 // describe names a kind in a message.

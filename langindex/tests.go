@@ -6,8 +6,9 @@ import (
 )
 
 // test indexes a test block: the tool or prompt it calls (call =
-// tool.x), whose arguments the keys of its args object are, and the
-// backends its mock and sqlite blocks stand in for.
+// tool.x), whose arguments and questions the keys of its args and
+// answers objects are, the scopes and claims of its caller's token, and
+// the backends its mock and sqlite blocks stand in for.
 func (c *collector) test(n *node) {
 	c.declare(nil, KindTest, "", n.labelAt(0), n.rng)
 	scope := ""
@@ -16,6 +17,9 @@ func (c *collector) test(n *node) {
 	}
 	if a := n.attr("args"); a != nil && scope != "" {
 		c.keys(a.expr, KindArgument, scope)
+	}
+	if a := n.attr("answers"); a != nil && scope != "" {
+		c.keys(a.expr, KindQuestion, scope)
 	}
 	if a := n.attr("auth"); a != nil {
 		c.testAuth(a.expr)

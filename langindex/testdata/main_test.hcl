@@ -17,3 +17,9 @@ test "mine" {
   call = tool.mine
   auth = { subject = "alice", scopes = ["books:read"], claims = { tenant = "acme" } }
 }
+
+test "remove" {
+  call    = tool.remove
+  args    = { id = "x" }
+  answers = { agree = { action = "accept", content = { ok = true } }, elicit2 = { action = "decline" } }
+}
