@@ -28,7 +28,7 @@
 // that this package stays free of the protocol, and the protocol package
 // stays free of the language.
 //
-// An Index is immutable. With replaces one file's part and shares the
-// others, so an edit in one file of a 1,000-tool configuration costs the
-// parse of that file.
+// An Index is immutable, so any number of requests may read it at once.
+// With replaces one file's part and shares the others, so an edit in one
+// file of a 1,000-tool configuration costs the parse of that file.
 package langindex

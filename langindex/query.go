@@ -107,6 +107,8 @@ func sortRanges(rs []hcl.Range) {
 
 // Symbols returns the outline of file: its named blocks in source order,
 // each with its arguments and steps (a locals block with its values).
+// The symbols are the index's own, shared by the indexes With makes:
+// read them, do not change them.
 func (idx *Index) Symbols(file string) []*Symbol {
 	fi, ok := idx.files[file]
 	if !ok {
