@@ -70,7 +70,7 @@ var (
 	mcpName     = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 	argName     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	toolsetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
-	testName    = regexp.MustCompile(`^[^"\\\n\r$%]+$`)
+	testName    = regexp.MustCompile(`^[^"\\\x00-\x1f$%]+$`)
 	// scopeName is RFC 6749's scope-token, less $ and % (which would open
 	// an HCL template).
 	scopeName = regexp.MustCompile(`^[\x21\x23\x26-\x5B\x5D-\x7E]+$`)
@@ -94,7 +94,7 @@ var nameRules = map[Kind]struct {
 	KindStep:             {argName.MatchString, "letters, digits and '_', not starting with a digit (a '-' would read as a minus in expr-lang)"},
 	KindToolset:          {toolsetName.MatchString, "1 to 64 letters, digits, '_' and '-', starting with a letter or digit"},
 	KindLimit:            {toolsetName.MatchString, "1 to 64 letters, digits, '_' and '-', starting with a letter or digit"},
-	KindTest:             {testName.MatchString, "any text without quotes, backslashes, line breaks, '$' or '%'"},
+	KindTest:             {testName.MatchString, "any text without quotes, backslashes, control characters, '$' or '%'"},
 	KindScope:            {scopeName.MatchString, "printable characters without spaces, quotes, backslashes, '$' or '%'"},
 	KindClaim:            {argName.MatchString, "letters, digits and '_', not starting with a digit (it is read as auth.claims.<name>)"},
 	KindQuestion:         {argName.MatchString, "letters, digits and '_', not starting with a digit (it is read as answers.<key>)"},
