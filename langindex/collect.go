@@ -115,6 +115,9 @@ func (c *collector) owner(n *node, kind Kind) {
 	if kind == KindResourceTemplate {
 		c.uriTemplate(sym, scope, n.attr("uri_template"))
 	}
+	if kind == KindResource || kind == KindResourceTemplate {
+		c.serves(kind, l.name, n)
+	}
 	c.questions(sym, scope, n)
 	c.body(n, scope)
 }
@@ -146,6 +149,12 @@ func (c *collector) body(n *node, scope string) {
 			c.literalUse(KindBackend, "", b.attr("backend"))
 		case "ui":
 			c.literalUse(KindApp, "", b.attr("app"))
+		case "resource":
+			// A message's resource with uri alone is read through the
+			// server's resources; with text or blob it is inline.
+			if b.attr("text") == nil && b.attr("blob") == nil {
+				c.uriUse(b.attr("uri"))
+			}
 		}
 		c.body(b, scope)
 	}

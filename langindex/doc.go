@@ -21,7 +21,9 @@
 // whose `args = { ... }` keys are the tool's arguments; the auth block's
 // scopes by every `scopes = [...]` list, and its claims as
 // auth.claims.x and by the `claims` of tokens; the keys of questions
-// (elicit, sample, roots) as answers.x and by a test's answers.
+// (elicit, sample, roots) as answers.x and by a test's answers; and
+// resources and templates by the URIs that read them (a test's resource,
+// a prompt message's resource), which a rename leaves alone.
 //
 // Positions are hcl.Pos: Line and Column (in characters) and Byte. The
 // language server converts them to its protocol's units from Byte, so

@@ -85,6 +85,8 @@ type fileIndex struct {
 	refs    []ref
 	tokens  []Token
 	decls   map[key][]*Symbol // the symbols, by what they declare
+	uriRefs []uriRef
+	served  served
 }
 
 // Index is the names of one configuration: its files, each indexed on its

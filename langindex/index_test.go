@@ -68,6 +68,8 @@ func TestDefinition(t *testing.T) {
 		{"question key in a test's answers", spot{"main_test.hcl", `{ agree = {`, "agree"}, spot{"more.hcl", `key              = "agree"`, "agree"}},
 		{"default question key", spot{"more.hcl", `{{ answers.elicit2.action }}`, "elicit2"}, spot{"more.hcl", "elicit {\n    round", "elicit"}},
 		{"default question key in a test", spot{"main_test.hcl", `elicit2 = {`, "elicit2"}, spot{"more.hcl", "elicit {\n    round", "elicit"}},
+		{"resource by its URI", spot{"main.hcl", `uri = "library://policy"`, "library://policy"}, spot{"more.hcl", `resource "policy"`, "policy"}},
+		{"resource template by a URI it serves", spot{"main_test.hcl", `resource = "books://9780441172719?lang=fr"`, "books://9780441172719?lang=fr"}, spot{"main.hcl", `resource_template "book"`, "book"}},
 		{"a declaration is its own", spot{"main.hcl", `toolset "books"`, "books"}, spot{"main.hcl", `toolset "books"`, "books"}},
 		{"a limit", spot{"main.hcl", `limit "per_caller"`, "per_caller"}, spot{"main.hcl", `limit "per_caller"`, "per_caller"}},
 		{"a JSON block", spot{"json.hcl.json", `"lookup"`, "lookup"}, spot{"json.hcl.json", `"lookup"`, "lookup"}},
@@ -139,6 +141,7 @@ func TestReferences(t *testing.T) {
 			{"main.hcl", "http \"api\" {\n    path = \"/books/${steps", "api"},
 			{"main.hcl", "http \"api\" {\n    path  = \"/books/${args.isbn}", "api"},
 			{"main_test.hcl", `mock "api"`, "api"},
+			{"main_test.hcl", "mock \"api\" {\n    response {\n      json = { isbn", "api"},
 		}},
 		{"tool", spot{"main.hcl", `tool "search"`, "search"}, []spot{
 			{"main.hcl", `tool "search"`, "search"},
@@ -151,6 +154,10 @@ func TestReferences(t *testing.T) {
 			{"main.hcl", `variable "base_url"`, "base_url"},
 			{"main.hcl", "= var.base_url", "base_url"},
 			{"more.hcl", "var.base_url", "base_url"},
+		}},
+		{"resource, read by URI", spot{"more.hcl", `resource "policy"`, "policy"}, []spot{
+			{"main.hcl", `uri = "library://policy"`, "library://policy"},
+			{"more.hcl", `resource "policy"`, "policy"},
 		}},
 		{"step", spot{"main.hcl", `step "lookup"`, "lookup"}, []spot{
 			{"main.hcl", `step "lookup"`, "lookup"},

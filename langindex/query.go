@@ -15,6 +15,8 @@ type Name struct {
 	Owner string
 	// Range is the name as written at this place.
 	Range hcl.Range
+
+	byURI bool // a resource read by its URI, where the name is not written
 }
 
 // NameAt returns the name at pos in file, a use or a declaration (for
@@ -27,16 +29,21 @@ func (idx *Index) NameAt(file string, pos hcl.Pos) (Name, bool) {
 	at := hcl.Pos{Byte: fi.lines.offset(pos)}
 	var best Name
 	width := -1
-	consider := func(k key, r hcl.Range) {
+	consider := func(k key, r hcl.Range, byURI bool) {
 		if contains(r, at) && (width < 0 || r.End.Byte-r.Start.Byte < width) {
-			best, width = Name{Kind: k.kind, Name: k.name, Owner: k.owner, Range: r}, r.End.Byte-r.Start.Byte
+			best, width = Name{Kind: k.kind, Name: k.name, Owner: k.owner, Range: r, byURI: byURI}, r.End.Byte-r.Start.Byte
 		}
 	}
 	for _, r := range fi.refs {
-		consider(r.key, r.rng)
+		consider(r.key, r.rng, false)
 	}
 	for _, s := range fi.symbols {
-		consider(s.key(), s.NameRange)
+		consider(s.key(), s.NameRange, false)
+	}
+	for _, u := range fi.uriRefs {
+		if k, ok := idx.resolveURI(u.uri); ok {
+			consider(k, u.rng, true)
+		}
 	}
 	return best, width >= 0
 }
@@ -65,12 +72,14 @@ func (idx *Index) Definition(file string, pos hcl.Pos) (hcl.Range, bool) {
 
 // References returns every use of the name at pos in every file, sorted
 // by file and position, with its declarations when includeDecl is set.
+// A resource's uses include the URIs that read it (a test's resource,
+// a message's uri), which Rename leaves as they are.
 func (idx *Index) References(file string, pos hcl.Pos, includeDecl bool) []hcl.Range {
 	k, ok := idx.target(file, pos)
 	if !ok {
 		return nil
 	}
-	var out []hcl.Range
+	out := idx.uriUses(k)
 	for _, r := range idx.uses(k) {
 		out = append(out, r.rng)
 	}

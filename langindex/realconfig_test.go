@@ -82,6 +82,11 @@ func TestRealConfigs(t *testing.T) {
 					}
 					declared = append(declared, fmt.Sprintf("%s %s %s:%d", s.Kind, qualified(s.Owner, s.Name), p, s.NameRange.Start.Line))
 				}
+				for _, u := range idx.files[p].uriRefs {
+					if _, ok := idx.resolveURI(u.uri); !ok {
+						t.Errorf("%s:%d: the URI %q reads no resource", p, u.rng.Start.Line, u.uri)
+					}
+				}
 				for _, r := range idx.files[p].refs {
 					if got := textOf(files, r.rng); got != r.key.name {
 						t.Errorf("use of %s %q: its range covers %q", r.key.kind, r.key.name, got)

@@ -23,10 +23,14 @@ type Edit struct {
 // not allow for that kind, a name already declared in the same place, and
 // a position on no declared name.
 func (idx *Index) Rename(file string, pos hcl.Pos, newName string) (map[string][]Edit, error) {
-	k, ok := idx.target(file, pos)
+	at, ok := idx.NameAt(file, pos)
 	if !ok {
 		return nil, fmt.Errorf("there is no name to rename here")
 	}
+	if at.byURI {
+		return nil, fmt.Errorf("this URI reads the %s %q by its address, not its name; rename the %s at its block", describe(at.Kind), at.Name, describe(at.Kind))
+	}
+	k := key{at.Kind, at.Owner, at.Name}
 	decls := idx.declarations(k)
 	if len(decls) == 0 {
 		return nil, fmt.Errorf("%s %q is declared nowhere, so it cannot be renamed; declare it first", describe(k.kind), k.name)

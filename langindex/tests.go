@@ -24,6 +24,7 @@ func (c *collector) test(n *node) {
 	if a := n.attr("auth"); a != nil {
 		c.testAuth(a.expr)
 	}
+	c.uriUse(n.attr("resource"))
 	for _, b := range n.blocks {
 		if (b.typ == "mock" || b.typ == "sqlite") && len(b.labels) > 0 {
 			c.use(KindBackend, "", b.labels[0].name, b.labels[0].rng, false)

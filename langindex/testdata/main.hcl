@@ -79,4 +79,9 @@ prompt "plan" {
   message "user" {
     text = "Plan ${args.query} in ${local.page} books."
   }
+  message "user" {
+    resource {
+      uri = "library://policy"
+    }
+  }
 }

@@ -23,3 +23,12 @@ test "remove" {
   args    = { id = "x" }
   answers = { agree = { action = "accept", content = { ok = true } }, elicit2 = { action = "decline" } }
 }
+
+test "a book in French" {
+  resource = "books://9780441172719?lang=fr"
+  mock "api" {
+    response {
+      json = { isbn = "9780441172719" }
+    }
+  }
+}

@@ -39,3 +39,8 @@ tool "remove" {
     message = "Not removed: {{ answers.agree.action }}, {{ answers.elicit2.action }}"
   }
 }
+
+resource "policy" {
+  uri  = "library://policy"
+  text = "Books are lent for three weeks."
+}
