@@ -27,32 +27,13 @@ func (idx *Index) Rename(file string, pos hcl.Pos, newName string) (map[string][
 	if !ok {
 		return nil, fmt.Errorf("there is no name to rename here")
 	}
-	if at.byURI {
-		return nil, fmt.Errorf("this URI reads the %s %q by its address, not its name; rename the %s at its block", describe(at.Kind), at.Name, describe(at.Kind))
-	}
 	k := key{at.Kind, at.Owner, at.Name}
-	decls := idx.declarations(k)
-	if len(decls) == 0 {
-		return nil, fmt.Errorf("%s %q is declared nowhere, so it cannot be renamed; declare it first", describe(k.kind), k.name)
-	}
-	for _, d := range decls {
-		if d.implicit {
-			at := d.NameRange
-			return nil, fmt.Errorf("the %s at %s:%d:%d has no key attribute, so its key is the default %q: give it key = %q, then rename", blockType(d), at.Filename, at.Start.Line, at.Start.Column, k.name, newName)
-		}
+	decls, uses := idx.declarations(k), idx.uses(k)
+	if err := idx.refuseRename(at, decls, uses, newName); err != nil {
+		return nil, err
 	}
 	if newName == k.name {
 		return map[string][]Edit{}, nil
-	}
-	uses := idx.uses(k)
-	if err := checkNewName(k.kind, newName, uses); err != nil {
-		return nil, err
-	}
-	clash := k
-	clash.name = newName
-	if other := idx.declarations(clash); len(other) > 0 {
-		at := other[0].NameRange
-		return nil, fmt.Errorf("%s %q is already declared at %s:%d:%d; choose another name", describe(k.kind), newName, at.Filename, at.Start.Line, at.Start.Column)
 	}
 	edits := map[string][]Edit{}
 	add := func(r hcl.Range) {
@@ -68,6 +49,33 @@ func (idx *Index) Rename(file string, pos hcl.Pos, newName string) (map[string][
 		sort.Slice(es, func(i, j int) bool { return es[i].Range.Start.Byte < es[j].Range.Start.Byte })
 	}
 	return edits, nil
+}
+
+// refuseRename says why the name at can not become newName, or nil.
+func (idx *Index) refuseRename(at Name, decls []*Symbol, uses []ref, newName string) error {
+	if at.byURI {
+		return fmt.Errorf("this URI reads the %s %q by its address, not its name; rename the %s at its block", describe(at.Kind), at.Name, describe(at.Kind))
+	}
+	if len(decls) == 0 {
+		return fmt.Errorf("%s %q is declared nowhere, so it cannot be renamed; declare it first", describe(at.Kind), at.Name)
+	}
+	for _, d := range decls {
+		if d.implicit {
+			r := d.NameRange
+			return fmt.Errorf("the %s at %s:%d:%d has no key attribute, so its key is the default %q: give it key = %q, then rename", blockType(d), r.Filename, r.Start.Line, r.Start.Column, at.Name, newName)
+		}
+	}
+	if newName == at.Name {
+		return nil
+	}
+	if err := checkNewName(at.Kind, newName, uses); err != nil {
+		return err
+	}
+	if other := idx.declarations(key{at.Kind, at.Owner, newName}); len(other) > 0 {
+		r := other[0].NameRange
+		return fmt.Errorf("%s %q is already declared at %s:%d:%d; choose another name", describe(at.Kind), newName, r.Filename, r.Start.Line, r.Start.Column)
+	}
+	return nil
 }
 
 var (
