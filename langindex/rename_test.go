@@ -220,3 +220,11 @@ func TestRenameUndeclared(t *testing.T) {
 		t.Errorf("references of an undeclared name: %v, want its one use", refs)
 	}
 }
+
+func TestRenameToItself(t *testing.T) {
+	files, idx := fixture(t)
+	edits, err := idx.Rename("main.hcl", spot{"main.hcl", `tool "search"`, "search"}.pos(t, files), "search")
+	if err != nil || len(edits) != 0 {
+		t.Errorf("renaming to the same name: %v, %v; want no edits", edits, err)
+	}
+}
