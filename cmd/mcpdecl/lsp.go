@@ -27,7 +27,7 @@ func (*lspCmd) Help() string {
 func (*lspCmd) Run(s streams) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &lsp.Server{Version: buildVersion()}
+	srv := &lsp.Server{Version: buildVersion(), Index: lsp.NewNameIndex()}
 	err := srv.Run(ctx, os.Stdin, s.out)
 	switch {
 	case err == nil:
