@@ -50,8 +50,10 @@ var floors = map[string]int{
 	"limits":          2,
 	"observe/audit":   2,
 
-	// 3-5: backends: the contract, the shared checks, the kinds.
+	// 3-5: backends: the contract, the shared checks, the kinds; and
+	// the editor's index of names, which reads the language only.
 	"adapter":                     3,
+	"langindex":                   3,
 	"adapters/internal/check":     4,
 	"adapters/internal/checktest": 4,
 	// the token endpoint client the http and mcp adapters share
