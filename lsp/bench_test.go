@@ -70,6 +70,9 @@ func BenchmarkHeapAfterEdits(b *testing.B) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		b.ReportMetric(float64(m.HeapAlloc)/(1<<20), "heap-MB")
+		if err := c.shutdown(); err != nil { // the next session starts alone
+			b.Fatal(err)
+		}
 	}
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "CPU-ms/op")
 }

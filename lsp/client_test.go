@@ -19,6 +19,7 @@ import (
 type client struct {
 	t    testing.TB
 	out  *writer
+	in   io.Closer // the server's input
 	next int
 
 	mu      sync.Mutex
@@ -35,7 +36,7 @@ func startClient(t testing.TB, s *Server) *client {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &client{t: t, out: &writer{w: inW}, answers: map[string]chan message{}, diags: map[string][]Diagnostic{}, version: map[string]int{}, history: map[string][]int{},
+	c := &client{t: t, out: &writer{w: inW}, in: inW, answers: map[string]chan message{}, diags: map[string][]Diagnostic{}, version: map[string]int{}, history: map[string][]int{},
 		changed: make(chan string, 1024), done: make(chan error, 1)}
 	go func() {
 		err := s.Run(context.Background(), inR, outW)
@@ -203,6 +204,7 @@ func (c *client) diagnosticsFor(uri string, ok func([]Diagnostic) bool) []Diagno
 
 func (c *client) shutdown() error {
 	c.t.Helper()
+	defer c.in.Close()
 	c.call("shutdown", nil, nil)
 	c.notify("exit", nil)
 	select {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 )
 
@@ -31,6 +32,10 @@ type Source interface {
 	// ConfigPaths are the paths to load for the configuration of the
 	// file at path (its folder, or the file alone with its test file).
 	ConfigPaths(path string) []string
+	// ConfigFiles are the texts of every file of path's configuration,
+	// the editor's buffers before the disk, by path (langindex.Build
+	// takes them as they are).
+	ConfigFiles(path string) map[string][]byte
 	// Text is an open file's text as the editor has it.
 	Text(path string) (string, bool)
 	// Path and URI convert between the client's URIs and file paths.
@@ -53,6 +58,19 @@ func (src source) Overlay() map[string][]byte { return src.s.docs.overlay() }
 func (src source) ConfigPaths(path string) []string {
 	return unitOf(path, src.s.docs.overlay()).paths
 }
+func (src source) ConfigFiles(path string) map[string][]byte {
+	overlay := src.s.docs.overlay()
+	out := map[string][]byte{}
+	for _, f := range unitFiles(path, overlay) {
+		if text, ok := overlay[f]; ok {
+			out[f] = text
+		} else if text, err := os.ReadFile(f); err == nil {
+			out[f] = text
+		}
+	}
+	return out
+}
+
 func (src source) Text(path string) (string, bool) {
 	if doc := src.s.docs.get(path); doc != nil {
 		return doc.text.src, true

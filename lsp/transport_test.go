@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -156,8 +157,9 @@ func (index) Answer(_ context.Context, method string, params json.RawMessage, sr
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, err
 	}
-	text, _ := src.Text(src.Path(p.TextDocument.URI))
-	return map[string]any{"uri": p.TextDocument.URI, "offset": OffsetOf(text, p.Position)}, nil
+	path := src.Path(p.TextDocument.URI)
+	text, _ := src.Text(path)
+	return map[string]any{"uri": p.TextDocument.URI, "offset": OffsetOf(text, p.Position), "files": len(src.ConfigFiles(path))}, nil
 }
 
 func TestIndexHook(t *testing.T) {
@@ -165,13 +167,15 @@ func TestIndexHook(t *testing.T) {
 	if caps := c.initialize(); caps["definitionProvider"] != true || caps["hoverProvider"] != true {
 		t.Errorf("capabilities %v", caps)
 	}
-	uri := c.open("/tmp/x.hcl", "# é\nserver {}\n")
+	dir := folder(t, map[string]string{"other.hcl": "tool \"t\" {}\n", "x_test.hcl": ""})
+	uri := c.open(filepath.Join(dir, "x.hcl"), "# é\nserver {}\n") // never saved
 	var got struct {
 		Offset int `json:"offset"`
+		Files  int `json:"files"`
 	}
 	c.call("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": Position{1, 3}}, &got)
-	if got.Offset != 8 {
-		t.Errorf("offset %d, want 8", got.Offset)
+	if got.Offset != 8 || got.Files != 3 {
+		t.Errorf("offset %d, want 8; %d files, want the folder's 3", got.Offset, got.Files)
 	}
 }
 
