@@ -79,7 +79,29 @@ func (c *nameCache) indexOf(src Source, path string) *snapshot {
 	}
 	cur.idx = updated(old, cur.texts)
 	c.configs[key] = cur
+	c.forgetClosed(key, overlay)
 	return &snapshot{idx: cur.idx, texts: cur.texts, lines: map[string]*text{}}
+}
+
+// forgetClosed drops the index of every configuration but keep none of
+// whose files is open any more: a session that visits many folders
+// keeps only those the editor shows. The next request of a dropped one
+// builds it again.
+func (c *nameCache) forgetClosed(keep string, overlay map[string][]byte) {
+	for key, ci := range c.configs {
+		if key != keep && !anyOpen(ci.texts, overlay) {
+			delete(c.configs, key)
+		}
+	}
+}
+
+func anyOpen(texts, overlay map[string][]byte) bool {
+	for path := range texts {
+		if _, ok := overlay[path]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // updated is old's index brought to texts: built afresh the first time,

@@ -376,3 +376,24 @@ func TestUnsavedEditsAreSeen(t *testing.T) {
 		t.Errorf("references after server.hcl changed on disk: %+v", locs)
 	}
 }
+
+func TestClosedConfigurationsAreForgotten(t *testing.T) {
+	one, two := folder(t, shelf), folder(t, shelf)
+	s := newNameServer()
+	c := startClient(t, s)
+	c.initialize()
+	src := shelf["tools.hcl"]
+	where := at(t, src, "+ args.query", 8)
+	first := c.open(filepath.Join(one, "tools.hcl"), src)
+	var loc location
+	c.call("textDocument/definition", posParams(first, where), &loc)
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": first}})
+	second := c.open(filepath.Join(two, "tools.hcl"), src)
+	c.call("textDocument/definition", posParams(second, where), &loc)
+	cache := &s.Index.(*NameIndex).cache
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if len(cache.configs) != 1 || cache.configs[two] == nil {
+		t.Errorf("indexes kept for %v, want %s alone", slices.Collect(maps.Keys(cache.configs)), two)
+	}
+}
