@@ -397,3 +397,34 @@ func TestClosedConfigurationsAreForgotten(t *testing.T) {
 		t.Errorf("indexes kept for %v, want %s alone", slices.Collect(maps.Keys(cache.configs)), two)
 	}
 }
+
+// TestConcurrentNameRequestsDuringEdits sends requests without waiting
+// while the file changes: each answers from one consistent index (run
+// with -race, the cache's sharing is checked too).
+func TestConcurrentNameRequestsDuringEdits(t *testing.T) {
+	dir := folder(t, shelf)
+	c := startClient(t, newNameServer())
+	c.initialize()
+	src := shelf["tools.hcl"]
+	uri := c.open(filepath.Join(dir, "tools.hcl"), src)
+	where := at(t, src, "+ args.query", 8)
+	end := newText(src).position(len(src))
+	var ids []string
+	for i := range 20 {
+		c.change(uri, i+2, contentChange{Range: &Range{Start: end, End: end}, Text: "#"})
+		end.Character++
+		ids = append(ids, c.send("textDocument/definition", posParams(uri, where)))
+		ids = append(ids, c.send("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": uri}}))
+	}
+	want := wordRange(t, src, `arg "`, "query")
+	for i, id := range ids {
+		m := c.await(id)
+		if m.Error != nil {
+			t.Fatalf("request %s: %v", id, m.Error)
+		}
+		var loc location
+		if i%2 == 0 && (json.Unmarshal(m.Result, &loc) != nil || loc.Range != want) {
+			t.Errorf("definition %s: %s, want %+v", id, m.Result, want)
+		}
+	}
+}
