@@ -428,3 +428,40 @@ func TestConcurrentNameRequestsDuringEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesInTheJSONSyntax renames an argument of a .hcl.json file whose
+// strings escape: each edit lands on the name as written, in UTF-16
+// units after a "é".
+func TestNamesInTheJSONSyntax(t *testing.T) {
+	src := `{
+  "tool": {
+    "lookup": {
+      "description": "é \u00e9 finds an item.",
+      "arg": { "id": { "type": "integer" } },
+      "error": [
+        { "when": "status == 404", "message": "No \"é\" {{ args.id }}." }
+      ]
+    }
+  }
+}
+`
+	dir := folder(t, map[string]string{"items.hcl.json": src})
+	c := startClient(t, newNameServer())
+	c.initialize()
+	uri := c.open(filepath.Join(dir, "items.hcl.json"), src)
+	var loc location
+	c.call("textDocument/definition", posParams(uri, at(t, src, "args.id", 6)), &loc)
+	if want := wordRange(t, src, `"arg": { "`, "id"); loc.Range != want {
+		t.Errorf("definition %+v, want %+v", loc, want)
+	}
+	params := posParams(uri, at(t, src, "args.id", 5))
+	params["newName"] = "item_id"
+	var edit workspaceEdit
+	c.call("textDocument/rename", params, &edit)
+	got := applyClientEdits(t, src, edit.Changes[uri])
+	for _, want := range []string{`"arg": { "item_id": {`, `"No \"é\" {{ args.item_id }}."`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after the rename, no %s in\n%s", want, got)
+		}
+	}
+}
