@@ -31,6 +31,7 @@ const (
 	itemValue    = 12
 	itemEnum     = 13
 	itemStruct   = 22
+	itemFunction = 3
 )
 
 const snippetFormat = 2
