@@ -85,6 +85,9 @@ func (s *Server) completeAt(doc *document, before string, blocks []*hclsyntax.Bl
 	if m := referenceBefore.FindStringSubmatch(before); m != nil {
 		return s.referenceItems(doc, m[1], blocks)
 	}
+	if items, ok := s.scopeItems(doc, before, blocks); ok {
+		return items
+	}
 	switch {
 	case methodBefore.MatchString(before):
 		return plainItems(httpMethods, itemEnum, "HTTP method")
@@ -99,7 +102,7 @@ func (s *Server) completeAt(doc *document, before string, blocks []*hclsyntax.Bl
 	if bodyLineBefore.MatchString(before) {
 		return bodyItems(blocks)
 	}
-	return nil
+	return functionCallItems(before)
 }
 
 func (s *Server) referenceItems(doc *document, root string, blocks []*hclsyntax.Block) []completionItem {

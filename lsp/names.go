@@ -17,6 +17,7 @@ type configNames struct {
 	variables []string
 	locals    []string
 	backends  map[string][]string // by kind
+	claims    []argInfo           // the auth block's claim blocks
 }
 
 func (s *Server) namesOf(doc *document) configNames {
@@ -38,14 +39,14 @@ func (s *Server) namesOf(doc *document) configNames {
 		if !ok {
 			continue
 		}
-		names.add(body)
+		names.add(body, string(src))
 	}
 	slices.Sort(names.variables)
 	slices.Sort(names.locals)
 	return names
 }
 
-func (n *configNames) add(body *hclsyntax.Body) {
+func (n *configNames) add(body *hclsyntax.Body, src string) {
 	for _, b := range body.Blocks {
 		switch {
 		case b.Type == "variable" && len(b.Labels) == 1:
@@ -56,6 +57,8 @@ func (n *configNames) add(body *hclsyntax.Body) {
 			}
 		case b.Type == "backend" && len(b.Labels) == 2:
 			n.backends[b.Labels[0]] = append(n.backends[b.Labels[0]], b.Labels[1])
+		case b.Type == "auth":
+			n.claims = append(n.claims, claimsOf(b, src)...)
 		}
 	}
 }
@@ -145,4 +148,20 @@ func sourceOf(r hcl.Range, src string) string {
 		return ""
 	}
 	return src[r.Start.Byte:r.End.Byte]
+}
+
+// claimsOf are the claim blocks of an auth block, with their types.
+func claimsOf(auth *hclsyntax.Block, src string) []argInfo {
+	var out []argInfo
+	for _, b := range auth.Body.Blocks {
+		if b.Type != "claim" || len(b.Labels) != 1 {
+			continue
+		}
+		c := argInfo{name: b.Labels[0]}
+		if attr, ok := b.Body.Attributes["type"]; ok {
+			c.typ = sourceOf(attr.Expr.Range(), src)
+		}
+		out = append(out, c)
+	}
+	return out
 }
