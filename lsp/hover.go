@@ -29,7 +29,8 @@ type markupContent struct {
 
 // hover answers with the reference text of the block or attribute under
 // the cursor (docs/language.md, through langref), or the type and
-// description of the argument an args.NAME names, in HCL or in an
+// description of the argument an args.NAME names, the call a steps.NAME
+// makes, or the signature of a function called, in HCL or in an
 // expr-lang or {{ }} string.
 func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	var p textDocumentPosition
@@ -47,6 +48,12 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	offset := doc.text.offset(p.Position)
 	blocks := enclosing(body, offset)
 	if h := argHover(doc, blocks, offset); h != nil {
+		return h, nil
+	}
+	if h := stepHover(doc, blocks, offset); h != nil {
+		return h, nil
+	}
+	if h := functionHover(doc, offset); h != nil {
 		return h, nil
 	}
 	return referenceHover(doc.text, body, blocks, offset), nil
