@@ -32,7 +32,8 @@ func hasMechanicalFix(code string) bool {
 // codeAction answers with a quick fix for each diagnostic of the request
 // that carries one: the name a "Did you mean" offers in place of the
 // misspelt one, a description line for a missing description, an
-// annotations block for a writing tool that has none.
+// annotations block for a writing tool that has none, the folder and the
+// name for a file() whose path comes from the arguments.
 func (s *Server) codeAction(_ context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		TextDocument textDocumentIdentifier `json:"textDocument"`
@@ -57,7 +58,7 @@ func (s *Server) codeAction(_ context.Context, params json.RawMessage) (any, err
 			continue
 		}
 		out = append(out, codeAction{
-			Title: title, Kind: "quickfix", Diagnostics: []Diagnostic{d}, IsPreferred: d.Data.Replace != "",
+			Title: title, Kind: "quickfix", Diagnostics: []Diagnostic{d}, IsPreferred: d.Data.Replace != "" || d.Data.Arguments != "",
 			Edit: &workspaceEdit{Changes: map[string][]textEdit{p.TextDocument.URI: {edit}}},
 		})
 	}
@@ -67,6 +68,9 @@ func (s *Server) codeAction(_ context.Context, params json.RawMessage) (any, err
 func fixFor(doc *document, d Diagnostic) (string, textEdit, bool) {
 	if d.Data.Replace != "" {
 		return replaceFix(doc, d)
+	}
+	if d.Data.Arguments != "" {
+		return confineFix(doc, d)
 	}
 	body := parse(doc)
 	if body == nil {

@@ -43,6 +43,9 @@ type fix struct {
 	Replace string `json:"replace,omitempty"`
 	// Code is the lint code, for the mechanical fixes (codeaction.go).
 	Code string `json:"code,omitempty"`
+	// Arguments are what the diagnostic's range becomes: the folder and
+	// the name a file() of a path from the arguments is to be given as.
+	Arguments string `json:"arguments,omitempty"`
 }
 
 // lintDocs is the page with a section per code, anchored by the code in
@@ -81,6 +84,8 @@ func toDiagnostic(d *hcl.Diagnostic, t *text, textOf func(string) *text) Diagnos
 	}
 	if m := didYouMean.FindStringSubmatch(d.Detail); m != nil {
 		out.Data = &fix{Replace: m[1]}
+	} else if args, ok := confinedArguments(d); ok {
+		out.Data = &fix{Arguments: args}
 	} else if hasMechanicalFix(code) {
 		out.Data = &fix{Code: code}
 	}
