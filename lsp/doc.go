@@ -4,9 +4,11 @@
 //
 // It checks what `mcpdecl validate` checks (lang, table, the test
 // blocks, lint) on the editor's unsaved buffers, and answers formatting
-// (the bytes of `mcpdecl fmt`), the outline, hover (langref's text),
-// completion (langschema's tree, and the names of the tool under the
-// cursor) and code actions for the diagnostics that carry a fix.
+// (the bytes of `mcpdecl fmt`), the outline, hover (langref's text, the
+// call a step makes, a function's signature), completion (langschema's
+// tree, the names of the tool under the cursor, and the functions:
+// expr-lang's in programs, eval's in HCL) and code actions for the
+// diagnostics that carry a fix.
 //
 // The JSON-RPC 2.0 layer is this package's own (jsonrpc.go and the
 // dispatch in server.go), a few hundred lines. The Go LSP libraries
