@@ -193,16 +193,19 @@ func blockItem(b *langschema.Node, path []string) completionItem {
 // typed often does not parse (args. with nothing after it), and a parse
 // error can lose the blocks around it; so when the text has errors, the
 // cursor's line is blanked (same offsets) and the rest parsed instead.
+// The top-level item around the cursor is tried first (complete_span.go).
 func blocksForCompletion(doc *document, offset, lineStart int) []*hclsyntax.Block {
+	if blocks, ok := blocksInTopItem(doc, offset, lineStart); ok {
+		return blocks
+	}
+	return blocksInWholeFile(doc, offset, lineStart)
+}
+
+func blocksInWholeFile(doc *document, offset, lineStart int) []*hclsyntax.Block {
 	src := doc.text.src
 	f, diags := hclsyntax.ParseConfig([]byte(src), doc.path, hcl.InitialPos)
 	if diags.HasErrors() {
-		lineEnd := strings.IndexByte(src[lineStart:], '\n')
-		if lineEnd < 0 {
-			lineEnd = len(src) - lineStart
-		}
-		blanked := src[:lineStart] + strings.Repeat(" ", lineEnd) + src[lineStart+lineEnd:]
-		f, _ = hclsyntax.ParseConfig([]byte(blanked), doc.path, hcl.InitialPos)
+		f, _ = hclsyntax.ParseConfig([]byte(blankLine(src, lineStart)), doc.path, hcl.InitialPos)
 	}
 	if f == nil {
 		return nil

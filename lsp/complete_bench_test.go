@@ -3,20 +3,25 @@ package lsp
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // BenchmarkCompletionOfFunctions is one completion request for a name
-// typed in a program string at the end of a large configuration: the
-// parse that finds the blocks around the cursor, and the function list.
+// typed in a program string amid a large configuration, its quote and
+// braces closed as an editor closes them: the parse that finds the
+// blocks around the cursor, and the function list.
 func BenchmarkCompletionOfFunctions(b *testing.B) {
 	for _, tools := range []int{10, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", tools), func(b *testing.B) {
-			src := largeText(b, tools) + "tool \"typing\" {\n  result {\n    text = \"len(args) > 0 && up"
+			large := largeText(b, tools)
+			half := strings.Index(large[len(large)/2:], "\ntool ") + len(large)/2 + 1
+			typed := "tool \"typing\" {\n  result {\n    text = \"len(args) > 0 && up"
+			src := large[:half] + typed + "\"\n  }\n}\n\n" + large[half:]
 			c := startClient(b, benchServer())
 			c.initialize()
 			uri := c.open(filepath.Join(b.TempDir(), "large.hcl"), src)
-			at := newText(src).position(len(src))
+			at := newText(src).position(half + len(typed))
 			b.ResetTimer()
 			for range b.N {
 				var list completionList
