@@ -49,6 +49,8 @@ type compiler struct {
 	// pendingHeaders holds the x-mcp-header mapping of the tool being
 	// compiled, found while reading its input_schema.
 	pendingHeaders map[string]string
+	// shared holds the one copy of schemas and types that items share.
+	shared shared
 }
 
 // Compile turns cfg into a table. Every problem is reported; the

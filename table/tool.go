@@ -260,7 +260,7 @@ func (c *compiler) compileAnnotations(a *lang.Annotations) map[string]any {
 				"A read-only tool cannot be destructive. Set read_only = false or destructive = false.")})
 		}
 	}
-	return out
+	return c.shared.doc(out)
 }
 
 func (c *compiler) duration(attr *hcl.Attribute) time.Duration {
