@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"math/big"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -130,18 +129,26 @@ func compactTraversal(t hcl.Traversal) (hcl.Traversal, bool) {
 	return out, true
 }
 
+// CompactValue copies a string or number value (its text or digits are
+// the parser's when it was written as a literal); other values are
+// returned as they are.
+func CompactValue(v cty.Value) cty.Value {
+	c, _ := compactValue(v)
+	return c
+}
+
 // compactValue copies a literal: the parser's strings and numbers are in
 // its memory too. Other values (there are none in literals but null and
 // bool) are kept.
 func compactValue(v cty.Value) (cty.Value, bool) {
-	if v.IsNull() || !v.IsKnown() || v.IsMarked() {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || v.IsMarked() {
 		return v, true
 	}
 	switch v.Type() {
 	case cty.String:
 		return cty.StringVal(strings.Clone(v.AsString())), true
 	case cty.Number:
-		return cty.NumberVal(new(big.Float).Copy(v.AsBigFloat())), true
+		return cty.NumberVal(v.AsBigFloat()), true // AsBigFloat copies
 	}
 	return v, true
 }

@@ -73,6 +73,12 @@ func (c *compiler) share(args *Args) {
 	args.Type = c.shared.ctyType(args.Type)
 	for _, a := range args.List {
 		a.Type = c.shared.ctyType(a.Type)
+		a.Name, a.Description = c.shared.str(a.Name), c.shared.str(a.Description)
+		a.Enum = c.shared.strs(a.Enum)
+		a.Default = eval.CompactValue(a.Default)
+	}
+	for _, v := range args.Validations {
+		v.Uses = c.shared.strs(v.Uses)
 	}
 }
 
