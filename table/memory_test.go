@@ -13,9 +13,9 @@ import (
 
 // liveBytesPerTool is the budget of what a compiled table keeps per tool
 // of an import-like configuration (internal/largecfg), once the load's
-// garbage is collected. It was 8.8 KB while every tool held its own
-// schemas and annotations (89 MB for 10,000 served tools).
-const liveBytesPerTool = 5000
+// garbage is collected (3.6 KB now). It was 7.6 KB while every tool held its own
+// schemas and annotations.
+const liveBytesPerTool = 4500
 
 // TestTableMemoryPerTool: the table of a generated 2,000-tool config keeps
 // at most liveBytesPerTool per tool of live heap.

@@ -3,7 +3,6 @@ package table
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,11 +19,9 @@ import (
 // parsed file pins a page of its garbage. The values are immutable once
 // compiled, so sharing them changes nothing a call or a listing sees.
 type shared struct {
-	docs    map[string]map[string]any
-	lists   map[string][]any
+	docs    map[string]sharedValue
 	types   map[string]cty.Type
 	strings map[string]string
-	key     strings.Builder
 }
 
 // str returns the shared copy of s.
@@ -55,54 +52,91 @@ func (s *shared) doc(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	n := make(map[string]any, len(m))
-	for k, v := range m {
-		n[s.str(k)] = s.value(v)
-	}
-	s.key.Reset()
-	writeKey(&s.key, n)
-	if prev, ok := s.docs[s.key.String()]; ok {
-		return prev
-	}
-	if s.docs == nil {
-		s.docs = map[string]map[string]any{}
-	}
-	s.docs[s.key.String()] = n
-	return n
+	d, _ := s.value(m)
+	return d.(map[string]any)
 }
 
-func (s *shared) list(l []any) []any {
-	n := make([]any, len(l))
-	for i, v := range l {
-		n[i] = s.value(v)
-	}
-	s.key.Reset()
-	writeKey(&s.key, n)
-	if prev, ok := s.lists[s.key.String()]; ok {
-		return prev
-	}
-	if s.lists == nil {
-		s.lists = map[string][]any{}
-	}
-	s.lists[s.key.String()] = n
-	return n
+// sharedValue is a document or list already held, with the short text
+// that stands for it in the keys of the documents holding it.
+type sharedValue struct {
+	value any
+	id    string
 }
 
-func (s *shared) value(v any) any {
+// value returns the shared copy of v and a text that tells it apart from
+// any value that differs in a key, a value or a value's Go type. A map or
+// list is looked up by the keys of its entries, whose own maps and lists
+// are already shared, so each is read once.
+func (s *shared) value(v any) (any, string) {
 	switch v := v.(type) {
+	case nil:
+		return nil, "n"
 	case map[string]any:
-		return s.doc(v)
+		return s.sharedMap(v)
 	case []any:
-		if len(v) == 0 {
-			return v
-		}
-		return s.list(v)
+		return s.sharedList(v)
 	case string:
-		return s.str(v)
+		return s.str(v), "s" + strconv.Itoa(len(v)) + ":" + v
 	case json.Number:
-		return json.Number(s.str(string(v)))
+		return json.Number(s.str(string(v))), "j" + string(v) + ";"
+	case bool:
+		return v, strconv.FormatBool(v)
 	}
-	return v
+	return v, fmt.Sprintf("%T:%#v;", v, v)
+}
+
+func (s *shared) sharedMap(m map[string]any) (any, string) {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	vals := make([]any, len(names))
+	key := []byte{'{'}
+	for i, k := range names {
+		var id string
+		vals[i], id = s.value(m[k])
+		key = strconv.AppendInt(key, int64(len(k)), 10)
+		key = append(key, ':')
+		key = append(key, k...)
+		key = append(key, id...)
+	}
+	if prev, ok := s.docs[string(key)]; ok {
+		return prev.value, prev.id
+	}
+	n := make(map[string]any, len(m))
+	for i, k := range names {
+		n[s.str(k)] = vals[i]
+	}
+	return n, s.keep(key, n)
+}
+
+func (s *shared) sharedList(l []any) (any, string) {
+	if len(l) == 0 {
+		return l, "[]"
+	}
+	n := make([]any, len(l))
+	key := []byte{'['}
+	for i, v := range l {
+		var id string
+		n[i], id = s.value(v)
+		key = append(key, id...)
+		key = append(key, ',')
+	}
+	if prev, ok := s.docs[string(key)]; ok {
+		return prev.value, prev.id
+	}
+	return n, s.keep(key, n)
+}
+
+// keep records v as the shared value of key and returns its id.
+func (s *shared) keep(key []byte, v any) string {
+	if s.docs == nil {
+		s.docs = map[string]sharedValue{}
+	}
+	id := "#" + strconv.Itoa(len(s.docs)) + ";"
+	s.docs[string(key)] = sharedValue{value: v, id: id}
+	return id
 }
 
 // ctyType returns the shared copy of a type equal to t, built with shared
@@ -159,43 +193,4 @@ func (s *shared) rebuild(t cty.Type) cty.Type {
 		return cty.Map(s.ctyType(t.ElementType()))
 	}
 	return t
-}
-
-// writeKey writes a text that tells apart any two JSON-ready values
-// that differ in a key, a value or a value's Go type.
-func writeKey(b *strings.Builder, v any) {
-	switch v := v.(type) {
-	case nil:
-		b.WriteString("n")
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteString("{")
-		for _, k := range keys {
-			b.WriteString(strconv.Quote(k))
-			writeKey(b, v[k])
-		}
-		b.WriteString("}")
-	case []any:
-		b.WriteString("[")
-		for _, e := range v {
-			writeKey(b, e)
-			b.WriteString(",")
-		}
-		b.WriteString("]")
-	case string:
-		b.WriteString("s")
-		b.WriteString(strconv.Quote(v))
-	case bool:
-		b.WriteString(strconv.FormatBool(v))
-	case json.Number:
-		b.WriteString("j" + string(v) + ";")
-	case *big.Float:
-		b.WriteString("f" + v.Text('g', -1) + ";")
-	default:
-		fmt.Fprintf(b, "%T:%#v;", v, v)
-	}
 }
