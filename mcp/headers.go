@@ -17,6 +17,11 @@ const (
 	HeaderParamPrefix     = "Mcp-Param-"
 )
 
+// protocolVersionKey is HeaderProtocolVersion as net/http stores it. The
+// spelling the specification uses is not canonical, and a lookup with it
+// allocates its canonical copy on every request; this one does not.
+const protocolVersionKey = "Mcp-Protocol-Version"
+
 // decodeHeaderValue validates a header value and decodes the base64 sentinel
 // form `=?base64?…?=` that clients use for non-ASCII values, control
 // characters, surrounding spaces and sentinel look-alikes. ok is false

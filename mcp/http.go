@@ -376,7 +376,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 // response accepts a client's answer to a server→client request (legacy);
 // a modern client never sends one, so there it is -32600.
 func (h *httpHandler) response(w http.ResponseWriter, r *http.Request, m *Message, sess *session) {
-	if VersionEra(r.Header.Get(HeaderProtocolVersion)) == EraModern {
+	if VersionEra(r.Header.Get(protocolVersionKey)) == EraModern {
 		writeJSON(w, http.StatusBadRequest, encodeError(m.ID, ladderErr(CodeInvalidRequest, "invalid request: responses are not accepted")))
 		return
 	}

@@ -65,6 +65,9 @@ func parseAllowedHosts(list []string) []allowedHost {
 
 // splitHost splits "name", "name:port", "[::1]" and "[::1]:port".
 func splitHost(hostport string) (name, port string) {
+	if !strings.Contains(hostport, ":") { // no port: skip SplitHostPort's error value
+		return strings.Trim(hostport, "[]"), ""
+	}
 	if n, p, err := net.SplitHostPort(hostport); err == nil {
 		return n, p
 	}

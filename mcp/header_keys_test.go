@@ -1,0 +1,41 @@
+package mcp
+
+import (
+	"net/http"
+	"net/textproto"
+	"testing"
+)
+
+// TestProtocolVersionKeyIsCanonical: the version header is looked up by
+// its canonical spelling, which must be the one net/http stores it under,
+// or the lookup would find nothing.
+func TestProtocolVersionKeyIsCanonical(t *testing.T) {
+	if want := textproto.CanonicalMIMEHeaderKey(HeaderProtocolVersion); protocolVersionKey != want {
+		t.Fatalf("protocolVersionKey = %q, net/http stores %s as %q", protocolVersionKey, HeaderProtocolVersion, want)
+	}
+	h := http.Header{}
+	h.Set(HeaderProtocolVersion, Version20260728)
+	if got := testing.AllocsPerRun(100, func() { _ = h.Get(protocolVersionKey) }); got != 0 {
+		t.Errorf("looking the version header up allocates %v times; it must not", got)
+	}
+}
+
+// TestSplitHost covers each form a Host header or an allowed host takes;
+// the forms without a port skip net.SplitHostPort and its error value.
+func TestSplitHost(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"example.com":      {"example.com", ""},
+		"example.com:8080": {"example.com", "8080"},
+		"127.0.0.1":        {"127.0.0.1", ""},
+		"[::1]":            {"::1", ""},
+		"[::1]:443":        {"::1", "443"},
+		"":                 {"", ""},
+	} {
+		if name, port := splitHost(in); name != want[0] || port != want[1] {
+			t.Errorf("splitHost(%q) = %q, %q; want %q, %q", in, name, port, want[0], want[1])
+		}
+	}
+	if got := testing.AllocsPerRun(100, func() { splitHost("127.0.0.1") }); got != 0 {
+		t.Errorf("splitHost of a host without a port allocates %v times; it must not", got)
+	}
+}
