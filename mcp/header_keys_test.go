@@ -6,16 +6,27 @@ import (
 	"testing"
 )
 
-// TestProtocolVersionKeyIsCanonical: the version header is looked up by
-// its canonical spelling, which must be the one net/http stores it under,
-// or the lookup would find nothing.
-func TestProtocolVersionKeyIsCanonical(t *testing.T) {
+// TestHeaderKeysAreCanonical: the headers read per request are looked up
+// by the spelling net/http stores them under (first, or the map itself),
+// which finds nothing unless that spelling is canonical.
+func TestHeaderKeysAreCanonical(t *testing.T) {
+	for _, key := range []string{protocolVersionKey, HeaderMethod, HeaderName, HeaderSessionID, "Origin", "Content-Type", "Accept"} {
+		if want := textproto.CanonicalMIMEHeaderKey(key); key != want {
+			t.Errorf("header key %q is looked up directly; net/http stores it as %q", key, want)
+		}
+	}
 	if want := textproto.CanonicalMIMEHeaderKey(HeaderProtocolVersion); protocolVersionKey != want {
-		t.Fatalf("protocolVersionKey = %q, net/http stores %s as %q", protocolVersionKey, HeaderProtocolVersion, want)
+		t.Errorf("protocolVersionKey = %q, net/http stores %s as %q", protocolVersionKey, HeaderProtocolVersion, want)
 	}
 	h := http.Header{}
 	h.Set(HeaderProtocolVersion, Version20260728)
-	if got := testing.AllocsPerRun(100, func() { _ = h.Get(protocolVersionKey) }); got != 0 {
+	if got := first(h, protocolVersionKey); got != Version20260728 {
+		t.Errorf("first(version header) = %q, want %q", got, Version20260728)
+	}
+	if got := first(h, HeaderSessionID); got != "" {
+		t.Errorf("first(an absent header) = %q, want none", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { _ = first(h, protocolVersionKey) }); got != 0 {
 		t.Errorf("looking the version header up allocates %v times; it must not", got)
 	}
 }

@@ -122,7 +122,7 @@ func isLoopbackName(host string) bool {
 // same-host origins (the Host itself passed hostOK) and origins whose host
 // is a name of this server, such as loopback origins on loopback.
 func (h *hostRule) originOK(r *http.Request) bool {
-	o := r.Header.Get("Origin")
+	o := first(r.Header, "Origin")
 	if o == "" {
 		return true
 	}
