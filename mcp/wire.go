@@ -202,11 +202,11 @@ func (r *jsonReader) str() (lit []byte, plain, ok bool) {
 	r.i++ // '"'
 	plain = true
 	for r.i < len(r.b) {
-		i := r.i
-		for i < len(r.b) && plainByte[r.b[i]] {
+		b, i := r.b, r.i // locals: the loop then keeps them in registers
+		for i < len(b) && plainByte[b[i]] {
 			i++
 		}
-		if r.i = i; i == len(r.b) {
+		if r.i = i; i == len(b) {
 			break
 		}
 		switch c := r.b[r.i]; {
