@@ -88,3 +88,5 @@ func (r *Regexp) SubexpNames() []string { return r.Regexp().SubexpNames() }
 func (r *Regexp) Split(s string, n int) []string { return r.Regexp().Split(s, n) }
 
 func (r *Regexp) FindIndex(b []byte) []int { return r.Regexp().FindIndex(b) }
+
+func (r *Regexp) FindAllIndex(b []byte, n int) [][]int { return r.Regexp().FindAllIndex(b, n) }
