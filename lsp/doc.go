@@ -24,6 +24,7 @@
 // diagnostic where the editor shows it.
 //
 // Definition, references, rename and semantic tokens belong to an index
-// of the configuration built elsewhere; Server.Index (hooks.go) is where
-// it plugs in.
+// of the configuration's names; Server.Index (hooks.go) is where it
+// plugs in, and NameIndex (names_index.go, over package langindex) is
+// the one `mcpdecl lsp` runs with.
 package lsp

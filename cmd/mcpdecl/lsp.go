@@ -21,13 +21,13 @@ func (*lspCmd) Help() string {
 		`(VS Code's extension in editors/vscode does; for others see README.md, "Other editors"). ` +
 		`It reads the Language Server Protocol on stdin and writes it on stdout: diagnostics as ` +
 		`mcpdecl validate gives them (lint included) on the unsaved text, formatting as mcpdecl fmt, ` +
-		`outline, hover, completion and quick fixes. Exit status 0 after the client's shutdown and exit, 1 otherwise.`
+		`outline, hover, completion, quick fixes, and definition, references, rename and semantic tokens for every name. Exit status 0 after the client's shutdown and exit, 1 otherwise.`
 }
 
 func (*lspCmd) Run(s streams) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &lsp.Server{Version: buildVersion()}
+	srv := &lsp.Server{Version: buildVersion(), Index: lsp.NewNameIndex()}
 	err := srv.Run(ctx, os.Stdin, s.out)
 	switch {
 	case err == nil:
