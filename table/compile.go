@@ -3,7 +3,6 @@ package table
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
@@ -137,7 +137,7 @@ func (c *compiler) staticScope() *adapter.Scope {
 
 // leadingClass is a pattern's start that no value beginning with "-" can
 // match: an anchored class of letters and digits, or \d / \w.
-var leadingClass = regexp.MustCompile(`^\^(\\[dw]|\[(?:[A-Za-z0-9_.]|[A-Za-z0-9]-[A-Za-z0-9]|\\[dw])+\])`)
+var leadingClass = lazyregexp.New(`^\^(\\[dw]|\[(?:[A-Za-z0-9_.]|[A-Za-z0-9]-[A-Za-z0-9]|\\[dw])+\])`)
 
 // noLeadingDash reports whether an argument's schema rules out a value
 // that starts with "-": every enum value, its pattern's start, or for a
