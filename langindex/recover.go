@@ -1,7 +1,6 @@
 package langindex
 
 import (
-	"regexp"
 	"runtime"
 	"slices"
 	"sync"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // parseNative reads a native-syntax file into blocks, parsing each
@@ -74,7 +75,7 @@ func treeOf(f *hcl.File, ln *lines) []*node {
 
 // blockHeader is a line that opens a top-level block: a type at the
 // start of the line, labels, and a brace.
-var blockHeader = regexp.MustCompile(`(?m)^[A-Za-z_][A-Za-z0-9_-]*([ \t]+("[^"\n]*"|[A-Za-z_][A-Za-z0-9_-]*))*[ \t]*\{`)
+var blockHeader = lazyregexp.New(`(?m)^[A-Za-z_][A-Za-z0-9_-]*([ \t]+("[^"\n]*"|[A-Za-z_][A-Za-z0-9_-]*))*[ \t]*\{`)
 
 // blockStarts returns the offsets of the lines that look like the start
 // of a top-level block, and 0.

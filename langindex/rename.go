@@ -2,12 +2,13 @@ package langindex
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // Edit replaces the text of Range by NewText.
@@ -79,13 +80,13 @@ func (idx *Index) refuseRename(at Name, decls []*Symbol, uses []ref, newName str
 }
 
 var (
-	mcpName     = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-	argName     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	toolsetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
-	testName    = regexp.MustCompile(`^[^"\\\x00-\x1f$%]+$`)
+	mcpName     = lazyregexp.New(`^[A-Za-z0-9_.-]{1,128}$`)
+	argName     = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	toolsetName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+	testName    = lazyregexp.New(`^[^"\\\x00-\x1f$%]+$`)
 	// scopeName is RFC 6749's scope-token, less $ and % (which would open
 	// an HCL template).
-	scopeName = regexp.MustCompile(`^[\x21\x23\x26-\x5B\x5D-\x7E]+$`)
+	scopeName = lazyregexp.New(`^[\x21\x23\x26-\x5B\x5D-\x7E]+$`)
 )
 
 // nameRules are the rules of docs/language.md, section 2, by kind, with

@@ -3,13 +3,13 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/langref"
 	"github.com/mcpdecl/mcpdecl/langschema"
 )
@@ -38,12 +38,12 @@ const snippetFormat = 2
 
 // What the text before the cursor may be.
 var (
-	referenceBefore = regexp.MustCompile(`\b(args|var|local|steps)\.([A-Za-z0-9_]*)$`)
-	stepFieldBefore = regexp.MustCompile(`\bsteps\.([A-Za-z0-9_]+)\.([A-Za-z0-9_]*)$`)
-	methodBefore    = regexp.MustCompile(`^\s*method\s*=\s*"[A-Za-z]*$`)
-	callLabelBefore = regexp.MustCompile(`^\s*([a-z]+)\s+"[A-Za-z0-9_\-]*$`)
-	backendBefore   = regexp.MustCompile(`^\s*backend\s+"[a-z]*$`)
-	bodyLineBefore  = regexp.MustCompile(`^\s*[A-Za-z_]*$`)
+	referenceBefore = lazyregexp.New(`\b(args|var|local|steps)\.([A-Za-z0-9_]*)$`)
+	stepFieldBefore = lazyregexp.New(`\bsteps\.([A-Za-z0-9_]+)\.([A-Za-z0-9_]*)$`)
+	methodBefore    = lazyregexp.New(`^\s*method\s*=\s*"[A-Za-z]*$`)
+	callLabelBefore = lazyregexp.New(`^\s*([a-z]+)\s+"[A-Za-z0-9_\-]*$`)
+	backendBefore   = lazyregexp.New(`^\s*backend\s+"[a-z]*$`)
+	bodyLineBefore  = lazyregexp.New(`^\s*[A-Za-z_]*$`)
 )
 
 var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}

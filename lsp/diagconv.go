@@ -1,12 +1,12 @@
 package lsp
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/lint"
 )
 
@@ -59,11 +59,11 @@ const (
 
 // didYouMean finds the suggestion in a detail: `Did you mean "name"?` or
 // `Did you mean args.name?`.
-var didYouMean = regexp.MustCompile(`Did you mean "?([A-Za-z0-9_.\-]+?)"?\?`)
+var didYouMean = lazyregexp.New(`Did you mean "?([A-Za-z0-9_.\-]+?)"?\?`)
 
 // rangeInText finds the ranges that details quote, as hcl prints them:
 // file:3,5-9 or file:3,5-4,2.
-var rangeInText = regexp.MustCompile(`([^\s"(]+\.hcl(?:\.json)?):(\d+),(\d+)-(?:(\d+),)?(\d+)`)
+var rangeInText = lazyregexp.New(`([^\s"(]+\.hcl(?:\.json)?):(\d+),(\d+)-(?:(\d+),)?(\d+)`)
 
 // toDiagnostic converts one diagnostic, positions through t (its file's
 // text) and the related places through textOf.

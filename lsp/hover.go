@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/langref"
 )
 
@@ -60,7 +60,7 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 }
 
 // argReference is args.NAME around the cursor.
-var argReference = regexp.MustCompile(`args\.([A-Za-z_][A-Za-z0-9_]*)`)
+var argReference = lazyregexp.New(`args\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 func argHover(doc *document, blocks []*hclsyntax.Block, offset int) *hoverResult {
 	start, end := wordAround(doc.text.src, offset)

@@ -3,10 +3,10 @@ package lsp
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -22,7 +22,7 @@ type unit struct {
 
 // serverBlock finds a top-level server block in a file's text without
 // parsing it (a file being typed may not parse).
-var serverBlock = regexp.MustCompile(`(?m)^server\s*\{|^\s*"server"\s*:`)
+var serverBlock = lazyregexp.New(`(?m)^server\s*\{|^\s*"server"\s*:`)
 
 // unitOf is the configuration of the file at path, as validate sees
 // it: its folder's files together (test files included), unless the

@@ -24,6 +24,7 @@ var floors = map[string]int{
 	"internal/english":      0,
 	"internal/jsonenc":      0,
 	"internal/memo":         0,
+	"internal/lazyregexp":   0,
 	"internal/regularfile":  0,
 	"internal/guessable":    0,
 	"internal/fastschema":   0,
