@@ -1,16 +1,17 @@
 package lsp
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // confinedCall is the two-argument call the "File path from the
 // arguments" error shows: file("notes", args.name). A suggestion with a
 // placeholder (<folder>) is the author's to complete and has no fix.
-var confinedCall = regexp.MustCompile(`as two arguments: (?:file|filebase64)\((.+)\)\. The file is then read only`)
+var confinedCall = lazyregexp.New(`as two arguments: (?:file|filebase64)\((.+)\)\. The file is then read only`)
 
 // confinedArguments are the arguments of the call an unconfined file()
 // should be, from its diagnostic's detail.

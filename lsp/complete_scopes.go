@@ -1,20 +1,21 @@
 package lsp
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // What the text before the cursor may be, past args., var., local. and
 // steps.: the names whose meaning depends on where the cursor is.
 var (
-	eachBefore     = regexp.MustCompile(`\beach\.([A-Za-z0-9_]*)$`)
-	claimsBefore   = regexp.MustCompile(`\bauth\.claims\.([A-Za-z0-9_]*)$`)
-	answersBefore  = regexp.MustCompile(`\banswers\.([A-Za-z0-9_]*)$`)
-	functionBefore = regexp.MustCompile(`(^|[^A-Za-z0-9_.$])[A-Za-z_][A-Za-z0-9_]*$`)
+	eachBefore     = lazyregexp.New(`\beach\.([A-Za-z0-9_]*)$`)
+	claimsBefore   = lazyregexp.New(`\bauth\.claims\.([A-Za-z0-9_]*)$`)
+	answersBefore  = lazyregexp.New(`\banswers\.([A-Za-z0-9_]*)$`)
+	functionBefore = lazyregexp.New(`(^|[^A-Za-z0-9_.$])[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 // scopeItems completes each., auth.claims. and answers.; ok is false when
@@ -104,9 +105,9 @@ func functionCallItems(before string) []completionItem {
 	}
 	switch stringContext(before) {
 	case inProgram:
-		return functionItems(programFunctions, "expr-lang")
+		return functionItems(programFunctions(), "expr-lang")
 	case inHCL:
-		return functionItems(configFunctions, "function")
+		return functionItems(configFunctions(), "function")
 	}
 	return nil
 }

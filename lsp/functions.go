@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr/builtin"
 	"github.com/zclconf/go-cty/cty/function"
@@ -21,8 +22,9 @@ type funcInfo struct {
 // expr-lang itself so a new release brings its new ones: what the
 // programs in strings (when, result.text, {{ }} pieces) may call. now is
 // disabled by eval (a program's answer must not depend on the clock), and
-// names starting with $ are the compiler's own.
-var programFunctions = func() map[string]funcInfo {
+// names starting with $ are the compiler's own. Like configFunctions, the
+// table is made on first use, not when mcpdecl starts.
+var programFunctions = sync.OnceValue(func() map[string]funcInfo {
 	out := map[string]funcInfo{}
 	for _, f := range builtin.Builtins {
 		if f.Name == "now" || strings.HasPrefix(f.Name, "$") {
@@ -31,7 +33,7 @@ var programFunctions = func() map[string]funcInfo {
 		out[f.Name] = funcInfo{name: f.Name, signature: builtinSignature(f)}
 	}
 	return out
-}()
+})
 
 // builtinSignature is a builtin's first Go signature, with the name in
 // place of func ("len(any) int"); a predicate (filter, map, all, ...)
@@ -67,7 +69,7 @@ func goSignature(t reflect.Type) string {
 
 // configFunctions are the functions of HCL expressions (outside strings,
 // and inside ${ }): eval's table, mcpdecl's own and cty's curated ones.
-var configFunctions = func() map[string]funcInfo {
+var configFunctions = sync.OnceValue(func() map[string]funcInfo {
 	table := eval.Functions("", &eval.Env{})
 	out := map[string]funcInfo{}
 	for _, name := range eval.FunctionNames() {
@@ -78,7 +80,7 @@ var configFunctions = func() map[string]funcInfo {
 		out[name] = funcInfo{name: name, signature: ctySignature(name, fn), doc: fn.Description()}
 	}
 	return out
-}()
+})
 
 func ctySignature(name string, fn function.Function) string {
 	var params []string

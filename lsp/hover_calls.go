@@ -2,17 +2,17 @@ package lsp
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // stepReference is steps.NAME around the cursor.
-var stepReference = regexp.MustCompile(`steps\.([A-Za-z_][A-Za-z0-9_]*)`)
+var stepReference = lazyregexp.New(`steps\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // stepHover tells what a steps.NAME is: the call its step makes, as its
 // block reads (backend, method and path, query or command), and the
@@ -93,10 +93,10 @@ func functionHover(doc *document, offset int) *hoverResult {
 	}
 	name := doc.text.src[start:end]
 	lineStart := strings.LastIndexByte(doc.text.src[:start], '\n') + 1
-	table, what := configFunctions, "function"
+	table, what := configFunctions(), "function"
 	switch stringContext(doc.text.src[lineStart:start]) {
 	case inProgram:
-		table, what = programFunctions, "expr-lang builtin"
+		table, what = programFunctions(), "expr-lang builtin"
 	case inText:
 		return nil
 	}
