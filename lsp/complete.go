@@ -54,11 +54,7 @@ var httpMethods = []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPT
 // backend kinds and names in block labels, and the attributes and blocks
 // that the block around the cursor takes, with their reference text.
 func (s *Server) completion(_ context.Context, params json.RawMessage) (any, error) {
-	var p textDocumentPosition
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	doc, err := s.open(p.TextDocument.URI)
+	p, doc, err := openFor[textDocumentPosition](s, params)
 	if err != nil {
 		return nil, err
 	}

@@ -17,13 +17,7 @@ type textEdit struct {
 // edit of the whole document; none when it is formatted already, or in
 // the JSON syntax, or does not parse (its diagnostics say why).
 func (s *Server) formatting(_ context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		TextDocument textDocumentIdentifier `json:"textDocument"`
-	}
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	doc, err := s.open(p.TextDocument.URI)
+	_, doc, err := openFor[textDocumentParams](s, params)
 	if err != nil {
 		return nil, err
 	}
@@ -39,6 +33,29 @@ func (s *Server) formatting(_ context.Context, params json.RawMessage) (any, err
 }
 
 // open is the open document at uri, or the error to answer.
+// aboutDocument are the params of a request about one open document.
+type aboutDocument interface{ documentURI() string }
+
+// textDocumentParams are the params of a request that names only the
+// document (formatting, documentSymbol).
+type textDocumentParams struct {
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+}
+
+func (p textDocumentParams) documentURI() string   { return p.TextDocument.URI }
+func (p textDocumentPosition) documentURI() string { return p.TextDocument.URI }
+
+// openFor decodes a request's params and finds the open document they
+// name.
+func openFor[P aboutDocument](s *Server, params json.RawMessage) (P, *document, error) {
+	var p P
+	if err := decode(params, &p); err != nil {
+		return p, nil, err
+	}
+	doc, err := s.open(p.documentURI())
+	return p, doc, err
+}
+
 func (s *Server) open(uri string) (*document, error) {
 	doc := s.docs.get(uriToPath(uri))
 	if doc == nil {

@@ -33,11 +33,7 @@ type markupContent struct {
 // makes, or the signature of a function called, in HCL or in an
 // expr-lang or {{ }} string.
 func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
-	var p textDocumentPosition
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	doc, err := s.open(p.TextDocument.URI)
+	p, doc, err := openFor[textDocumentPosition](s, params)
 	if err != nil {
 		return nil, err
 	}

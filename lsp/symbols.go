@@ -36,13 +36,7 @@ var symbolKinds = map[string]int{
 // documentSymbol answers with the outline: every block, nested, named
 // by its type and labels (tool "search_books").
 func (s *Server) documentSymbol(_ context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		TextDocument textDocumentIdentifier `json:"textDocument"`
-	}
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	doc, err := s.open(p.TextDocument.URI)
+	_, doc, err := openFor[textDocumentParams](s, params)
 	if err != nil {
 		return nil, err
 	}
