@@ -72,6 +72,13 @@ type ReadOnlyAction interface {
 	ChangesNothing() bool
 }
 
+// SyntaxCompacter is implemented by actions that keep parsed expressions
+// to evaluate per call: CompactSyntax replaces each with eval.Compact's
+// copy, before any call runs (see table.Table.CompactSyntax).
+type SyntaxCompacter interface {
+	CompactSyntax()
+}
+
 // Checker is implemented by actions that can be checked against their
 // live backend without running them (a SQL statement is prepared, not
 // executed). `mcpdecl check` calls it after opening the backends.

@@ -1,12 +1,12 @@
 package eval
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr/builtin"
 
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -17,11 +17,11 @@ import (
 
 // structType matches the Go struct types that stand for args and object
 // values in expr-lang messages (the innermost, when they nest).
-var structType = regexp.MustCompile(`(?:type )?struct \{[^{}]*\}`)
+var structType = lazyregexp.New(`(?:type )?struct \{[^{}]*\}`)
 
 // goType matches a Go type as expr-lang writes it in a message: slices
 // and string-keyed maps of a plain type, once struct types are "object".
-var goType = regexp.MustCompile(`(?:\[\]|map\[string\])*(?:interface \{\}|(?:eval\.Number|json\.Number|u?int(?:8|16|32|64)?|float(?:32|64)|bool|string|object)\b)`)
+var goType = lazyregexp.New(`(?:\[\]|map\[string\])*(?:interface \{\}|(?:eval\.Number|json\.Number|u?int(?:8|16|32|64)?|float(?:32|64)|bool|string|object)\b)`)
 
 // readableTypes writes the Go types in an expr-lang message as the
 // language's types: []map[string]interface {} is list(object), int is

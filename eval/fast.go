@@ -73,7 +73,14 @@ func fastTraversal(t hcl.Traversal, ctx *hcl.EvalContext) (cty.Value, bool) {
 	}
 	for _, step := range t[1:] {
 		attr, ok := step.(hcl.TraverseAttr)
-		if !ok || !val.IsKnown() || val.IsNull() || val.IsMarked() || !val.Type().IsObjectType() || !val.Type().HasAttribute(attr.Name) {
+		if !ok || !val.IsKnown() || val.IsNull() || val.IsMarked() || !val.Type().IsObjectType() {
+			return cty.NilVal, false
+		}
+		if next, direct := attrOf(val, attr.Name); direct {
+			val = next
+			continue
+		}
+		if !val.Type().HasAttribute(attr.Name) {
 			return cty.NilVal, false
 		}
 		val = val.GetAttr(attr.Name)

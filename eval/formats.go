@@ -2,8 +2,9 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // formatShapes says, for each format whose checker parses text with Go's
@@ -17,7 +18,7 @@ var formatShapes = map[string]string{
 
 // goLayout matches the part of a Go time error that shows its reference
 // layout ("as \"2006-01-02\"") or the parser's own wording about it.
-var goLayout = regexp.MustCompile(`(?i)2006|15:04|parsing time|cannot parse`)
+var goLayout = lazyregexp.New(`(?i)2006|15:04|parsing time|cannot parse`)
 
 // FormatProblem is the message for a value that does not match a JSON
 // Schema format: what was given, and how such a value is written. The

@@ -41,3 +41,34 @@ func sameType(got, want cty.Type) bool {
 	}
 	return got.Equals(want)
 }
+
+// attrOf is val.GetAttr(name) for a known, non-null, unmarked object val,
+// without the three Unicode normalisations of name that GetAttr makes on
+// each call (an ASCII name is its own normal form, and the names of an
+// object type are normalised). ok is false, and the caller asks GetAttr,
+// when name is not ASCII or not an attribute of val, or when the layout of
+// cty.Value is not the one this relies on.
+func attrOf(val cty.Value, name string) (cty.Value, bool) {
+	if !rawStringOK || !isASCII(name) {
+		return cty.NilVal, false
+	}
+	ty, found := val.Type().AttributeTypes()[name]
+	if !found {
+		return cty.NilVal, false
+	}
+	attrs, isMap := (*ctyValueLayout)(unsafe.Pointer(&val)).v.(map[string]any)
+	if !isMap {
+		return cty.NilVal, false
+	}
+	out := ctyValueLayout{ty: ty, v: attrs[name]}
+	return *(*cty.Value)(unsafe.Pointer(&out)), true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -41,3 +41,24 @@ func TestObjectOfType(t *testing.T) {
 		t.Error("dynamic attribute: built")
 	}
 }
+
+// TestAttrOfMatchesGetAttr: the direct attribute read gives what GetAttr
+// gives, for known, null and unknown attributes, and leaves names that are
+// not ASCII or not attributes to GetAttr.
+func TestAttrOfMatchesGetAttr(t *testing.T) {
+	obj := cty.ObjectVal(map[string]cty.Value{
+		"text": cty.StringVal("hi"), "none": cty.NullVal(cty.Number), "later": cty.UnknownVal(cty.Bool),
+		"nested": cty.ObjectVal(map[string]cty.Value{"n": cty.NumberIntVal(1)}), "café": cty.True,
+	})
+	for _, name := range []string{"text", "none", "later", "nested"} {
+		got, ok := attrOf(obj, name)
+		if !ok || !got.RawEquals(obj.GetAttr(name)) {
+			t.Errorf("attrOf(%s) = %#v, %v; GetAttr gives %#v", name, got, ok, obj.GetAttr(name))
+		}
+	}
+	for _, name := range []string{"café", "missing"} {
+		if _, ok := attrOf(obj, name); ok {
+			t.Errorf("attrOf(%s) answered; it must leave the name to GetAttr", name)
+		}
+	}
+}

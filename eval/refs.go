@@ -2,7 +2,6 @@ package eval
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -274,7 +274,7 @@ func indexText(step hcl.Traverser) string {
 // plainName is the rule for argument names (lang checks it where they are
 // declared): both expression languages read them as args.<name>, and
 // expr-lang would read a '-' as a minus.
-var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var plainName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // plainNames keeps the names that follow plainName.
 func plainNames(names []string) []string {

@@ -50,7 +50,7 @@ func LoadWith(opts LoadOptions, paths ...string) (*Config, hcl.Diagnostics) {
 	parser := hclparse.NewParser()
 	cfg := &Config{Incomplete: diags.HasErrors()}
 	for _, name := range files {
-		f, d := parseFile(parser, name)
+		f, d := parseFile(parser, name, opts.Overlay)
 		diags = append(diags, d...)
 		if f == nil || d.HasErrors() {
 			// Decoding a file with syntax errors gives misleading errors.
@@ -91,6 +91,10 @@ func expandPaths(paths []string, opts LoadOptions) ([]string, hcl.Diagnostics) {
 	var files []string
 	var diags hcl.Diagnostics
 	for _, p := range paths {
+		if _, ok := opts.Overlay[filepath.Clean(p)]; ok {
+			files = append(files, p) // an unsaved buffer, maybe not on disk yet
+			continue
+		}
 		info, err := os.Stat(p)
 		if err != nil {
 			diags = append(diags, fileDiag("Cannot read configuration", fmt.Sprintf("%s. Give a .hcl file, a .hcl.json file or a directory holding them.", err)))
@@ -100,7 +104,7 @@ func expandPaths(paths []string, opts LoadOptions) ([]string, hcl.Diagnostics) {
 			files = append(files, p)
 			continue
 		}
-		found, err := configFilesIn(p, opts.Tests)
+		found, err := configFilesIn(p, opts)
 		if err != nil {
 			diags = append(diags, fileDiag("Cannot read configuration directory", err.Error()+"."))
 		} else if len(found) == 0 {
@@ -111,22 +115,35 @@ func expandPaths(paths []string, opts LoadOptions) ([]string, hcl.Diagnostics) {
 	return files, diags
 }
 
-func configFilesIn(dir string, tests bool) ([]string, error) {
+func configFilesIn(dir string, opts LoadOptions) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
+	wanted := func(name string) bool { return IsConfigFile(name) && (opts.Tests || !IsTestFile(name)) }
 	var out []string
+	seen := map[string]bool{}
 	for _, e := range entries {
-		if !e.IsDir() && IsConfigFile(e.Name()) && (tests || !IsTestFile(e.Name())) {
-			out = append(out, filepath.Join(dir, e.Name()))
+		if !e.IsDir() && wanted(e.Name()) {
+			name := filepath.Join(dir, e.Name())
+			seen[filepath.Clean(name)] = true
+			out = append(out, name)
+		}
+	}
+	// Buffers an editor has open in dir but never saved belong to it too.
+	for name := range opts.Overlay {
+		if filepath.Dir(name) == filepath.Clean(dir) && wanted(filepath.Base(name)) && !seen[name] {
+			out = append(out, filepath.Join(dir, filepath.Base(name)))
 		}
 	}
 	sort.Strings(out)
 	return out, nil
 }
 
-func parseFile(p *hclparse.Parser, name string) (*hcl.File, hcl.Diagnostics) {
+func parseFile(p *hclparse.Parser, name string, overlay map[string][]byte) (*hcl.File, hcl.Diagnostics) {
+	if src, ok := overlay[filepath.Clean(name)]; ok {
+		return parseSource(p, name, src)
+	}
 	src, err := os.ReadFile(name)
 	if err != nil {
 		return nil, hcl.Diagnostics{fileDiag("Cannot read configuration file", err.Error()+".")}

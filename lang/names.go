@@ -2,12 +2,12 @@ package lang
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // isMCPName checks the rule MCP sets for tool and prompt names,
@@ -55,7 +55,7 @@ func checkIdentifier(name string, rng hcl.Range, kind string) hcl.Diagnostics {
 
 // argName is the rule for argument names: they are read as args.<name> in
 // both expression languages, and expr-lang would read a '-' as a minus.
-var argName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var argName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func checkArgName(name string, rng hcl.Range) hcl.Diagnostics {
 	if argName.MatchString(name) {

@@ -2,10 +2,10 @@ package lang
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -102,7 +102,7 @@ func checkStepRest(s *Step) hcl.Diagnostics {
 
 // unsupportedArg reads the name out of HCL's message for an argument the
 // schema does not have.
-var unsupportedArg = regexp.MustCompile(`^An argument named "([^"]+)" is not expected here`)
+var unsupportedArg = lazyregexp.New(`^An argument named "([^"]+)" is not expected here`)
 
 // checkStepName applies the rule of argument names: a step is read as
 // steps.<name> in both expression languages.

@@ -2,7 +2,6 @@ package lang
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // refineSyntax rewrites the parser's diagnostics for a native-syntax file
@@ -249,8 +249,8 @@ func innermost(open []unclosed, d *hcl.Diagnostic) int {
 // The hcl library's messages about block labels count without grammar
 // ("must have 1 labels") and show no example.
 var (
-	missingLabels = regexp.MustCompile(`^All (\S+) blocks must have (\d+) labels \((.*)\)\.$`)
-	extraLabels   = regexp.MustCompile(`^Only (\d+) labels \((.*)\) are expected for (\S+) blocks\.$`)
+	missingLabels = lazyregexp.New(`^All (\S+) blocks must have (\d+) labels \((.*)\)\.$`)
+	extraLabels   = lazyregexp.New(`^Only (\d+) labels \((.*)\) are expected for (\S+) blocks\.$`)
 )
 
 // rewordLabels rewrites those messages with the right number and an

@@ -93,6 +93,11 @@ type LoadOptions struct {
 	// directory. Without it they are skipped, so serving a directory never
 	// reads its tests.
 	Tests bool
+	// Overlay holds the text of files as an editor has them, unsaved, by
+	// their path as it will be named (filepath.Clean of it): a file in it
+	// is read from there instead of the disk, and a directory's files
+	// include those in it that are not saved yet.
+	Overlay map[string][]byte
 }
 
 // IsTestFile reports whether name is a test file: read from a directory

@@ -2,9 +2,10 @@ package lang
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // Toolset is a `toolset "name"` block: a named part of the tools, served
@@ -25,7 +26,7 @@ type Toolset struct {
 
 // toolsetName is the rule of toolset names: they are a segment of a URL
 // path and a command-line value.
-var toolsetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var toolsetName = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // addToolsets checks the names of toolset blocks and keeps them.
 func (cfg *Config) addToolsets(ts []*Toolset) hcl.Diagnostics {

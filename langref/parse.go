@@ -1,17 +1,18 @@
 package langref
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 var (
-	marker    = regexp.MustCompile(`^<!--\s*ref:\s*([a-z0-9_. ]+?)\s*-->\s*$`)
-	heading   = regexp.MustCompile(`^#{1,6}\s+(.*?)\s*#*\s*$`)
-	fenceLine = regexp.MustCompile("^\\s*(```|~~~)")
-	attrName  = regexp.MustCompile("`([a-z_][a-z0-9_]*)`")
+	marker    = lazyregexp.New(`^<!--\s*ref:\s*([a-z0-9_. ]+?)\s*-->\s*$`)
+	heading   = lazyregexp.New(`^#{1,6}\s+(.*?)\s*#*\s*$`)
+	fenceLine = lazyregexp.New("^\\s*(```|~~~)")
+	attrName  = lazyregexp.New("`([a-z_][a-z0-9_]*)`")
 )
 
 // parse reads the marked blocks of a Markdown document named file.
@@ -224,4 +225,4 @@ func slugOf(title string) string {
 	return b.String()
 }
 
-var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+var mdLink = lazyregexp.New(`\[([^\]]*)\]\([^)]*\)`)

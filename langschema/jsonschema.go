@@ -3,9 +3,9 @@ package langschema
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/langref"
 )
 
@@ -165,4 +165,4 @@ func plain(md string) string {
 
 func clip(path []string) []string { return path[:len(path):len(path)] }
 
-var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+var mdLink = lazyregexp.New(`\[([^\]]*)\]\([^)]*\)`)

@@ -2,11 +2,12 @@ package lint
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	xhtml "golang.org/x/net/html"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // The csp lists of an app block, which the page's references need.
@@ -56,17 +57,17 @@ var loadingRels = []string{"stylesheet", "icon", "preload", "modulepreload", "pr
 // XMLHttpRequest's open): group 1 is the call, group 2 the URL. new URL is
 // left out: it only parses a string (bundled libraries resolve ids against
 // such bases) and the URL it makes reaches fetch, which is what loads.
-var scriptCall = regexp.MustCompile("\\b(fetch|WebSocket|EventSource|sendBeacon|import|\\.open\\s*\\(\\s*[\"'`][A-Za-z]+[\"'`]\\s*,)\\s*\\(?\\s*[\"'`]((?:(?:https?|wss?):)?//[^\"'`\\s]+)")
+var scriptCall = lazyregexp.New("\\b(fetch|WebSocket|EventSource|sendBeacon|import|\\.open\\s*\\(\\s*[\"'`][A-Za-z]+[\"'`]\\s*,)\\s*\\(?\\s*[\"'`]((?:(?:https?|wss?):)?//[^\"'`\\s]+)")
 
 // scriptImport finds static imports of bindings: import x from "URL"
 // (scriptCall finds import "URL" and import("URL")).
-var scriptImport = regexp.MustCompile("\\b(from)\\s*[\"']((?:https?:)?//[^\"'\\s]+)")
+var scriptImport = lazyregexp.New("\\b(from)\\s*[\"']((?:https?:)?//[^\"'\\s]+)")
 
 // cssURL finds url(...) and @import in style sheets and style attributes.
-var cssURL = regexp.MustCompile(`(?i)(url\(|@import)\s*["']?((?:https?:)?//[^"')\s;]+)`)
+var cssURL = lazyregexp.New(`(?i)(url\(|@import)\s*["']?((?:https?:)?//[^"')\s;]+)`)
 
 // quotedURL finds any quoted absolute URL (in an import map).
-var quotedURL = regexp.MustCompile(`"((?:https?:)?//[^"\s]+)"`)
+var quotedURL = lazyregexp.New(`"((?:https?:)?//[^"\s]+)"`)
 
 // pageRefs lists the references of a page, in order.
 func pageRefs(page string) []pageRef {
@@ -164,7 +165,7 @@ func relLoads(rel string) bool {
 // textRefs lists the references in the text of a script or style element.
 func textRefs(kind, text string, offset int) []pageRef {
 	var refs []pageRef
-	find := func(re *regexp.Regexp, what func(call string) string, list func(call string) string) {
+	find := func(re *lazyregexp.Regexp, what func(call string) string, list func(call string) string) {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 			call, url := "", text[m[len(m)-2]:m[len(m)-1]]
 			if len(m) > 4 {

@@ -14,7 +14,7 @@ func (s *Server) batchAllowed(h http.Header, sess *session) bool {
 		return false
 	}
 	if h != nil {
-		v := h.Get(HeaderProtocolVersion)
+		v := first(h, protocolVersionKey)
 		return v == "" || v == Version20250326
 	}
 	v := ""

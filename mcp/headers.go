@@ -17,6 +17,22 @@ const (
 	HeaderParamPrefix     = "Mcp-Param-"
 )
 
+// protocolVersionKey is HeaderProtocolVersion as net/http stores it. The
+// spelling the specification uses is not canonical, and a lookup with it
+// allocates its canonical copy on every request; this one does not.
+const protocolVersionKey = "Mcp-Protocol-Version"
+
+// first is h.Get(key) for a key spelled as net/http stores it (each key
+// this package looks up per request is; TestHeaderKeysAreCanonical), and
+// h[key] is h.Values(key): both skip the check of the key's spelling that
+// Get and Values make on every call.
+func first(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // decodeHeaderValue validates a header value and decodes the base64 sentinel
 // form `=?base64?…?=` that clients use for non-ASCII values, control
 // characters, surrounding spaces and sentinel look-alikes. ok is false
@@ -49,7 +65,7 @@ var nameRequired = map[string]bool{"tools/call": true, "resources/read": true, "
 // the body's method; Mcp-Name must carry params.name or params.uri where
 // required.
 func checkMethodHeaders(h http.Header, method string, p *params) *Error {
-	mv := h.Values(HeaderMethod)
+	mv := h[HeaderMethod]
 	if len(mv) == 0 {
 		return ladderErr(CodeHeaderMismatch, "header %s is required", HeaderMethod)
 	}
@@ -70,7 +86,7 @@ func checkMethodHeaders(h http.Header, method string, p *params) *Error {
 	case "tasks/get", "tasks/update", "tasks/cancel":
 		want = p.TaskID
 	}
-	nv := h.Values(HeaderName)
+	nv := h[HeaderName]
 	if len(nv) == 0 {
 		return ladderErr(CodeHeaderMismatch, "header %s is required for %s", HeaderName, method)
 	}

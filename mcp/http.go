@@ -185,7 +185,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, r, http.StatusForbidden, Errorf(CodeInvalidRequest, "forbidden: Host or Origin not allowed"))
 		return
 	}
-	if h.opts.CORS && r.Header.Get("Origin") != "" {
+	if h.opts.CORS && first(r.Header, "Origin") != "" {
 		h.corsHeaders(w, r)
 	}
 	if h.s.isClosing() {
@@ -204,7 +204,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return // answered by the guard (401)
 		}
 	}
-	sid := r.Header.Get(HeaderSessionID)
+	sid := first(r.Header, HeaderSessionID)
 	switch {
 	case r.Method == http.MethodPost:
 		h.post(w, r, rc)
@@ -252,7 +252,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // reads the body once into a buffer of its own size: the decoded message
 // and its params point into this buffer instead of copying it.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connControl) ([]byte, bool) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" { // the common case needs no parsing
+	if ct := first(r.Header, "Content-Type"); ct != "" && ct != "application/json" { // the common case needs no parsing
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			refuse(w, r, http.StatusUnsupportedMediaType, Errorf(CodeInvalidRequest, "Content-Type must be application/json"))
 			return nil, false
@@ -349,7 +349,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 	if !ok {
 		return
 	}
-	sess, gone := h.lookup(r, r.Header.Get(HeaderSessionID))
+	sess, gone := h.lookup(r, first(r.Header, HeaderSessionID))
 	defer h.release(sess)
 	if IsBatch(body) {
 		h.batch(w, r, rc, body, sess)
@@ -365,7 +365,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 		h.response(w, r, m, sess)
 	case m.IsNotification():
 		if sess != nil && m.Method == "notifications/cancelled" {
-			h.running.cancel(r.Header.Get(HeaderSessionID), m.Params)
+			h.running.cancel(first(r.Header, HeaderSessionID), m.Params)
 		}
 		w.WriteHeader(http.StatusAccepted) // never answered
 	default:
@@ -376,7 +376,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request, rc *connContr
 // response accepts a client's answer to a server→client request (legacy);
 // a modern client never sends one, so there it is -32600.
 func (h *httpHandler) response(w http.ResponseWriter, r *http.Request, m *Message, sess *session) {
-	if VersionEra(r.Header.Get(HeaderProtocolVersion)) == EraModern {
+	if VersionEra(first(r.Header, protocolVersionKey)) == EraModern {
 		writeJSON(w, http.StatusBadRequest, encodeError(m.ID, ladderErr(CodeInvalidRequest, "invalid request: responses are not accepted")))
 		return
 	}
@@ -420,7 +420,7 @@ func (h *httpHandler) request(w http.ResponseWriter, r *http.Request, rc *connCo
 	var run *runningCall
 	if sess != nil && !minted {
 		var done func()
-		ctx, run, done = h.running.start(ctx, r.Header.Get(HeaderSessionID), m.ID)
+		ctx, run, done = h.running.start(ctx, first(r.Header, HeaderSessionID), m.ID)
 		defer done()
 	}
 	resp := newResponder(w, r, rc)

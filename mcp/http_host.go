@@ -65,6 +65,9 @@ func parseAllowedHosts(list []string) []allowedHost {
 
 // splitHost splits "name", "name:port", "[::1]" and "[::1]:port".
 func splitHost(hostport string) (name, port string) {
+	if !strings.Contains(hostport, ":") { // no port: skip SplitHostPort's error value
+		return strings.Trim(hostport, "[]"), ""
+	}
 	if n, p, err := net.SplitHostPort(hostport); err == nil {
 		return n, p
 	}
@@ -119,7 +122,7 @@ func isLoopbackName(host string) bool {
 // same-host origins (the Host itself passed hostOK) and origins whose host
 // is a name of this server, such as loopback origins on loopback.
 func (h *hostRule) originOK(r *http.Request) bool {
-	o := r.Header.Get("Origin")
+	o := first(r.Header, "Origin")
 	if o == "" {
 		return true
 	}

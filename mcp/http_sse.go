@@ -31,7 +31,7 @@ func newResponder(w http.ResponseWriter, r *http.Request, rc *connControl) *resp
 // acceptsSSE is lenient on purpose: an over-strict Accept check breaks
 // clients. A client that cannot take SSE just gets no notifications.
 func acceptsSSE(r *http.Request) bool {
-	for _, v := range r.Header.Values("Accept") {
+	for _, v := range r.Header["Accept"] {
 		if strings.Contains(v, "text/event-stream") || strings.Contains(v, "*/*") {
 			return true
 		}

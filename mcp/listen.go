@@ -149,6 +149,16 @@ func (r *registry) remove(l *listener) {
 	r.mu.Unlock()
 }
 
+// Listeners is the number of open push destinations (modern listen
+// streams and legacy sessions that take notifications). A notification
+// reaches only the destinations open when it is sent, so whoever must know
+// that a client will hear the next one (a reload test) waits for its count.
+func (s *Server) Listeners() int {
+	s.listeners.mu.RLock()
+	defer s.listeners.mu.RUnlock()
+	return len(s.listeners.m)
+}
+
 // NotifyListChanged sends list_changed of the given kinds to every listener
 // that opted in: modern subscriptions/listen streams, legacy stdio sessions
 // and legacy stateful HTTP GET streams. Use it after swapping the handler's

@@ -138,7 +138,7 @@ func (s *Server) classify(in *inbound, p *params) Era {
 	if p.Meta.claimsModern() {
 		return EraModern
 	}
-	if in.header != nil && VersionEra(in.header.Get(HeaderProtocolVersion)) == EraModern {
+	if in.header != nil && VersionEra(first(in.header, protocolVersionKey)) == EraModern {
 		return EraModern
 	}
 	switch in.msg.Method {
@@ -152,7 +152,7 @@ func (s *Server) classify(in *inbound, p *params) Era {
 func (s *Server) modernLadder(in *inbound, p *params) (*Request, *Error) {
 	hv, hasHV := "", false
 	if in.header != nil {
-		if vs := in.header.Values(HeaderProtocolVersion); len(vs) > 0 {
+		if vs := in.header[protocolVersionKey]; len(vs) > 0 {
 			hv, hasHV = vs[0], true
 			if !s.versions.offers[hv] { // step 5: an unsupported header wins over a mismatch
 				return nil, versionErr(hv, s.versions.list)
@@ -228,7 +228,7 @@ func (s *Server) modernRequest(in *inbound, p *params, version string, caps Clie
 func (s *Server) legacyLadder(in *inbound, p *params) (*Request, *Error) {
 	version := ""
 	if in.header != nil {
-		if hv := in.header.Get(HeaderProtocolVersion); hv != "" {
+		if hv := first(in.header, protocolVersionKey); hv != "" {
 			if !s.versions.offersLegacy(hv) {
 				return nil, versionErr(hv, s.versions.list)
 			}

@@ -183,6 +183,17 @@ func (r *jsonReader) literal(word string) bool {
 	return true
 }
 
+// plainByte marks the bytes a string holds as they are: printable ASCII
+// but the quote and the backslash. str skips runs of them with one table
+// load a byte, and leaves the rest (the end, escapes, control bytes,
+// UTF-8) to its switch.
+var plainByte = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str reads the string literal at r.i and returns it with its quotes.
 // plain means no escapes and valid UTF-8: the value is the text between
 // the quotes.
@@ -191,6 +202,13 @@ func (r *jsonReader) str() (lit []byte, plain, ok bool) {
 	r.i++ // '"'
 	plain = true
 	for r.i < len(r.b) {
+		b, i := r.b, r.i // locals: the loop then keeps them in registers
+		for i < len(b) && plainByte[b[i]] {
+			i++
+		}
+		if r.i = i; i == len(b) {
+			break
+		}
 		switch c := r.b[r.i]; {
 		case c == '"':
 			r.i++
@@ -202,9 +220,7 @@ func (r *jsonReader) str() (lit []byte, plain, ok bool) {
 			plain = false
 		case c < ' ':
 			return nil, false, false
-		case c < utf8.RuneSelf:
-			r.i++
-		default:
+		default: // the rest of ASCII is plainByte's
 			rn, size := utf8.DecodeRune(r.b[r.i:])
 			if rn == utf8.RuneError && size == 1 {
 				plain = false

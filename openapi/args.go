@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // maxPropertyDepth is how deep property blocks nest below an argument;
@@ -366,6 +368,9 @@ func stringProblem(s *Schema, x string) string {
 	return ""
 }
 
+// uuidPattern is compiled once, not for each default an import checks.
+var uuidPattern = lazyregexp.New(`^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$`)
+
 // formatFits checks a default against the formats documents use most;
 // for the others a default is kept only if the format is not asserted.
 func formatFits(format, x string) bool {
@@ -383,7 +388,7 @@ func formatFits(format, x string) bool {
 			return false
 		}
 	case "uuid":
-		return regexp.MustCompile(`^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$`).MatchString(x)
+		return uuidPattern.MatchString(x)
 	case "", "uri-reference", "hostname", "regex":
 	default:
 		return !slices.Contains(checkedFormats, format)

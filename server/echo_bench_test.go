@@ -101,7 +101,7 @@ func runEcho(b *testing.B, h http.Handler) float64 {
 
 // echoAllocs is the most allocations the echo call may make through the
 // HTTP handler (with the harness's own few); the bare handler makes 21.
-const echoAllocs = 42
+const echoAllocs = 40
 
 // TestEchoAllocations keeps the per-call allocations of the echo call
 // from creeping back: each costs allocation and GC time on every call.

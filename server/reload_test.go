@@ -186,6 +186,16 @@ func TestReload(t *testing.T) {
 	}
 	defer legacySDK.Close()
 
+	// The go-sdk clients open their push streams after Connect returns:
+	// a notification sent before that is lost to them, so wait for all
+	// four destinations (the raw listen stream, the raw stdio session and
+	// the two go-sdk clients).
+	for deadline := time.Now().Add(30 * time.Second); proto.Listeners() < 4; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d push destinations open, want 4", proto.Listeners())
+		}
+	}
+
 	// Swapping in the same configuration changes nothing.
 	if kinds := srv.Swap(compileFile(t, interopConfig)); kinds != 0 {
 		t.Errorf("Swap(same configuration) = %v, want 0", kinds)

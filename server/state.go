@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/mcpdecl/mcpdecl/auth"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -39,8 +40,9 @@ func newState(t *table.Table) *state {
 	s.info.CacheScope = t.Server.CacheScope
 	s.secrets = t.Secrets
 	tasks := false
+	reuse := listingReuse{}
 	for i, tl := range l.Tools {
-		s.tools = append(s.tools, toolListing(&tl, t.Tools[i].HeaderParams))
+		s.tools = append(s.tools, reuse.toolListing(&tl, t.Tools[i].HeaderParams))
 		if spec := t.Tools[i].Task; spec != nil {
 			s.tools[i].TaskSupport, tasks = spec.Mode, true
 		}
@@ -89,14 +91,58 @@ func icons(in []table.Icon) []mcp.Icon {
 	return out
 }
 
+// listingReuse keeps the encoded schema and the annotations of each
+// schema and annotation map the table's tools share (table shares equal
+// ones), so that tools alike share them in the listing too. Neither is
+// changed once listed.
+type listingReuse struct {
+	schemas     map[uintptr]json.RawMessage
+	annotations map[uintptr]*mcp.ToolAnnotations
+}
+
+func (r *listingReuse) schema(m map[string]any) json.RawMessage {
+	if r.schemas == nil {
+		r.schemas = map[uintptr]json.RawMessage{}
+	}
+	key := mapIdentity(m)
+	if raw, ok := r.schemas[key]; ok {
+		return raw
+	}
+	raw := mustJSON(m)
+	r.schemas[key] = raw
+	return raw
+}
+
+func (r *listingReuse) toolAnnotations(m map[string]any) *mcp.ToolAnnotations {
+	if r.annotations == nil {
+		r.annotations = map[uintptr]*mcp.ToolAnnotations{}
+	}
+	key := mapIdentity(m)
+	if a, ok := r.annotations[key]; ok {
+		return a
+	}
+	a := toolAnnotations(m)
+	r.annotations[key] = a
+	return a
+}
+
+// mapIdentity tells maps apart by identity: the shared ones are the same
+// map, and telling equal ones apart by content would cost an encoding.
+func mapIdentity(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
+
 func toolListing(t *table.ToolListing, headerParams map[string]string) mcp.Tool {
+	var fresh listingReuse
+	return fresh.toolListing(t, headerParams)
+}
+
+func (r *listingReuse) toolListing(t *table.ToolListing, headerParams map[string]string) mcp.Tool {
 	out := mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, Icons: icons(t.Icons), HeaderParams: headerParams}
-	out.InputSchema = mustJSON(t.InputSchema)
+	out.InputSchema = r.schema(t.InputSchema)
 	if t.OutputSchema != nil {
-		out.OutputSchema = mustJSON(t.OutputSchema)
+		out.OutputSchema = r.schema(t.OutputSchema)
 	}
 	if len(t.Annotations) > 0 {
-		out.Annotations = toolAnnotations(t.Annotations)
+		out.Annotations = r.toolAnnotations(t.Annotations)
 	}
 	if t.Meta != nil {
 		out.Meta = mustJSON(t.Meta)

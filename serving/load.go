@@ -73,6 +73,7 @@ func Load(paths []string, vars map[string]string, lookupEnv func(string) (string
 		}
 		return nil, &ConfigError{diags}
 	}
+	tbl.CompactSyntax()
 	return tbl, nil
 }
 

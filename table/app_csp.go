@@ -2,10 +2,11 @@ package table
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // originPattern is what an app's csp lists accept: an http or https
@@ -13,7 +14,7 @@ import (
 // (paths, quotes, spaces, semicolons) can get through, so an entry can
 // neither widen the policy beyond an origin nor leave the attribute it is
 // written into.
-var originPattern = regexp.MustCompile(`^https?://(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(:[0-9]{1,5})?$`)
+var originPattern = lazyregexp.New(`^https?://(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(:[0-9]{1,5})?$`)
 
 // origins evaluates one csp list, reporting each entry that is not an
 // origin at the entry itself.

@@ -62,7 +62,24 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 		}
 	}
 	out.Validations = append(out.Validations, c.compileValidations(validations, scope)...)
+	c.share(out)
 	return out
+}
+
+// share replaces the schema and types of compiled arguments with the
+// copies other items already hold, once nothing changes them any more.
+func (c *compiler) share(args *Args) {
+	args.Schema = c.shared.doc(args.Schema)
+	args.Type = c.shared.ctyType(args.Type)
+	for _, a := range args.List {
+		a.Type = c.shared.ctyType(a.Type)
+		a.Name, a.Description = c.shared.str(a.Name), c.shared.str(a.Description)
+		a.Enum = c.shared.strs(a.Enum)
+		a.Default = eval.CompactValue(a.Default)
+	}
+	for _, v := range args.Validations {
+		v.Uses = c.shared.strs(v.Uses)
+	}
 }
 
 // compileJSONSchema compiles doc under the name url, which validation

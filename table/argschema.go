@@ -349,7 +349,7 @@ func (c *compiler) enumValue(spec *lang.ArgSpec, ty cty.Type) cty.Value {
 
 // typedValue evaluates a static attribute and converts it to ty.
 func (c *compiler) typedValue(attr *hcl.Attribute, ty cty.Type, name string) cty.Value {
-	v, d := c.scope(nil, "").StaticValue(attr, cty.DynamicPseudoType)
+	v, d := c.staticScope().StaticValue(attr, cty.DynamicPseudoType)
 	if d.HasErrors() {
 		c.add(d)
 		return cty.NilVal

@@ -3,7 +3,6 @@ package table
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
@@ -49,6 +49,11 @@ type compiler struct {
 	// pendingHeaders holds the x-mcp-header mapping of the tool being
 	// compiled, found while reading its input_schema.
 	pendingHeaders map[string]string
+	// shared holds the one copy of schemas and types that items share.
+	shared shared
+	// constScope is staticScope's, once compileStatic has declared the
+	// variables and locals (nil before).
+	constScope *adapter.Scope
 }
 
 // Compile turns cfg into a table. Every problem is reported; the
@@ -56,6 +61,7 @@ type compiler struct {
 func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl.Diagnostics) {
 	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}, uris: map[string]hcl.Range{}}
 	c.compileStatic()
+	c.constScope = c.scope(nil, "")
 	c.compileServer()
 	c.compileAuth()
 	c.compileBackends()
@@ -118,9 +124,20 @@ func (c *compiler) scope(args *Args, where string) *adapter.Scope {
 	return s
 }
 
+// staticScope is the scope of an attribute that reads no arguments, for
+// evaluating it with StaticValue (which changes nothing in it): one for
+// the whole compile rather than one per attribute, which was a tenth of a
+// big config's compile allocations.
+func (c *compiler) staticScope() *adapter.Scope {
+	if c.constScope != nil {
+		return c.constScope
+	}
+	return c.scope(nil, "")
+}
+
 // leadingClass is a pattern's start that no value beginning with "-" can
 // match: an anchored class of letters and digits, or \d / \w.
-var leadingClass = regexp.MustCompile(`^\^(\\[dw]|\[(?:[A-Za-z0-9_.]|[A-Za-z0-9]-[A-Za-z0-9]|\\[dw])+\])`)
+var leadingClass = lazyregexp.New(`^\^(\\[dw]|\[(?:[A-Za-z0-9_.]|[A-Za-z0-9]-[A-Za-z0-9]|\\[dw])+\])`)
 
 // noLeadingDash reports whether an argument's schema rules out a value
 // that starts with "-": every enum value, its pattern's start, or for a
@@ -148,7 +165,7 @@ func (c *compiler) staticString(attr *hcl.Attribute) string {
 	if attr == nil {
 		return ""
 	}
-	v, d := c.scope(nil, "").StaticValue(attr, cty.String)
+	v, d := c.staticScope().StaticValue(attr, cty.String)
 	c.add(d)
 	if d.HasErrors() || v.IsNull() || !v.IsKnown() {
 		return ""
@@ -162,7 +179,7 @@ func (c *compiler) staticValue(attr *hcl.Attribute, ty cty.Type) cty.Value {
 	if attr == nil {
 		return cty.NilVal
 	}
-	v, d := c.scope(nil, "").StaticValue(attr, ty)
+	v, d := c.staticScope().StaticValue(attr, ty)
 	c.add(d)
 	if d.HasErrors() {
 		return cty.NilVal

@@ -143,7 +143,7 @@ func (c *compiler) staticStringQuiet(attr *hcl.Attribute) string {
 	if attr == nil {
 		return ""
 	}
-	v, d := c.scope(nil, "").StaticValue(attr, cty.String)
+	v, d := c.staticScope().StaticValue(attr, cty.String)
 	if d.HasErrors() || v.IsNull() || !v.IsKnown() {
 		return ""
 	}

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,6 +15,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
@@ -267,7 +267,7 @@ func (c *compiler) templateContent(t *lang.ResourceTemplate, tmpl *Template) {
 
 // reservedExpr matches an RFC 6570 expression with reserved ("+") or
 // fragment ("#") expansion, whose values keep "/" as it is.
-var reservedExpr = regexp.MustCompile(`\{[+#]([^}]*)\}`)
+var reservedExpr = lazyregexp.New(`\{[+#]([^}]*)\}`)
 
 // reservedVars names the variables of a URI template that are expanded
 // with reserved or fragment expansion ({+path}, {#section}).

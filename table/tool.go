@@ -19,9 +19,9 @@ import (
 func (c *compiler) compileTools() {
 	for _, t := range c.cfg.Tools {
 		where := fmt.Sprintf("The tool %q", t.Name)
-		tool := &Tool{Name: t.Name, DeclRange: t.DeclRange}
-		tool.Title = c.staticString(t.Title)
-		tool.Description = c.staticString(t.Description)
+		tool := &Tool{Name: c.shared.str(t.Name), DeclRange: t.DeclRange}
+		tool.Title = c.shared.str(c.staticString(t.Title))
+		tool.Description = c.shared.str(c.staticString(t.Description))
 		tool.Icons = c.compileIcons(t.Icons)
 		tool.Timeout = c.duration(t.Timeout)
 		if len(t.Annotations) > 0 {
@@ -260,7 +260,7 @@ func (c *compiler) compileAnnotations(a *lang.Annotations) map[string]any {
 				"A read-only tool cannot be destructive. Set read_only = false or destructive = false.")})
 		}
 	}
-	return out
+	return c.shared.doc(out)
 }
 
 func (c *compiler) duration(attr *hcl.Attribute) time.Duration {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/table"
 )
@@ -27,7 +28,7 @@ const placeholderPrefix = "mcpdecl-test-unset-"
 // needsEnv).
 func Placeholder(name string) string { return placeholderPrefix + name }
 
-var placeholderRE = regexp.MustCompile(regexp.QuoteMeta(placeholderPrefix) + `([A-Za-z0-9_]+)`)
+var placeholderRE = lazyregexp.New(regexp.QuoteMeta(placeholderPrefix) + `([A-Za-z0-9_]+)`)
 
 // unsetIn lists, sorted and once each, the variables whose placeholders
 // appear in the texts.
@@ -171,7 +172,7 @@ func envCallRange(cfg *lang.Config, name string) *hcl.Range {
 		files = append(files, f)
 	}
 	sort.Strings(files)
-	pattern := regexp.MustCompile(`env\(\s*"` + regexp.QuoteMeta(name) + `"`)
+	pattern := lazyregexp.New(`env\(\s*"` + regexp.QuoteMeta(name) + `"`)
 	for _, f := range files {
 		src := cfg.Files[f].Bytes
 		loc := pattern.FindIndex(src)

@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -110,4 +111,22 @@ func (a *Action) Describe() map[string]any {
 		d["timeout"] = a.Timeout.String()
 	}
 	return d
+}
+
+var _ adapter.SyntaxCompacter = (*Action)(nil)
+
+// CompactSyntax implements adapter.SyntaxCompacter.
+func (a *Action) CompactSyntax() {
+	for i := range a.Path {
+		a.Path[i].Expr = eval.Compact(a.Path[i].Expr)
+		a.Path[i].Literal = strings.Clone(a.Path[i].Literal)
+	}
+	for _, ps := range [][]Param{a.Query, a.Form, a.Headers} {
+		for i := range ps {
+			ps[i].Expr = eval.Compact(ps[i].Expr)
+			ps[i].Name = strings.Clone(ps[i].Name)
+		}
+	}
+	a.QueryExpr, a.FormExpr, a.HeadersExpr = eval.Compact(a.QueryExpr), eval.Compact(a.FormExpr), eval.Compact(a.HeadersExpr)
+	a.Body, a.RawBody = eval.Compact(a.Body), eval.Compact(a.RawBody)
 }

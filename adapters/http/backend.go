@@ -65,6 +65,12 @@ type Backend struct {
 	// or records what it carries.
 	WrapTransport func(http.RoundTripper) http.RoundTripper
 
+	// summaries are the call summaries of the backend's calls, one per
+	// method and path template: the tools of an imported API call the
+	// same few templates many times over (see Action.summarize).
+	summaries   map[string]*adapter.CallSummary
+	summariesMu sync.Mutex
+
 	// The runtime client, built once by Open or the first call.
 	once sync.Once
 	rt   *runtime

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // errTooLarge is an answer over max_response_bytes.
@@ -139,7 +140,7 @@ func innerMessage(err error) string {
 
 // addressPattern matches an IPv4 or bracketed IPv6 address, with a port
 // or without.
-var addressPattern = regexp.MustCompile(`\[[0-9A-Fa-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b`)
+var addressPattern = lazyregexp.New(`\[[0-9A-Fa-f:.]+\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b`)
 
 // withoutAddresses removes the backend's host and any network address
 // from a message for the model.
@@ -153,7 +154,7 @@ func withoutAddresses(msg, host string) string {
 		return msg
 	}
 	// The name as a whole word, with the port if there is one.
-	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `(:\d+)?\b`)
+	word := lazyregexp.New(`\b` + regexp.QuoteMeta(name) + `(:\d+)?\b`)
 	return word.ReplaceAllString(msg, "(the host)")
 }
 

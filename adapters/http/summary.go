@@ -14,7 +14,29 @@ var _ adapter.Summarizer = (*Action)(nil)
 // value (a variable) may have built it.
 func (a *Action) Summary() *adapter.CallSummary { return a.summary }
 
+// summarize returns the summary of the call, the one its backend already
+// holds for the same method and path when there is one: a summary (and the
+// span attributes observers keep in its Memo) depends on nothing else.
 func (a *Action) summarize() *adapter.CallSummary {
+	b := a.Backend
+	if b == nil {
+		return a.newSummary()
+	}
+	b.summariesMu.Lock()
+	defer b.summariesMu.Unlock()
+	key := a.Method + " " + a.PathSource
+	if s, ok := b.summaries[key]; ok {
+		return s
+	}
+	if b.summaries == nil {
+		b.summaries = map[string]*adapter.CallSummary{}
+	}
+	s := a.newSummary()
+	b.summaries[key] = s
+	return s
+}
+
+func (a *Action) newSummary() *adapter.CallSummary {
 	path := a.PathSource
 	if path == "" {
 		path = "/"

@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/tokenclient"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // Defaults of a backend "mcp" block.
@@ -293,7 +293,7 @@ func compileAuth(s *adapter.Scope, b *Backend, blk *hcl.Block) hcl.Diagnostics {
 	return diags
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // lookPath finds program as the child will: a path with a slash as it is
 // (made absolute against the config file's folder), else in the

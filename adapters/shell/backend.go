@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // Defaults of a backend "shell" block, also used by calls without one.
@@ -136,7 +136,7 @@ func staticDir(s *adapter.Scope, attr *hcl.Attribute) (string, hcl.Diagnostics) 
 	return dir, diags
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func checkEnvName(name string, r hcl.Range) *hcl.Diagnostic {
 	if envName.MatchString(name) {

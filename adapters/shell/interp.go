@@ -3,7 +3,6 @@ package shelladapter
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -11,13 +10,14 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // interpreter is a program that runs code given on its command line. An
 // argument spliced into that code is code too, so it could do anything.
 type interpreter struct {
 	// names matches the program's base name, version suffixes included.
-	names *regexp.Regexp
+	names *lazyregexp.Regexp
 	// isCodeFlag reports an element after which comes the code to run.
 	isCodeFlag func(string) bool
 	// advice tells how the code should read a value instead; %s is the
@@ -30,44 +30,44 @@ type interpreter struct {
 // their argv as a command of its own.
 var interpreters = []interpreter{
 	{
-		names:      regexp.MustCompile(`^python(2|3|3\.\d+)?$`),
+		names:      lazyregexp.New(`^python(2|3|3\.\d+)?$`),
 		isCodeFlag: clusterWith('c'),
 		advice:     `Pass the value as a separate argv element after the code, which reads it as sys.argv[1]: [%q, %q, "import sys; print(sys.argv[1])", "${args.value}"].`,
 	},
 	{
-		names:      regexp.MustCompile(`^perl(5[.\d]*)?$`),
+		names:      lazyregexp.New(`^perl(5[.\d]*)?$`),
 		isCodeFlag: clusterWith('e', 'E'),
 		advice:     `Pass the value as a separate argv element after the code, which reads it as $ARGV[0]: [%q, %q, "print $ARGV[0]", "${args.value}"].`,
 	},
 	{
-		names:      regexp.MustCompile(`^ruby([\d.]*)?$`),
+		names:      lazyregexp.New(`^ruby([\d.]*)?$`),
 		isCodeFlag: clusterWith('e'),
 		advice:     `Pass the value as a separate argv element after the code, which reads it as ARGV[0]: [%q, %q, "puts ARGV[0]", "${args.value}"].`,
 	},
 	{
-		names: regexp.MustCompile(`^(node|nodejs)$`),
+		names: lazyregexp.New(`^(node|nodejs)$`),
 		isCodeFlag: func(s string) bool {
 			return s == "--eval" || s == "--print" || clusterWith('e', 'p')(s)
 		},
 		advice: `Pass the value as a separate argv element after the code, which reads it as process.argv[1]: [%q, %q, "console.log(process.argv[1])", "${args.value}"].`,
 	},
 	{
-		names:      regexp.MustCompile(`^php([\d.]*)?$`),
+		names:      lazyregexp.New(`^php([\d.]*)?$`),
 		isCodeFlag: exactly("-r"),
 		advice:     `Pass the value as a separate argv element after the code, which reads it as $argv[1]: [%q, %q, "echo $argv[1];", "${args.value}"].`,
 	},
 	{
-		names:      regexp.MustCompile(`^lua([\d.]*)?$`),
+		names:      lazyregexp.New(`^lua([\d.]*)?$`),
 		isCodeFlag: exactly("-e"),
 		advice:     `Put the code in a script file and pass the value after it, where the script reads it as arg[1]: [%q, "/path/to/script.lua", "${args.value}"] (not after %s, where lua would take it for a script to run).`,
 	},
 	{
-		names:      regexp.MustCompile(`^Rscript$`),
+		names:      lazyregexp.New(`^Rscript$`),
 		isCodeFlag: exactly("-e"),
 		advice:     `Pass the value as a separate argv element after the code, which reads it as commandArgs(trailingOnly = TRUE)[1]: [%q, %q, "cat(commandArgs(trailingOnly = TRUE)[1])", "${args.value}"].`,
 	},
 	{
-		names: regexp.MustCompile(`^(pwsh|powershell)(\.exe)?$`),
+		names: lazyregexp.New(`^(pwsh|powershell)(\.exe)?$`),
 		// PowerShell takes any unambiguous prefix of its parameter names,
 		// in any case; -EncodedCommand (-e, -ec) is code in base64.
 		isCodeFlag: func(s string) bool {
@@ -79,7 +79,7 @@ var interpreters = []interpreter{
 		advice: `Put the code in a script file and pass the value after it, where the script reads it as $args[0]: [%q, "-File", "/path/to/script.ps1", "${args.value}"] (everything after %s is joined into one command).`,
 	},
 	{
-		names:      regexp.MustCompile(`^osascript$`),
+		names:      lazyregexp.New(`^osascript$`),
 		isCodeFlag: exactly("-e"),
 		advice:     `Pass the value as a separate argv element after the code, which reads it in a run handler: [%q, %q, "on run argv", %[2]q, "return item 1 of argv", %[2]q, "end run", "${args.value}"].`,
 	},

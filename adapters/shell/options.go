@@ -3,7 +3,6 @@ package shelladapter
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // optionGuards finds the argv elements that start with a value of the
@@ -111,7 +111,7 @@ func namesOption(s *adapter.Scope, e hcl.Expression) bool {
 	return true
 }
 
-var argRef = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var argRef = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // leadingValue reports what starts e when it is a value of the call that
 // may start with "-": args.x or "${args.x}/tail" for a string, number or

@@ -2,9 +2,10 @@ package sqladapter
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // Quoted text longer than these is cut in messages: a value to valueQuote
@@ -17,7 +18,7 @@ const (
 )
 
 // longDigits matches a number too long to show whole.
-var longDigits = regexp.MustCompile(`[0-9]{41,}`)
+var longDigits = lazyregexp.New(`[0-9]{41,}`)
 
 // clipQuoted cuts each '...' or "..." span of a database message longer
 // than max characters to its first valueQuote characters and "…", and any

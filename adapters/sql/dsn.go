@@ -5,13 +5,14 @@ import (
 	"errors"
 	"io/fs"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // A DSN may hold a password, and every message about one may reach a log,
@@ -26,8 +27,8 @@ const redacted = "xxxxx"
 var (
 	// kvPassword finds password=value pairs; a quoted value that is never
 	// closed runs to the end, as the driver would read it.
-	kvPassword = regexp.MustCompile(`(?i)\b(password|passwd|pwd|pass|sslpassword)(\s*=\s*)('(?:[^'\\]|\\.)*(?:'|$)|[^\s&;]*)`)
-	urlScheme  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+	kvPassword = lazyregexp.New(`(?i)\b(password|passwd|pwd|pass|sslpassword)(\s*=\s*)('(?:[^'\\]|\\.)*(?:'|$)|[^\s&;]*)`)
+	urlScheme  = lazyregexp.New(`^[A-Za-z][A-Za-z0-9+.-]*://`)
 )
 
 // Hints for DSNs that do not parse. None quotes the DSN.

@@ -2,12 +2,13 @@ package sqladapter
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // pgEncodeFailure matches pgx's message for an argument it cannot encode
@@ -16,7 +17,7 @@ import (
 // 23): 2147483648 is greater than maximum value for int4". pgx checks
 // this before anything is sent and offers the pieces only as text, so
 // they are read from the message.
-var pgEncodeFailure = regexp.MustCompile(`(?s)failed to encode args\[(\d+)\]: unable to encode .* into \w+ format for (\S+) \(OID \d+\): (.*)$`)
+var pgEncodeFailure = lazyregexp.New(`(?s)failed to encode args\[(\d+)\]: unable to encode .* into \w+ format for (\S+) \(OID \d+\): (.*)$`)
 
 // pgIntRanges are the bounds of the integer types whose range pgx checks.
 var pgIntRanges = map[string][2]int64{

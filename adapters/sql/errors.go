@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // Messages of the failures the model may act on.
@@ -188,7 +188,7 @@ const (
 // Key (cols)=(values) already exists, is not present in table "t", or is
 // still referenced from table "t". The detail is missing or has no values
 // when the role may not read the table.
-var postgresKey = regexp.MustCompile(`^Key \((.+?)\)=\((.*)\) (already exists|is not present in table|is still referenced from table)( "(.*)")?\.$`)
+var postgresKey = lazyregexp.New(`^Key \((.+?)\)=\((.*)\) (already exists|is not present in table|is still referenced from table)( "(.*)")?\.$`)
 
 // postgresKeyOf returns the columns, the values (cut when long), what
 // happened and the table named by a Postgres key detail; ok is false for
@@ -232,18 +232,18 @@ func postgresReference(detail string) string {
 // mysqlUserHost finds the 'user'@'host' of a MySQL permission error
 // ("SELECT command denied to user 'app'@'10.0.0.5' for table 'orders'"):
 // the host, where mcpdecl connects from, is for the server log only.
-var mysqlUserHost = regexp.MustCompile(`'([^']*)'@'[^']*'`)
+var mysqlUserHost = lazyregexp.New(`'([^']*)'@'[^']*'`)
 
 // mysqlKey finds the key name in "Duplicate entry 'x' for key 't.k'".
-var mysqlKey = regexp.MustCompile("for key '([^']*)'")
+var mysqlKey = lazyregexp.New("for key '([^']*)'")
 
 // mysqlDuplicate finds the value in "Duplicate entry 'x' for key 'k'";
 // the value is not escaped, so it runs to the last "' for key '".
-var mysqlDuplicate = regexp.MustCompile(`(?s)^Duplicate entry '(.*)' for key '[^']*'$`)
+var mysqlDuplicate = lazyregexp.New(`(?s)^Duplicate entry '(.*)' for key '[^']*'$`)
 
 // mysqlForeignKey reads the foreign key a 1451 or 1452 error names:
 // (`db`.`child`, CONSTRAINT `fk` FOREIGN KEY (`col`) REFERENCES `parent` (`id`)).
-var mysqlForeignKey = regexp.MustCompile("\\(`[^`]*`\\.`([^`]*)`, CONSTRAINT `[^`]*` FOREIGN KEY \\((.*?)\\) REFERENCES `([^`]*)` \\((.*?)\\)")
+var mysqlForeignKey = lazyregexp.New("\\(`[^`]*`\\.`([^`]*)`, CONSTRAINT `[^`]*` FOREIGN KEY \\((.*?)\\) REFERENCES `([^`]*)` \\((.*?)\\)")
 
 // mysqlDuplicateText explains a MySQL unique violation with the value the
 // database names.
@@ -279,20 +279,20 @@ func mysqlReference(number uint16, msg string) string {
 
 // mysqlConstraint finds the constraint name in a foreign-key or check
 // failure: CONSTRAINT `name`, or constraint 'name'.
-var mysqlConstraint = regexp.MustCompile("(?i)constraint [`']([^`']*)[`']")
+var mysqlConstraint = lazyregexp.New("(?i)constraint [`']([^`']*)[`']")
 
 // mysqlColumn finds the column name in "Column 'x' cannot be null".
-var mysqlColumn = regexp.MustCompile("(?i)(?:column|field) '([^']*)'")
+var mysqlColumn = lazyregexp.New("(?i)(?:column|field) '([^']*)'")
 
 // mysqlTimedOut finds the reason of a statement stopped by MySQL's
 // max_execution_time or MariaDB's max_statement_time, as "Sort aborted"
 // (1028) gives it.
-var mysqlTimedOut = regexp.MustCompile(`(?i)max_statement_time|max_execution_time|maximum statement execution time`)
+var mysqlTimedOut = lazyregexp.New(`(?i)max_statement_time|max_execution_time|maximum statement execution time`)
 
 func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
 	msg := mysqlUserHost.ReplaceAllString(e.Message, "'$1'")
 	name, value := clipQuoted(msg, nameQuote), clipQuoted(msg, valueQuote)
-	find := func(re *regexp.Regexp) string {
+	find := func(re *lazyregexp.Regexp) string {
 		if m := re.FindStringSubmatch(e.Message); m != nil {
 			return "`" + m[1] + "`"
 		}
@@ -335,7 +335,7 @@ func mysqlMessage(e *mysql.MySQLError, timeout string) (string, bool) {
 }
 
 // sqliteCode matches the " (2067)" a modernc message ends with.
-var sqliteCode = regexp.MustCompile(` \(\d+\)$`)
+var sqliteCode = lazyregexp.New(` \(\d+\)$`)
 
 func (a *Action) sqliteMessage(e *sqlite.Error, timeout string, args []any) (string, bool) {
 	msg := sqliteCode.ReplaceAllString(e.Error(), "")

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/adapters/internal/check"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // The database identity of the caller: a backend "sql" block may hold
@@ -73,14 +73,14 @@ var BackendBlocks = map[string]*hcl.BodySchema{"identity": identitySchema}
 
 // roleName is what a role may be called: a plain identifier, at most 63
 // bytes (PostgreSQL's limit). It is quoted all the same.
-var roleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]{0,62}$`)
+var roleName = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_$]{0,62}$`)
 
 // pgSetting is a PostgreSQL custom setting: two or more dotted parts
 // (an unqualified name would be a server setting, such as work_mem).
-var pgSetting = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
+var pgSetting = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
 
 // myVariable is a MySQL or MariaDB user variable name, written after @.
-var myVariable = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+var myVariable = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 func decodeIdentity(bb *adapter.BackendBlock, blk *hcl.Block, d Dialect) (*Identity, hcl.Diagnostics) {
 	id := &Identity{DeclRange: blk.DefRange}

@@ -2,7 +2,6 @@ package sqladapter
 
 import (
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -10,6 +9,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
 
 // sourcePos narrows r, where the literal text lit is written (src is the
@@ -101,14 +102,14 @@ func (q *Query) rangeAt(off int) hcl.Range {
 var (
 	// mysqlNear finds where MySQL's syntax errors point: "... near
 	// 'ORDR id' at line 2", the text from the error to the end.
-	mysqlNear = regexp.MustCompile(`(?s)near '(.*)' at line (\d+)$`)
+	mysqlNear = lazyregexp.New(`(?s)near '(.*)' at line (\d+)$`)
 	// namedInError finds the name a database says it does not know.
-	namedInError = []*regexp.Regexp{
-		regexp.MustCompile(`no such (?:column|table|function): (\S+)`),   // SQLite
-		regexp.MustCompile(`near "([^"]+)": syntax error`),               // SQLite
-		regexp.MustCompile(`Unknown column '([^']+)'`),                   // MySQL
-		regexp.MustCompile(`Table '(?:[^'.]+\.)?([^']+)' doesn't exist`), // MySQL
-		regexp.MustCompile(`FUNCTION (?:\S+\.)?(\S+) does not exist`),    // MySQL
+	namedInError = []*lazyregexp.Regexp{
+		lazyregexp.New(`no such (?:column|table|function): (\S+)`),   // SQLite
+		lazyregexp.New(`near "([^"]+)": syntax error`),               // SQLite
+		lazyregexp.New(`Unknown column '([^']+)'`),                   // MySQL
+		lazyregexp.New(`Table '(?:[^'.]+\.)?([^']+)' doesn't exist`), // MySQL
+		lazyregexp.New(`FUNCTION (?:\S+\.)?(\S+) does not exist`),    // MySQL
 	}
 )
 

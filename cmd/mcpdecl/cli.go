@@ -28,6 +28,7 @@ type cli struct {
 	Install  installCmd  `cmd:"" help:"Add the configuration to an MCP host's file (claude-desktop, claude-code, vscode, cursor) as a stdio server started by this binary; shows the diff first."`
 	Registry registryCmd `cmd:"" help:"Print a server.json for the official MCP Registry describing the configuration (name, description, version, the container package, its environment variables)."`
 	Audit    auditCmd    `cmd:"" help:"Work with audit trails (serve --audit)."`
+	Lsp      lspCmd      `cmd:"" help:"Run the language server (the Language Server Protocol over stdio) that editors start for diagnostics, formatting, outline, hover, completion and quick fixes."`
 	Schema   schemaCmd   `cmd:"" help:"Print the JSON Schema of configuration files in HCL's JSON syntax (*.hcl.json), with every block's and attribute's reference text, for editors."`
 	Version  versionCmd  `cmd:"" help:"Print the mcpdecl version and the MCP revisions it speaks."`
 }

@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclwrite"
+
 	"github.com/mcpdecl/mcpdecl/diagtext"
 	"github.com/mcpdecl/mcpdecl/internal/udiff"
+	"github.com/mcpdecl/mcpdecl/lang"
 )
 
 type fmtCmd struct {
@@ -64,13 +65,13 @@ func (c *fmtCmd) formatFile(s streams, name string) (bool, error) {
 		fmt.Fprintf(s.err, "mcpdecl fmt: %s\n", err)
 		return false, err
 	}
-	if _, diags := hclwrite.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
+	out, diags := lang.Format(name, src)
+	if diags.HasErrors() {
 		files := map[string]*hcl.File{name: {Bytes: src}}
 		_ = diagtext.WriteText(s.err, diags, files)
 		fmt.Fprintf(s.err, "mcpdecl fmt: %s has syntax errors and was not formatted.\n", name)
 		return false, diags
 	}
-	out := hclwrite.Format(src)
 	if bytes.Equal(out, src) {
 		return false, nil
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/diagtext"
+	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/serving"
 )
@@ -34,7 +34,7 @@ type registryCmd struct {
 	EnvDocs     []string `name:"env-description" sep:"none" placeholder:"NAME=TEXT" help:"Describe an environment variable (repeatable); without it the description says where the configuration reads it."`
 }
 
-var registryNamePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
+var registryNamePattern = lazyregexp.New(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
 
 // serverJSON is the registry's server.json, the members in its order.
 type serverJSON struct {

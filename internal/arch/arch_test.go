@@ -154,6 +154,7 @@ var stdlibOnly = map[string][]string{
 	"internal/english":     nil,
 	"internal/regularfile": nil,
 	"internal/memo":        nil,
+	"internal/lazyregexp":  nil,
 	"internal/guessable":   nil,
 	"internal/udiff":       nil,
 	"internal/hostconfig":  nil,

@@ -1,0 +1,83 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+type documentSymbol struct {
+	Name           string           `json:"name"`
+	Detail         string           `json:"detail,omitempty"`
+	Kind           int              `json:"kind"`
+	Range          Range            `json:"range"`
+	SelectionRange Range            `json:"selectionRange"`
+	Children       []documentSymbol `json:"children,omitempty"`
+}
+
+// Symbol kinds of the protocol that fit the blocks.
+const (
+	symbolModule    = 2
+	symbolNamespace = 3
+	symbolProperty  = 7
+	symbolFunction  = 12
+	symbolVariable  = 13
+	symbolObject    = 19
+	symbolEvent     = 24
+)
+
+var symbolKinds = map[string]int{
+	"server": symbolNamespace, "backend": symbolModule, "tool": symbolFunction, "prompt": symbolFunction,
+	"variable": symbolVariable, "locals": symbolVariable, "arg": symbolProperty, "step": symbolEvent,
+}
+
+// documentSymbol answers with the outline: every block, nested, named
+// by its type and labels (tool "search_books").
+func (s *Server) documentSymbol(_ context.Context, params json.RawMessage) (any, error) {
+	_, doc, err := openFor[textDocumentParams](s, params)
+	if err != nil {
+		return nil, err
+	}
+	body := parse(doc)
+	if body == nil {
+		return []documentSymbol{}, nil
+	}
+	return symbolsOf(body, doc.text), nil
+}
+
+func symbolsOf(body *hclsyntax.Body, t *text) []documentSymbol {
+	out := []documentSymbol{}
+	for _, b := range body.Blocks {
+		kind, ok := symbolKinds[b.Type]
+		if !ok {
+			kind = symbolObject
+		}
+		name := b.Type
+		if len(b.Labels) > 0 {
+			name = b.Labels[len(b.Labels)-1]
+		}
+		sym := documentSymbol{
+			Name:           name,
+			Detail:         blockHeader(b),
+			Kind:           kind,
+			Range:          t.rangeOf(b.Range()),
+			SelectionRange: t.rangeOf(b.DefRange()),
+		}
+		if children := symbolsOf(b.Body, t); len(children) > 0 {
+			sym.Children = children
+		}
+		out = append(out, sym)
+	}
+	return out
+}
+
+// blockHeader is how the block is written: tool "search_books".
+func blockHeader(b *hclsyntax.Block) string {
+	parts := []string{b.Type}
+	for _, l := range b.Labels {
+		parts = append(parts, `"`+l+`"`)
+	}
+	return strings.Join(parts, " ")
+}
