@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -180,6 +181,35 @@ func TestDocumentSymbols(t *testing.T) {
 	}
 	tool := syms[3]
 	if tool.Name != "search" || tool.Kind != symbolFunction || tool.Range.Start.Line != 15 || len(tool.Children) != 5 {
+		t.Errorf("tool symbol: %+v", tool)
+	}
+}
+
+// A file in the JSON syntax has its outline too: the declarations, with
+// a tool's arguments below it, at the ranges of their objects.
+func TestDocumentSymbolsOfTheJSONSyntax(t *testing.T) {
+	src, err := os.ReadFile("../testdata/valid/json_syntax.hcl.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startClient(t, newServer())
+	c.initialize()
+	uri := c.open(filepath.Join(t.TempDir(), "api.hcl.json"), string(src))
+	var syms []documentSymbol
+	c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}}, &syms)
+	var top []string
+	for _, s := range syms {
+		top = append(top, s.Detail)
+	}
+	want := []string{"server", `variable "api"`, `backend "api"`, `tool "lookup"`}
+	if !slices.Equal(top, want) {
+		t.Fatalf("outline %v, want %v", top, want)
+	}
+	tool := syms[3]
+	// The tool's object is lines 15 to 26 (0-based 14 to 25), its name on
+	// line 15; its argument's name on line 18.
+	if tool.Kind != symbolFunction || tool.Range.Start.Line > 14 || tool.Range.End.Line < 25 || tool.SelectionRange.Start.Line != 14 ||
+		len(tool.Children) != 1 || tool.Children[0].Name != "id" || tool.Children[0].SelectionRange.Start.Line != 17 {
 		t.Errorf("tool symbol: %+v", tool)
 	}
 }

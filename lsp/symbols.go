@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/langindex"
 )
 
 type documentSymbol struct {
@@ -40,11 +42,62 @@ func (s *Server) documentSymbol(_ context.Context, params json.RawMessage) (any,
 	if err != nil {
 		return nil, err
 	}
+	if strings.HasSuffix(doc.path, ".json") {
+		return jsonSymbols(doc), nil
+	}
 	body := parse(doc)
 	if body == nil {
 		return []documentSymbol{}, nil
 	}
 	return symbolsOf(body, doc.text), nil
+}
+
+// jsonSymbols is the outline of a file in the JSON syntax, whose blocks
+// are objects that hclsyntax cannot read: the declarations langindex
+// finds in it, with their arguments and steps below them.
+func jsonSymbols(doc *document) []documentSymbol {
+	idx := langindex.Build(map[string][]byte{doc.path: []byte(doc.text.src)})
+	return fromIndex(idx.Symbols(doc.path), doc.text)
+}
+
+// indexKinds are the protocol's symbol kinds of langindex's kinds; the
+// others are objects.
+var indexKinds = map[langindex.Kind]int{
+	langindex.KindServer: symbolNamespace, langindex.KindBackend: symbolModule,
+	langindex.KindTool: symbolFunction, langindex.KindPrompt: symbolFunction,
+	langindex.KindVariable: symbolVariable, langindex.KindLocals: symbolVariable, langindex.KindLocal: symbolVariable,
+	langindex.KindArgument: symbolProperty, langindex.KindStep: symbolEvent,
+}
+
+// indexDetail is as much of the block's header as the index knows: its
+// type and name (tool "lookup"), or its type alone (server).
+func indexDetail(sym *langindex.Symbol) string {
+	if sym.Name == "" || sym.Name == string(sym.Kind) {
+		return string(sym.Kind)
+	}
+	return string(sym.Kind) + ` "` + sym.Name + `"`
+}
+
+func fromIndex(syms []*langindex.Symbol, t *text) []documentSymbol {
+	out := []documentSymbol{}
+	for _, sym := range syms {
+		kind, ok := indexKinds[sym.Kind]
+		if !ok {
+			kind = symbolObject
+		}
+		d := documentSymbol{
+			Name:           sym.Name,
+			Detail:         indexDetail(sym),
+			Kind:           kind,
+			Range:          t.rangeOf(sym.Range),
+			SelectionRange: t.rangeOf(sym.NameRange),
+		}
+		if children := fromIndex(sym.Children, t); len(children) > 0 {
+			d.Children = children
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func symbolsOf(body *hclsyntax.Body, t *text) []documentSymbol {
