@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -17,6 +18,23 @@ import (
 type Position struct {
 	Line      int `json:"line"`
 	Character int `json:"character"`
+}
+
+// UnmarshalJSON refuses a negative line or character: the protocol's are
+// unsigned, and every lookup by position indexes a slice with them.
+func (p *Position) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Line      int `json:"line"`
+		Character int `json:"character"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v.Line < 0 || v.Character < 0 {
+		return fmt.Errorf("position %d:%d is negative; lines and characters count from 0", v.Line, v.Character)
+	}
+	*p = Position(v)
+	return nil
 }
 
 type Range struct {
