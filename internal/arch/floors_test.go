@@ -35,6 +35,7 @@ var floors = map[string]int{
 	"internal/redisurl":     0,
 	"internal/largecfg":     0, // generated configs for benchmarks
 	"internal/largecfg/gen": 1, // its command
+	"internal/loopbench":    0, // the loopback benchmark's peers and load (a command)
 	"internal/jsondec":      1, // shares internal/rule's names
 	"docs":                  0, // the documentation, embedded
 	"langref":               1, // the language reference, read from docs
