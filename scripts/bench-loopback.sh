@@ -26,9 +26,14 @@ rounds=${ROUNDS:-3}
 secs=${D:-5}
 workers=${C:-8}
 read -r -a jobs <<< "${JOBS:-echo rest sql}"
+configs=scripts/testdata/loopback
+for job in "${jobs[@]}"; do
+  [[ -f "$configs/$job.hcl" ]] || { echo "JOBS: no job $job; the jobs are echo, rest and sql" >&2; exit 2; }
+done
 tmp=$(mktemp -d)
-pids=()
+pids=() # the backend's; the server running now is in $tmp/server.pid (run is in a subshell)
 cleanup() {
+  if [[ -f "$tmp/server.pid" ]]; then pids+=("$(cat "$tmp/server.pid")"); fi
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   if [[ -d "$tmp/base" ]]; then git worktree remove --force "$tmp/base" 2>/dev/null || true; fi
   rm -rf "$tmp"
@@ -43,7 +48,6 @@ if [[ -n "${BASE:-}" ]]; then
   targets=(bare base mcpdecl)
 fi
 lb=$tmp/loopbench
-configs=scripts/testdata/loopback
 port() { echo $(( 20000 + RANDOM % 20000 )); }
 
 "$lb" seed "$tmp/items.db"
@@ -71,7 +75,7 @@ run() {
   addr=127.0.0.1:$(port)
   start "$target" "$job" "$addr"
   pid=$!
-  pids+=("$pid")
+  echo "$pid" > "$tmp/server.pid"
   local url=http://$addr/mcp
   until "$lb" load -url "$url" -job "$job" -n 1 >/dev/null 2>&1; do
     kill -0 "$pid" 2>/dev/null || { echo "$target $job: the server exited; see its log:" >&2; cat "$tmp/serve.log" >&2; return 1; }
@@ -80,10 +84,12 @@ run() {
   "$lb" load -url "$url" -job "$job" -c "$workers" -n 500 >/dev/null # warm up
   local before after calls rate
   before=$(awk '{print $14+$15}' "/proc/$pid/stat")
-  read -r calls _ rate < <("$lb" load -url "$url" -job "$job" -c "$workers" -d "${secs}s")
+  local measured; measured=$("$lb" load -url "$url" -job "$job" -c "$workers" -d "${secs}s")
+  read -r calls _ rate <<< "$measured"
   after=$(awk '{print $14+$15}' "/proc/$pid/stat")
   local hwm; hwm=$(awk '/VmHWM/ {printf "%.1f", $2/1024}' "/proc/$pid/status")
   kill "$pid"; wait "$pid" 2>/dev/null || true
+  rm "$tmp/server.pid"
   awk -v c="$calls" -v r="$rate" -v t=$(( after - before )) -v hz="$(getconf CLK_TCK)" -v m="$hwm" \
     'BEGIN {printf "%.0f %.1f %s\n", r, t * 1e6 / hz / c, m}'
 }
