@@ -6,9 +6,11 @@
 package neovim
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,7 +137,9 @@ func TestReadmeSnippetInNeovim(t *testing.T) {
 
 	wantDiag := "diagnostic " + strconv.Itoa(typoLine) + ":" + strconv.Itoa(typoCol) + " MCPD012 "
 	wantDef := "definition " + filepath.Join(dir, "library.hcl") + " " + strconv.Itoa(declLine) + ":" + strconv.Itoa(declCol)
+	wantRenames := renames(filepath.Join(dir, "library.hcl"), string(src))
 	var diag, def int
+	var gotRenames []string
 	for _, l := range got {
 		switch {
 		case strings.HasPrefix(l, "error"):
@@ -145,6 +149,8 @@ func TestReadmeSnippetInNeovim(t *testing.T) {
 			if strings.HasPrefix(l, wantDiag) && !strings.Contains(l, `Did you mean args.query?`) {
 				t.Errorf("the MCPD012 diagnostic does not suggest args.query: %s", l)
 			}
+		case strings.HasPrefix(l, "rename "):
+			gotRenames = append(gotRenames, l)
 		case strings.HasPrefix(l, "definition "):
 			def++
 			if l != wantDef {
@@ -161,6 +167,36 @@ func TestReadmeSnippetInNeovim(t *testing.T) {
 	if def != 1 {
 		t.Errorf("%d definitions of args.limit, want 1 (line %d)", def, declLine)
 	}
+	slices.Sort(gotRenames)
+	if !slices.Equal(gotRenames, wantRenames) {
+		t.Errorf("renaming limit to max:\n got %s\nwant %s", strings.Join(gotRenames, "\n     "), strings.Join(wantRenames, "\n     "))
+	}
+}
+
+// renames are the report's lines for renaming the argument limit to max
+// in text: its declaration's name and every args.limit, sorted.
+func renames(file, text string) []string {
+	var out []string
+	for i, l := range strings.Split(text, "\n") {
+		// Each marker, and where the name stands in it.
+		for _, m := range []struct {
+			text   string
+			prefix int
+		}{{`arg "limit"`, len(`arg "`)}, {"args.limit", len("args.")}} {
+			marker, prefix := m.text, m.prefix
+			for from := 0; ; {
+				c := strings.Index(l[from:], marker)
+				if c < 0 {
+					break
+				}
+				start := from + c + prefix + 1
+				out = append(out, fmt.Sprintf("rename %s %d:%d-%d:%d max", file, i+1, start, i+1, start+len("limit")))
+				from += c + len(marker)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func contains(lines []string, prefix string) bool {

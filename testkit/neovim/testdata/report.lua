@@ -1,7 +1,7 @@
 -- Run by the test after README's snippet (the init.lua) has opened the
 -- file: waits for mcpdecl's diagnostics, asks for one definition and
--- writes both, one per line, to $REPORT. Only APIs that Neovim 0.7
--- (Debian 12's) and later both have.
+-- one rename, and writes them, one per line, to $REPORT. Only APIs that
+-- Neovim 0.7 (Debian 12's) and later both have.
 local lines = { string.format('version %d.%d', vim.version().major, vim.version().minor) }
 
 local arrived = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
@@ -26,6 +26,24 @@ for _, r in pairs(results or {}) do
     local range = loc.targetSelectionRange or loc.range
     table.insert(lines, string.format('definition %s %d:%d',
       vim.uri_to_fname(loc.targetUri or loc.uri), range.start.line + 1, range.start.character + 1))
+  end
+end
+
+-- Renaming the same argument: every edit of the workspace edit, as
+-- Neovim receives it (changes, or documentChanges from some servers).
+params.newName = 'max'
+results, err = vim.lsp.buf_request_sync(0, 'textDocument/rename', params, 30000)
+if err then table.insert(lines, 'error: ' .. tostring(err)) end
+for _, r in pairs(results or {}) do
+  if r.error then table.insert(lines, 'error: ' .. vim.inspect(r.error)) end
+  local edit = r.result or {}
+  local byURI = edit.changes or {}
+  for _, dc in ipairs(edit.documentChanges or {}) do byURI[dc.textDocument.uri] = dc.edits end
+  for uri, edits in pairs(byURI) do
+    for _, e in ipairs(edits) do
+      table.insert(lines, string.format('rename %s %d:%d-%d:%d %s', vim.uri_to_fname(uri),
+        e.range.start.line + 1, e.range.start.character + 1, e.range['end'].line + 1, e.range['end'].character + 1, e.newText))
+    end
   end
 end
 
