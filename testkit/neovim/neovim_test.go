@@ -6,6 +6,7 @@
 package neovim
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpdecl/mcpdecl/internal/testenv"
 )
@@ -117,7 +119,11 @@ func TestReadmeSnippetInNeovim(t *testing.T) {
 	script, _ := filepath.Abs("testdata/report.lua")
 	// -i NONE: no shada file; the XDG folders keep Neovim's state and its
 	// LSP log out of the user's home.
-	cmd := exec.Command(nvim, "--headless", "-i", "NONE", "-u", initLua, "library.hcl", "-c", "luafile "+script)
+	// A limit for a Neovim that hangs (report.lua waits at most three
+	// minutes), not a measure of speed.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, nvim, "--headless", "-i", "NONE", "-u", initLua, "library.hcl", "-c", "luafile "+script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
 		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),

@@ -4,8 +4,8 @@
 -- Neovim 0.7 (Debian 12's) and later both have.
 local lines = { string.format('version %d.%d', vim.version().major, vim.version().minor) }
 
-local arrived = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
-if not arrived then table.insert(lines, 'error: no diagnostics within 30 seconds') end
+local arrived = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+if not arrived then table.insert(lines, 'error: no diagnostics within 60 seconds') end
 for _, d in ipairs(vim.diagnostic.get(0)) do
   table.insert(lines, string.format('diagnostic %d:%d %s %s', d.lnum + 1, d.col + 1, tostring(d.code), d.message))
 end
@@ -16,7 +16,7 @@ local params = {
   textDocument = { uri = vim.uri_from_bufnr(0) },
   position = { line = tonumber(os.getenv('DEF_LINE')), character = tonumber(os.getenv('DEF_CHAR')) },
 }
-local results, err = vim.lsp.buf_request_sync(0, 'textDocument/definition', params, 30000)
+local results, err = vim.lsp.buf_request_sync(0, 'textDocument/definition', params, 60000)
 if err then table.insert(lines, 'error: ' .. tostring(err)) end
 for _, r in pairs(results or {}) do
   if r.error then table.insert(lines, 'error: ' .. vim.inspect(r.error)) end
@@ -32,7 +32,7 @@ end
 -- Renaming the same argument: every edit of the workspace edit, as
 -- Neovim receives it (changes, or documentChanges from some servers).
 params.newName = 'max'
-results, err = vim.lsp.buf_request_sync(0, 'textDocument/rename', params, 30000)
+results, err = vim.lsp.buf_request_sync(0, 'textDocument/rename', params, 60000)
 if err then table.insert(lines, 'error: ' .. tostring(err)) end
 for _, r in pairs(results or {}) do
   if r.error then table.insert(lines, 'error: ' .. vim.inspect(r.error)) end
