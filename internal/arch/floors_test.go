@@ -99,6 +99,7 @@ var floors = map[string]int{
 	"testkit/e2e":      14,
 	"testkit/docs":     14,
 	"testkit/vscode":   14, // the VS Code extension's grammar and detection
+	"testkit/neovim":   14, // README's Neovim snippet in a real Neovim
 	"internal/arch":    14,
 }
 
