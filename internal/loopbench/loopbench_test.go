@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mcpdecl/mcpdecl/lint"
 	"github.com/mcpdecl/mcpdecl/mcp"
 	"github.com/mcpdecl/mcpdecl/server"
 	"github.com/mcpdecl/mcpdecl/serving"
@@ -53,9 +54,14 @@ func TestJobsAnswer(t *testing.T) {
 // scripts/testdata/loopback, as serve --http compiles it.
 func served(t *testing.T, job string, vars map[string]string) http.Handler {
 	path := filepath.Join("..", "..", "scripts", "testdata", "loopback", job+".hcl")
-	_, tbl, diags := serving.Compile([]string{path}, vars, os.LookupEnv)
+	cfg, tbl, diags := serving.Compile([]string{path}, vars, os.LookupEnv)
 	if diags.HasErrors() {
 		t.Fatal(diags)
+	}
+	// As validate --strict: a benchmark of a config with findings would
+	// measure what users are told not to write.
+	if findings := lint.Check(cfg, tbl); len(findings) > 0 {
+		t.Fatalf("%s has lint findings: %v", path, findings)
 	}
 	srv, err := server.Open(context.Background(), tbl, nil)
 	if err != nil {
