@@ -341,7 +341,11 @@ func (i *Instance) stop() error {
 	}
 	wg.Wait()
 	<-drained
-	if err := i.hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := i.hs.Shutdown(shutCtx)
+	// Shutdown closes the listener first, so Serve has returned or is
+	// returning; Done must be closed when Stop returns.
+	<-i.done
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
