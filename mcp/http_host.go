@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -106,16 +107,28 @@ func (h *hostRule) namesServer(r *http.Request, hostport string) bool {
 	case h.loopback || !hasLocal || tcp.IP.IsLoopback():
 		return isLoopbackName(name)
 	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.Equal(tcp.IP)
+	ip, ok := parseIP(name)
+	arrived, _ := netip.AddrFromSlice(tcp.IP)
+	return ok && ip == arrived.Unmap()
 }
 
 func isLoopbackName(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip, ok := parseIP(host)
+	return ok && ip.IsLoopback()
+}
+
+// parseIP reads a literal IP as net.ParseIP does (no zone; an IPv4-mapped
+// IPv6 address is its IPv4 address) without allocating, since every
+// request's Host is read with it.
+func parseIP(s string) (netip.Addr, bool) {
+	ip, err := netip.ParseAddr(s)
+	if err != nil || ip.Zone() != "" {
+		return netip.Addr{}, false
+	}
+	return ip.Unmap(), true
 }
 
 // originOK accepts no Origin (non-browser clients), listed origins,
