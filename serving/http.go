@@ -44,10 +44,11 @@ func offIfZero[T int | time.Duration](v T) T {
 
 // server is the http.Server with the connection-level limits. WriteTimeout
 // covers the paths outside the MCP handler; the handler renews the write
-// deadline per write, so its streams outlive it.
+// deadline per write, so its streams outlive it. h bounds the time to
+// receive a body itself (bodyDeadline, or the MCP handler's BodyTimeout).
 func (l *HTTPLimits) server(h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           bodyDeadline(h, l.BodyTimeout),
+		Handler:           h,
 		ReadHeaderTimeout: l.HeaderTimeout,
 		WriteTimeout:      l.WriteTimeout,
 		IdleTimeout:       l.IdleTimeout,
