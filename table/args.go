@@ -69,16 +69,16 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 // share replaces the schema and types of compiled arguments with the
 // copies other items already hold, once nothing changes them any more.
 func (c *compiler) share(args *Args) {
-	args.Schema = c.shared.doc(args.Schema)
-	args.Type = c.shared.ctyType(args.Type)
+	args.Schema = c.shareDoc(args.Schema)
+	args.Type = c.shareType(args.Type)
 	for _, a := range args.List {
-		a.Type = c.shared.ctyType(a.Type)
-		a.Name, a.Description = c.shared.str(a.Name), c.shared.str(a.Description)
-		a.Enum = c.shared.strs(a.Enum)
+		a.Type = c.shareType(a.Type)
+		a.Name, a.Description = c.shareStr(a.Name), c.shareStr(a.Description)
+		a.Enum = c.shareStrs(a.Enum)
 		a.Default = eval.CompactValue(a.Default)
 	}
 	for _, v := range args.Validations {
-		v.Uses = c.shared.strs(v.Uses)
+		v.Uses = c.shareStrs(v.Uses)
 	}
 }
 
@@ -153,14 +153,16 @@ func (c *compiler) defaultProblem(prop map[string]any, value cty.Value) string {
 	if err != nil { // not JSON: check it without the memo
 		return c.checkDefault(prop, val)
 	}
-	if problem, ok := c.defaultChecks[string(key)]; ok {
+	c.memo.mu.Lock()
+	problem, ok := c.memo.defaultChecks[string(key)]
+	c.memo.mu.Unlock()
+	if ok {
 		return problem
 	}
-	if c.defaultChecks == nil {
-		c.defaultChecks = map[string]string{}
-	}
-	problem := c.checkDefault(prop, val)
-	c.defaultChecks[string(key)] = problem
+	problem = c.checkDefault(prop, val)
+	c.memo.mu.Lock()
+	c.memo.defaultChecks[string(key)] = problem
+	c.memo.mu.Unlock()
 	return problem
 }
 
