@@ -198,7 +198,7 @@ func TestHostileRunnerTable(t *testing.T) {
 			}
 		})
 	}
-	for name, r := range runners {
+	for name, r := range runnerTable() {
 		if !covered[r] {
 			t.Errorf("the runners table's entry %q has no row here", name)
 			covered[r] = true // one message per entry, not per alias

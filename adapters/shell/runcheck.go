@@ -55,11 +55,12 @@ func checkRunners(s *adapter.Scope, elems []hcl.Expression, literal []*string, s
 // lookupRunner finds base in the table, or its stem without a version
 // suffix (python3.12, lua5.4, pip3.11).
 func lookupRunner(base string) *runner {
-	if r, ok := runners[base]; ok {
+	table := runnerTable()
+	if r, ok := table[base]; ok {
 		return r
 	}
 	if stem := strings.TrimRight(base, "0123456789.-"); stem != base && stem != "" {
-		return runners[stem]
+		return table[stem]
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package shelladapter
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // runners lists the programs, by base name, that run part of their
 // command line: the GTFOBins catalogue's "shell" and "command" entries,
@@ -10,9 +13,27 @@ import "strings"
 // gives them their own advice; here they add combined and attached forms
 // (-Ic, "-e${args.x}", --eval=...). Tools with subcommands and the
 // programs of a single purpose are in runners_tools.go.
-var runners = map[string]*runner{}
+//
+// The table is built on first use (runnerTable): it holds some 100 kB that
+// a server without a shell tool would keep for nothing, and that every
+// collection of the server's heap would scan.
+var (
+	runners     map[string]*runner
+	runnersOnce sync.Once
+)
 
-func init() {
+// runnerTable is the runners table, built on the first call.
+func runnerTable() map[string]*runner {
+	runnersOnce.Do(func() {
+		runners = map[string]*runner{}
+		addRunners()
+		addToolRunners()
+	})
+	return runners
+}
+
+// addRunners adds the programs listed in this file to the runners table.
+func addRunners() {
 	add := func(r *runner, names ...string) {
 		for _, n := range names {
 			runners[n] = r

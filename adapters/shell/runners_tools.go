@@ -19,7 +19,9 @@ func gitCodeKey(key string) bool {
 	return true
 }
 
-func init() {
+// addToolRunners adds the programs listed in this file to the runners
+// table, after addRunners.
+func addToolRunners() {
 	add := func(r *runner, names ...string) {
 		for _, n := range names {
 			runners[n] = r
