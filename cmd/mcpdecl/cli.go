@@ -36,6 +36,12 @@ type cli struct {
 // io is what subcommands write to.
 type streams struct {
 	out, err io.Writer
+	// later is where a command that runs until it is stopped (serve) puts
+	// its work, which run does once kong has returned: kong's model of the
+	// command line (every command, flag and help text, some 200 kB) is then
+	// garbage, instead of live memory that every collection scans for as
+	// long as the server runs.
+	later *func() error
 }
 
 // exitCode carries a subcommand's exit status through kong's Run.
@@ -66,13 +72,14 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	var c cli
+	var later func() error
 	parser, err := kong.New(&c,
 		kong.Name("mcpdecl"),
 		kong.Description(description),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(helpExit{code}) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.BindTo(streams{out: stdout, err: stderr}, (*streams)(nil)),
+		kong.BindTo(streams{out: stdout, err: stderr, later: &later}, (*streams)(nil)),
 	)
 	if err != nil {
 		fmt.Fprintln(stderr, "mcpdecl:", err)
@@ -93,7 +100,11 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if ctx == nil || ctx.Command() == "" {
 		return 0
 	}
-	if err := ctx.Run(); err != nil {
+	err = ctx.Run()
+	if err == nil && later != nil {
+		err = later() // parser and ctx are no longer used: see streams.later
+	}
+	if err != nil {
 		var code exitCode
 		if errors.As(err, &code) {
 			return int(code)

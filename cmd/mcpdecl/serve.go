@@ -39,6 +39,11 @@ type serveCmd struct {
 }
 
 func (c *serveCmd) Run(s streams) error {
+	*s.later = func() error { return c.run(s) }
+	return nil
+}
+
+func (c *serveCmd) run(s streams) error {
 	log := logs.New(s.err, c.LogLevel, c.LogFormat)
 	defer logs.RouteLibraryLogs(log)()
 	err := c.serve(s, log)
