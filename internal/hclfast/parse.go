@@ -17,6 +17,7 @@ package hclfast
 import (
 	"bytes"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,9 +34,11 @@ func ParseBody(src []byte, filename string, start hcl.Pos) (body *hclsyntax.Body
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		return nil, false // hclsyntax skips a BOM and moves the start
 	}
-	p := &parser{src: src, filename: filename, base: start, nl: true}
+	c := cachePool.Get().(*caches)
+	p := &parser{src: src, filename: filename, base: start, nl: true, caches: c}
 	p.cur = cursor{line: start.Line, col: start.Column, lineCol: start.Column}
 	defer func() {
+		c.release()
 		if r := recover(); r != nil {
 			if _, isBail := r.(bailout); !isBail {
 				panic(r)
@@ -110,21 +113,15 @@ type parser struct {
 	i  int  // offset of the next byte to lex
 	nl bool // whether newlines are tokens (hclsyntax's newline stack top)
 
-	peeked   bool
-	peekAt   int
-	peekNL   bool
-	peekTok  token
-	prev     token // last token read
-	prevSet  bool
-	cur      cursor
-	scratch  []byte
-	segments []segment
+	peeked  bool
+	peekAt  int
+	peekNL  bool
+	peekTok token
+	prev    token // last token read
+	prevSet bool
+	cur     cursor
 
-	// Names, short strings and numbers repeat through a configuration;
-	// each distinct one is made once. (cty values are immutable.)
-	names map[string]string
-	strs  map[string]cty.Value
-	nums  map[string]cty.Value
+	*caches
 
 	lits   slab[hclsyntax.LiteralValueExpr]
 	scopes slab[hclsyntax.ScopeTraversalExpr]
@@ -134,13 +131,55 @@ type parser struct {
 	bodies slab[hclsyntax.Body]
 }
 
+// caches are what parses share: buffers, and the names, short strings
+// and numbers, which repeat through a configuration and across the pieces
+// of one, made once each (strings and cty values are immutable).
+type caches struct {
+	names    map[string]string
+	strs     map[string]cty.Value
+	nums     map[string]cty.Value
+	scratch  []byte
+	segments []segment
+}
+
+var cachePool = sync.Pool{New: func() any {
+	return &caches{names: map[string]string{}, strs: map[string]cty.Value{}, nums: map[string]cty.Value{}}
+}}
+
+// release returns c to the pool, emptied when it has grown large (a file
+// of many unique names) and without references into the parsed tree.
+func (c *caches) release() {
+	const most = 1 << 13
+	if len(c.names) > most {
+		clear(c.names)
+	}
+	if len(c.strs) > most {
+		clear(c.strs)
+	}
+	if len(c.nums) > most {
+		clear(c.nums)
+	}
+	clear(c.segments[:cap(c.segments)])
+	c.segments = c.segments[:0]
+	if cap(c.scratch) > 1<<16 {
+		c.scratch = nil
+	}
+	cachePool.Put(c)
+}
+
 // slab hands out pointers into chunks, so that the many small nodes of a
 // large file are a few allocations rather than one each.
-type slab[T any] struct{ buf []T }
+// Chunks start small and double, so that a small piece of a file does
+// not carry much unused room.
+type slab[T any] struct {
+	buf  []T
+	next int
+}
 
 func (s *slab[T]) new() *T {
 	if len(s.buf) == 0 {
-		s.buf = make([]T, 64)
+		s.next = min(max(2*s.next, 4), 128)
+		s.buf = make([]T, s.next)
 	}
 	v := &s.buf[0]
 	s.buf = s.buf[1:]
@@ -818,9 +857,6 @@ func (p *parser) number(text []byte) cty.Value {
 	if err != nil {
 		bail()
 	}
-	if p.nums == nil {
-		p.nums = map[string]cty.Value{}
-	}
 	p.nums[string(text)] = v
 	return v
 }
@@ -832,9 +868,6 @@ func (p *parser) name(start, end int) string { return p.intern(p.src[start:end])
 func (p *parser) intern(b []byte) string {
 	if s, ok := p.names[string(b)]; ok {
 		return s
-	}
-	if p.names == nil {
-		p.names = map[string]string{}
 	}
 	s := string(b)
 	p.names[s] = s
@@ -849,9 +882,6 @@ func (p *parser) stringVal(b []byte) cty.Value {
 	}
 	if v, ok := p.strs[string(b)]; ok {
 		return v
-	}
-	if p.strs == nil {
-		p.strs = map[string]cty.Value{}
 	}
 	v := cty.StringVal(string(b))
 	p.strs[string(b)] = v

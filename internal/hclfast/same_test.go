@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/hashicorp/hcl/v2"
@@ -530,6 +531,15 @@ func FuzzSameAsHCLSyntax(f *testing.F) {
 	}
 	f.Add(largeConfig(f, 2))
 	f.Fuzz(func(t *testing.T, src []byte) {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				panic(fmt.Sprintf("hang on %q", src))
+			}
+		}()
 		check(t, "fuzz.hcl", src, hcl.InitialPos)
 		check(t, "fuzz.hcl", src, hcl.Pos{Line: 3, Column: 1, Byte: 77})
 	})
