@@ -122,13 +122,6 @@ type parser struct {
 	cur     cursor
 
 	*caches
-
-	lits   slab[hclsyntax.LiteralValueExpr]
-	scopes slab[hclsyntax.ScopeTraversalExpr]
-	tmpls  slab[hclsyntax.TemplateExpr]
-	attrs  slab[hclsyntax.Attribute]
-	blocks slab[hclsyntax.Block]
-	bodies slab[hclsyntax.Body]
 }
 
 // caches are what parses share: buffers, and the names, short strings
@@ -165,25 +158,6 @@ func (c *caches) release() {
 		c.scratch = nil
 	}
 	cachePool.Put(c)
-}
-
-// slab hands out pointers into chunks, so that the many small nodes of a
-// large file are a few allocations rather than one each.
-// Chunks start small and double, so that a small piece of a file does
-// not carry much unused room.
-type slab[T any] struct {
-	buf  []T
-	next int
-}
-
-func (s *slab[T]) new() *T {
-	if len(s.buf) == 0 {
-		s.next = min(max(2*s.next, 4), 128)
-		s.buf = make([]T, s.next)
-	}
-	v := &s.buf[0]
-	s.buf = s.buf[1:]
-	return v
 }
 
 // pos returns the position of offset off.
@@ -519,7 +493,7 @@ func (p *parser) parseBody(end tokType) *hclsyntax.Body {
 			bail()
 		}
 	}
-	b := p.bodies.new()
+	b := new(hclsyntax.Body)
 	*b = hclsyntax.Body{
 		Attributes: attrs,
 		Blocks:     blocks,
@@ -542,7 +516,7 @@ func (p *parser) parseAttribute(ident token, singleLine bool) *hclsyntax.Attribu
 		}
 	}
 	identRange := p.tokRange(ident)
-	a := p.attrs.new()
+	a := new(hclsyntax.Attribute)
 	*a = hclsyntax.Attribute{
 		Name:        p.name(ident.start, ident.end),
 		Expr:        expr,
@@ -586,7 +560,7 @@ labels:
 			bail()
 		}
 		a := p.parseAttribute(name, true)
-		body = p.bodies.new()
+		body = new(hclsyntax.Body)
 		*body = hclsyntax.Body{
 			Attributes: hclsyntax.Attributes{a.Name: a},
 			SrcRange:   a.SrcRange,
@@ -601,7 +575,7 @@ labels:
 	default:
 		bail()
 	}
-	b := p.blocks.new()
+	b := new(hclsyntax.Block)
 	*b = hclsyntax.Block{
 		Type:            p.name(ident.start, ident.end),
 		Labels:          labels,
@@ -889,7 +863,7 @@ func (p *parser) stringVal(b []byte) cty.Value {
 }
 
 func (p *parser) literal(v cty.Value, r hcl.Range) *hclsyntax.LiteralValueExpr {
-	e := p.lits.new()
+	e := new(hclsyntax.LiteralValueExpr)
 	*e = hclsyntax.LiteralValueExpr{Val: v, SrcRange: r}
 	return e
 }
@@ -923,7 +897,7 @@ func (p *parser) parseTerm() hclsyntax.Expression {
 			return p.literal(cty.NullVal(cty.DynamicPseudoType), p.tokRange(t))
 		}
 		r := p.tokRange(t)
-		e := p.scopes.new()
+		e := new(hclsyntax.ScopeTraversalExpr)
 		*e = hclsyntax.ScopeTraversalExpr{
 			Traversal: hcl.Traversal{hcl.TraverseRoot{Name: p.name(t.start, t.end), SrcRange: r}},
 			SrcRange:  r,
@@ -1145,7 +1119,7 @@ func (p *parser) parseTemplate(open token) hclsyntax.Expression {
 		p.scratch = buf
 	}
 	p.segments = segs[:0]
-	e := p.tmpls.new()
+	e := new(hclsyntax.TemplateExpr)
 	*e = hclsyntax.TemplateExpr{Parts: parts, SrcRange: srcRange}
 	return e
 }
