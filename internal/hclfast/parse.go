@@ -122,6 +122,30 @@ type parser struct {
 	cur     cursor
 
 	*caches
+
+	blocks slab[hclsyntax.Block]
+	bodies slab[hclsyntax.Body]
+}
+
+// slab hands out pointers into chunks, for the nodes that are many and
+// that the tree's users keep none of on their own (blocks and bodies: a
+// body they keep is a copy hcl's PartialContent makes); nodes they keep
+// (expressions, attributes) are allocated alone, as a chunk is kept whole
+// for any one node in it. Chunks start small and double, so that a small
+// piece of a file does not carry much unused room.
+type slab[T any] struct {
+	buf  []T
+	next int
+}
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == 0 {
+		s.next = min(max(2*s.next, 4), 64)
+		s.buf = make([]T, s.next)
+	}
+	v := &s.buf[0]
+	s.buf = s.buf[1:]
+	return v
 }
 
 // caches are what parses share: buffers, and the names, short strings
@@ -493,7 +517,7 @@ func (p *parser) parseBody(end tokType) *hclsyntax.Body {
 			bail()
 		}
 	}
-	b := new(hclsyntax.Body)
+	b := p.bodies.new()
 	*b = hclsyntax.Body{
 		Attributes: attrs,
 		Blocks:     blocks,
@@ -560,7 +584,7 @@ labels:
 			bail()
 		}
 		a := p.parseAttribute(name, true)
-		body = new(hclsyntax.Body)
+		body = p.bodies.new()
 		*body = hclsyntax.Body{
 			Attributes: hclsyntax.Attributes{a.Name: a},
 			SrcRange:   a.SrcRange,
@@ -575,7 +599,7 @@ labels:
 	default:
 		bail()
 	}
-	b := new(hclsyntax.Block)
+	b := p.blocks.new()
 	*b = hclsyntax.Block{
 		Type:            p.name(ident.start, ident.end),
 		Labels:          labels,
@@ -897,11 +921,12 @@ func (p *parser) parseTerm() hclsyntax.Expression {
 			return p.literal(cty.NullVal(cty.DynamicPseudoType), p.tokRange(t))
 		}
 		r := p.tokRange(t)
+		// Room for the steps that usually follow (args.a, var.b.c), so
+		// the traversal is not grown one step at a time.
+		trav := make(hcl.Traversal, 1, 1+2*boolInt(p.peek().typ == tDot))
+		trav[0] = hcl.TraverseRoot{Name: p.name(t.start, t.end), SrcRange: r}
 		e := new(hclsyntax.ScopeTraversalExpr)
-		*e = hclsyntax.ScopeTraversalExpr{
-			Traversal: hcl.Traversal{hcl.TraverseRoot{Name: p.name(t.start, t.end), SrcRange: r}},
-			SrcRange:  r,
-		}
+		*e = hclsyntax.ScopeTraversalExpr{Traversal: trav, SrcRange: r}
 		return e
 	case tOQuote, tOHeredoc:
 		p.read()
@@ -1318,6 +1343,13 @@ func (p *parser) blankLine(s segment) bool {
 		}
 	}
 	return len(text) > 0 && text[len(text)-1] == '\n'
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func isSpace(b byte) bool {
