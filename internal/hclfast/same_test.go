@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -555,6 +556,11 @@ func FuzzSameAsHCLSyntax(f *testing.F) {
 		}
 	}
 	f.Add(largeConfig(f, 2))
+	for seed := range uint64(40) {
+		g := &gen{r: rand.New(rand.NewPCG(seed, 11))}
+		g.body(0)
+		f.Add([]byte(g.b.String()))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		check(t, "fuzz.hcl", src, hcl.InitialPos)
 		check(t, "fuzz.hcl", src, hcl.Pos{Line: 3, Column: 1, Byte: 77})
