@@ -128,19 +128,51 @@ func (c *compiler) checkDefaults(out *Args, args []*lang.Arg) {
 			continue
 		}
 		prop := out.Schema["properties"].(map[string]any)[arg.Name].(map[string]any)
-		s, err := compileJSONSchema("mcpdecl:argument.json", prop)
-		if err != nil {
-			continue // reported with the whole schema
-		}
-		val, err := eval.ToJSON(arg.Default)
-		if err == nil {
-			err = s.Validate(val)
-		}
-		if err != nil {
+		if problem := c.defaultProblem(prop, arg.Default); problem != "" {
 			c.add(hcl.Diagnostics{errorf(args[i].Spec.Default.Expr.Range(), "Invalid default value",
-				"The default of %q does not satisfy its own constraints: %s.", arg.Name, schemaErrorText(err))})
+				"The default of %q does not satisfy its own constraints: %s.", arg.Name, problem)})
 		}
 	}
+}
+
+// defaultProblem is what is wrong with value under the argument's schema
+// prop, "" when nothing is (or when the schema does not compile, which is
+// reported with the whole schema). An imported API gives thousands of
+// arguments the same schema and default (a page size, a state filter),
+// and compiling a schema is the dearest step of an argument, so each pair
+// is checked once.
+func (c *compiler) defaultProblem(prop map[string]any, value cty.Value) string {
+	val, err := eval.ToJSON(value)
+	if err != nil {
+		if _, cerr := compileJSONSchema("mcpdecl:argument.json", prop); cerr != nil {
+			return ""
+		}
+		return err.Error()
+	}
+	key, err := json.Marshal([]any{prop, val})
+	if err != nil { // not JSON: check it without the memo
+		return c.checkDefault(prop, val)
+	}
+	if problem, ok := c.defaultChecks[string(key)]; ok {
+		return problem
+	}
+	if c.defaultChecks == nil {
+		c.defaultChecks = map[string]string{}
+	}
+	problem := c.checkDefault(prop, val)
+	c.defaultChecks[string(key)] = problem
+	return problem
+}
+
+func (c *compiler) checkDefault(prop map[string]any, val any) string {
+	s, err := compileJSONSchema("mcpdecl:argument.json", prop)
+	if err != nil {
+		return ""
+	}
+	if err := s.Validate(val); err != nil {
+		return schemaErrorText(err)
+	}
+	return ""
 }
 
 func schemaErrorText(err error) string {

@@ -51,6 +51,9 @@ type compiler struct {
 	pendingHeaders map[string]string
 	// shared holds the one copy of schemas and types that items share.
 	shared shared
+	// defaultChecks memoises defaultProblem: what is wrong with a default
+	// under a schema, by the JSON of both.
+	defaultChecks map[string]string
 	// constScope is staticScope's, once compileStatic has declared the
 	// variables and locals (nil before).
 	constScope *adapter.Scope
