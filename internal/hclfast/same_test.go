@@ -561,7 +561,14 @@ func FuzzSameAsHCLSyntax(f *testing.F) {
 		g.body(0)
 		f.Add([]byte(g.b.String()))
 	}
+	// A number with a long exponent (1e99999999) takes cty's parser,
+	// which both parsers call, minutes and gigabytes: nothing of this
+	// parser to test there.
+	hugeExponent := regexp.MustCompile(`[eE][+-]?0*[0-9]{7}`)
 	f.Fuzz(func(t *testing.T, src []byte) {
+		if hugeExponent.Match(src) {
+			t.Skip("number with a huge exponent")
+		}
 		check(t, "fuzz.hcl", src, hcl.InitialPos)
 		check(t, "fuzz.hcl", src, hcl.Pos{Line: 3, Column: 1, Byte: 77})
 	})
