@@ -31,3 +31,37 @@ func BenchmarkParseLargeHCLSyntax(b *testing.B) {
 		}
 	}
 }
+
+// The same text in pieces of about 2 KB, as lang parses a big file.
+
+func benchPieces(b *testing.B, parse func(piece []byte, start hcl.Pos) bool) {
+	src := largeConfig(b, 1000)
+	starts := pieces(src, 2<<10)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, s := range starts {
+			end := len(src)
+			if i+1 < len(starts) {
+				end = starts[i+1]
+			}
+			if !parse(src[s:end], hcl.Pos{Line: 1, Column: 1, Byte: s}) {
+				b.Fatal("failed")
+			}
+		}
+	}
+}
+
+func BenchmarkParseLargePieces(b *testing.B) {
+	benchPieces(b, func(piece []byte, start hcl.Pos) bool {
+		_, ok := ParseBody(piece, "large.hcl", start)
+		return ok
+	})
+}
+
+func BenchmarkParseLargePiecesHCLSyntax(b *testing.B) {
+	benchPieces(b, func(piece []byte, start hcl.Pos) bool {
+		_, diags := hclsyntax.ParseConfig(piece, "large.hcl", start)
+		return !diags.HasErrors()
+	})
+}
