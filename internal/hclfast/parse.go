@@ -1,6 +1,7 @@
 // Package hclfast parses the common part of HCL's native syntax into the
 // very AST hclsyntax.ParseConfig builds (same node types, field values,
-// ranges and cty values), several times faster and with few allocations.
+// ranges and cty values), several times faster and allocating far
+// less.
 //
 // hclsyntax lexes a whole file into a slice of tokens before parsing it;
 // on a large configuration those slices and the recursive descent through
