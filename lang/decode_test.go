@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,5 +127,6 @@ func hiddenNames(b *hclsyntax.Body) []string {
 			hidden = append(hidden, name)
 		}
 	}
+	slices.Sort(hidden) // cmp calls a transformer twice and wants the same
 	return hidden
 }
