@@ -16,7 +16,7 @@ func isJSONSyntax(path string) bool { return strings.HasSuffix(path, ".json") }
 // attribute), and inside a string value what args.NAME, steps.NAME or a
 // function called names.
 func jsonHover(doc *document, offset int) *hoverResult {
-	j := readJSONSyntax(doc.text.src)
+	j := readJSONSyntax(doc.text.src, offset, nil)
 	blocks := enclosing(j.body, offset)
 	inString := func(at int) (string, bool) { return j.nativeBefore(j.at(at), at) }
 	if _, ok := inString(offset); ok {
@@ -31,13 +31,19 @@ func jsonHover(doc *document, offset int) *hoverResult {
 	return referenceHover(doc.text, j.body, blocks, offset)
 }
 
+// declarations are the top-level blocks whose names completion offers
+// anywhere: variables, locals, backends and the auth block's claims.
+func declarations(key string) bool {
+	return key == "variable" || key == "locals" || key == "backend" || key == "auth"
+}
+
 // jsonCompletion completes in the JSON syntax: inside a string value
 // what the native syntax completes inside the same string, and where a
 // property name goes the blocks and attributes of the block around the
 // cursor (or, among a block type's labels, the backend kinds and names),
 // each inserted as a quoted key with its colon.
 func (s *Server) jsonCompletion(doc *document, offset int) []completionItem {
-	j := readJSONSyntax(doc.text.src)
+	j := readJSONSyntax(doc.text.src, offset, nil)
 	spot := j.at(offset)
 	blocks := enclosing(j.body, offset)
 	if before, ok := j.nativeBefore(spot, offset); ok {

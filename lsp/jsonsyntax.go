@@ -46,11 +46,32 @@ type jsonReader struct {
 	src   string
 	pos   int
 	depth int
+	// focus (-1: none) and keepTop say which objects and arrays are
+	// skimmed, their extent found but nothing inside them read: those
+	// at the depth of a top-level block's body (its labels' objects,
+	// for a type with two) that do not hold focus, or under a top-level
+	// key keepTop refuses. A request about one place of a large file
+	// reads the block there, not the thousand beside it.
+	focus   int
+	keepTop func(key string) bool
+	topKey  string
+	// from is where the value being read is named: its member's key, or
+	// itself in an array. A skimmed value must not hold focus from there
+	// on, so a hover on a label's key reads the block it names.
+	from int
 }
+
+// skimDepth is the depth of a top-level block's body: the file's object,
+// the block type's object of labels, the body.
+const skimDepth = 3
 
 // readJSON reads the first value of src, or nil when there is none.
 func readJSON(src string) *jsonValue {
-	r := &jsonReader{src: src}
+	return readJSONAround(src, -1, nil)
+}
+
+func readJSONAround(src string, focus int, keepTop func(string) bool) *jsonValue {
+	r := &jsonReader{src: src, focus: focus, keepTop: keepTop}
 	r.space()
 	if r.pos >= len(src) {
 		return nil
@@ -75,6 +96,11 @@ func (r *jsonReader) value() *jsonValue {
 	case (c == '{' || c == '[') && r.depth < jsonMaxDepth:
 		r.depth++
 		defer func() { r.depth-- }()
+		if r.depth == skimDepth && (r.focus >= 0 || r.keepTop != nil) {
+			if v := r.skim(); v != nil {
+				return v
+			}
+		}
 		if c == '{' {
 			return r.object()
 		}
@@ -154,7 +180,11 @@ func (r *jsonReader) object() *jsonValue {
 			r.value()
 			continue
 		}
+		r.from = r.pos
 		m := jsonMember{key: r.value()}
+		if r.depth == 1 {
+			r.topKey = m.key.text
+		}
 		r.space()
 		if r.pos < len(r.src) && r.src[r.pos] == ':' {
 			r.pos++
@@ -166,6 +196,44 @@ func (r *jsonReader) object() *jsonValue {
 		v.members = append(v.members, m)
 	}
 	v.end = r.pos
+	return v
+}
+
+// skim passes over the object or array at r.pos, counting brackets
+// outside strings, and returns it without its content; or, when it is
+// to be read (it holds the focus, or its top-level key is kept), nil
+// with r.pos unmoved.
+func (r *jsonReader) skim() *jsonValue {
+	if r.keepTop != nil && r.keepTop(r.topKey) {
+		return nil
+	}
+	v := &jsonValue{kind: r.src[r.pos], start: r.pos}
+	depth := 0
+	i := r.pos
+	for ; i < len(r.src); i++ {
+		switch r.src[i] {
+		case '"':
+			for i++; i < len(r.src) && r.src[i] != '"' && r.src[i] != '\n'; i++ {
+				if r.src[i] == '\\' && i+1 < len(r.src) && r.src[i+1] != '\n' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+		if depth == 0 {
+			i++
+			v.closed = true
+			break
+		}
+	}
+	v.end = min(i, len(r.src))
+	if r.focus >= r.from && (v.holds(r.focus) || r.focus <= v.start) {
+		return nil
+	}
+	r.pos = v.end
 	return v
 }
 
@@ -191,6 +259,7 @@ func (r *jsonReader) array() *jsonValue {
 			r.pos++
 			continue
 		}
+		r.from = r.pos
 		v.elems = append(v.elems, r.value())
 	}
 	v.end = r.pos
@@ -226,8 +295,11 @@ type jsonObject struct {
 	labels []string
 }
 
-func readJSONSyntax(src string) *jsonSyntax {
-	j := &jsonSyntax{src: src, root: readJSON(src), objects: map[*jsonValue]jsonObject{}}
+// readJSONSyntax reads src as native blocks, skimming (see jsonReader)
+// what does not hold focus (-1: read all) or is under a top-level key
+// keepTop refuses (nil: none).
+func readJSONSyntax(src string, focus int, keepTop func(string) bool) *jsonSyntax {
+	j := &jsonSyntax{src: src, root: readJSONAround(src, focus, keepTop), objects: map[*jsonValue]jsonObject{}}
 	j.body = &hclsyntax.Body{Attributes: hclsyntax.Attributes{}}
 	if j.root != nil && j.root.kind == '{' {
 		j.objects[j.root] = jsonObject{body: true}

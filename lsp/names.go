@@ -33,7 +33,7 @@ func (s *Server) namesOf(doc *document) configNames {
 			}
 		}
 		if isJSONSyntax(path) {
-			names.add(readJSONSyntax(string(src)).body, string(src))
+			names.add(readJSONSyntax(string(src), -1, declarations).body, string(src))
 			continue
 		}
 		f, _ := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
