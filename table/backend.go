@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -90,8 +91,8 @@ func (c *compiler) lookupBackend(call *lang.Call) (adapter.Backend, bool) {
 		return nil, false
 	}
 	if decl.Kind != call.Kind {
-		c.add(hcl.Diagnostics{errorf(call.BackendRange, "Wrong backend kind",
-			"The backend %q is %s backend (declared at %s), so %s call cannot use it.", call.Backend, english.A(decl.Kind), decl.DeclRange, english.A(call.Kind))})
+		c.add(hcl.Diagnostics{diagcode.Relate(errorf(call.BackendRange, "Wrong backend kind",
+			"The backend %q is %s backend (declared at %s), so %s call cannot use it.", call.Backend, english.A(decl.Kind), decl.DeclRange, english.A(call.Kind)), decl.DeclRange)})
 		return nil, false
 	}
 	b, ok := c.table.Backends[call.Backend]
