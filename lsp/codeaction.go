@@ -105,7 +105,8 @@ func replaceFix(doc *document, d Diagnostic) (string, textEdit, bool) {
 		if end < start || doc.text.src[start:end] == d.Data.Replace {
 			return "", textEdit{}, false
 		}
-		return "Change to " + d.Data.Replace, textEdit{Range: *at, NewText: d.Data.Replace}, true
+		// A label or string is replaced with its quotes; the title names it as the detail does.
+		return "Change to " + strings.Trim(d.Data.Replace, `"`), textEdit{Range: *at, NewText: d.Data.Replace}, true
 	}
 	start, end := doc.text.offset(d.Range.Start), doc.text.offset(d.Range.End)
 	if end <= start {

@@ -21,8 +21,9 @@ func (c *compiler) compileBackends() {
 	for _, b := range c.cfg.Backends {
 		a, ok := c.reg.Lookup(b.Kind)
 		if !ok {
-			c.add(hcl.Diagnostics{errorf(b.KindRange, "Unknown backend kind",
-				"There is no backend kind %q; the kinds are %s.%s", b.Kind, listNames(c.reg.Names()), rule.DidYouMean(b.Kind, c.reg.Names()))})
+			d := errorf(b.KindRange, "Unknown backend kind",
+				"There is no backend kind %q; the kinds are %s.%s", b.Kind, listNames(c.reg.Names()), rule.DidYouMean(b.Kind, c.reg.Names()))
+			c.add(hcl.Diagnostics{suggestLabel(d, rule.Closest(b.Kind, c.reg.Names()), b.KindRange)})
 			continue
 		}
 		c.backends[b.Name] = b
@@ -87,7 +88,7 @@ func (c *compiler) lookupBackend(call *lang.Call) (adapter.Backend, bool) {
 		} else {
 			detail += fmt.Sprintf(" Declare one, as in backend %q %q { ... }.", call.Kind, call.Backend)
 		}
-		c.add(hcl.Diagnostics{errorf(call.BackendRange, "Unknown backend", "%s", detail)})
+		c.add(hcl.Diagnostics{suggestLabel(errorf(call.BackendRange, "Unknown backend", "%s", detail), rule.Closest(call.Backend, same), call.BackendRange)})
 		return nil, false
 	}
 	if decl.Kind != call.Kind {

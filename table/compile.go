@@ -3,6 +3,7 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -197,6 +199,16 @@ func (c *compiler) staticBool(attr *hcl.Attribute) (value, set bool) {
 
 func errorf(subject hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: subject.Ptr()}
+}
+
+// suggestLabel records on d that the name a "Did you mean" of its detail
+// offers replaces the label at r, quoted as labels (and JSON keys) are;
+// none when name is "". It returns d.
+func suggestLabel(d *hcl.Diagnostic, name string, r hcl.Range) *hcl.Diagnostic {
+	if name == "" {
+		return d
+	}
+	return diagcode.Suggest(d, strconv.Quote(name), r)
 }
 
 func warnf(subject hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
