@@ -52,6 +52,8 @@ func TestDidYouMeanFixesFromTheirData(t *testing.T) {
 		{"b.hcl.json", booksJSON, "\"catalog\": { \"method\": \"GET\", \"path\": \"/books\", \"query\": { \"q\": \"${args.query}\" } }\n      },\n      \"error\"",
 			"\"catalg\": { \"method\": \"GET\", \"path\": \"/books\", \"query\": { \"q\": \"${args.query}\" } }\n      },\n      \"error\"", "Change to catalog"},
 		{"b.hcl.json", booksJSON, `"${var.base_url}"`, `"${var.base_ul}"`, "Change to var.base_url"},
+		{"b.hcl", books, "type        = string\n    description = \"Words", "type        = strng\n    description = \"Words", "Change to string"},
+		{"b.hcl.json", booksJSON, "\"type\": \"string\",\n          \"description\": \"Words", "\"type\": \"str\",\n          \"description\": \"Words", "Change to string"},
 	} {
 		if !strings.Contains(tc.src, tc.old) {
 			t.Fatalf("%d: %q is not in the text", i, tc.old)
