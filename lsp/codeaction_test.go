@@ -54,6 +54,7 @@ func TestDidYouMeanFixesFromTheirData(t *testing.T) {
 		{"b.hcl.json", booksJSON, `"${var.base_url}"`, `"${var.base_ul}"`, "Change to var.base_url"},
 		{"b.hcl", books, "type        = string\n    description = \"Words", "type        = strng\n    description = \"Words", "Change to string"},
 		{"b.hcl.json", booksJSON, "\"type\": \"string\",\n          \"description\": \"Words", "\"type\": \"str\",\n          \"description\": \"Words", "Change to string"},
+		{"b.hcl", books + "\ntoolset \"reading\" {\n  tools = [\"search\"]\n}\n", `tools = ["search"]`, `tools = ["serch"]`, "Change to search"},
 	} {
 		if !strings.Contains(tc.src, tc.old) {
 			t.Fatalf("%d: %q is not in the text", i, tc.old)

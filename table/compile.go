@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
@@ -209,6 +210,26 @@ func suggestLabel(d *hcl.Diagnostic, name string, r hcl.Range) *hcl.Diagnostic {
 		return d
 	}
 	return diagcode.Suggest(d, strconv.Quote(name), r)
+}
+
+// suggestElement records on d that the name a "Did you mean" of its
+// detail offers replaces element i of attr's list, when that element is
+// a string written as such (no template, no reference); none when name
+// is "". It returns d.
+func suggestElement(d *hcl.Diagnostic, name string, attr *hcl.Attribute, i int) *hcl.Diagnostic {
+	exprs, diags := hcl.ExprList(attr.Expr)
+	if name == "" || diags.HasErrors() || i >= len(exprs) || len(exprs[i].Variables()) > 0 {
+		return d
+	}
+	switch e := exprs[i].(type) {
+	case *hclsyntax.TemplateExpr:
+		if !e.IsStringLiteral() {
+			return d
+		}
+	case hclsyntax.Expression:
+		return d // a native expression that is no string
+	}
+	return diagcode.Suggest(d, strconv.Quote(name), exprs[i].Range())
 }
 
 func warnf(subject hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
