@@ -32,7 +32,9 @@ type Adapter interface {
 	CompileBackend(b *BackendBlock) (Backend, hcl.Diagnostics)
 
 	// CompileCall checks a call block and returns the action that runs it.
-	// It must not perform I/O. Diagnostics point into the block.
+	// It must not perform I/O. Diagnostics point into the block. Calls of
+	// different tools compile at the same time: what it records on the
+	// call's backend must be safe for that.
 	CompileCall(c *CallBlock) (Action, hcl.Diagnostics)
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // decodeBody decodes body into the struct dst points to, following the
@@ -22,6 +23,11 @@ import (
 func decodeBody(body hcl.Body, dst any) hcl.Diagnostics {
 	v := reflect.ValueOf(dst).Elem()
 	info := structInfoOf(v.Type())
+	if b, ok := body.(*hclsyntax.Body); ok && syntaxFastPath {
+		if diags, ok := decodeSyntaxBody(b, v, info); ok {
+			return diags
+		}
+	}
 	var content *hcl.BodyContent
 	var diags hcl.Diagnostics
 	if info.remain >= 0 {
@@ -43,6 +49,73 @@ func decodeBody(body hcl.Body, dst any) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// syntaxFastPath turns decodeSyntaxBody on; a test compares the two paths.
+var syntaxFastPath = true
+
+// decodeSyntaxBody is decodeBody's path for a native-syntax body that
+// holds exactly what its schema allows: each attribute and block known,
+// blocks with the labels they need, required attributes present. Then
+// Content and PartialContent would report nothing and only copy maps (four
+// per body, the larger part of a big configuration's decode), so the
+// fields are set from the syntax tree directly. Anything else is left to
+// them (false), so every diagnostic is theirs, word for word.
+//
+// Every body given here is one the parser made (a file's, or a block's),
+// which hides nothing; a struct with a ",remain" field takes this path only
+// when its schema is empty, whose remainder is the body itself.
+func decodeSyntaxBody(b *hclsyntax.Body, v reflect.Value, info *structInfo) (hcl.Diagnostics, bool) {
+	if !info.fitsSyntax(b) {
+		return nil, false
+	}
+	if info.remain >= 0 {
+		v.Field(info.remain).Set(reflect.ValueOf(hcl.Body(b)))
+	}
+	for name, attr := range b.Attributes {
+		if i, ok := info.attrs[name]; ok {
+			v.Field(i).Set(reflect.ValueOf(attr.AsHCLAttribute()))
+		}
+	}
+	var diags hcl.Diagnostics
+	for _, blk := range b.Blocks {
+		i, ok := info.blocks[blk.Type]
+		if !ok {
+			continue // the remainder's, for its own schema
+		}
+		field := v.Field(i)
+		elem := reflect.New(field.Type().Elem().Elem())
+		diags = append(diags, decodeBlock(blk.AsHCLBlock(), elem)...)
+		if complete(elem.Elem()) {
+			field.Set(reflect.Append(field, elem))
+		}
+	}
+	return diags, true
+}
+
+// fitsSyntax reports whether b holds exactly what the schema allows (see
+// decodeSyntaxBody).
+func (info *structInfo) fitsSyntax(b *hclsyntax.Body) bool {
+	if info.remain >= 0 && (len(info.schema.Attributes) > 0 || len(info.schema.Blocks) > 0 || info.remainAttrs) {
+		return false
+	}
+	for name := range b.Attributes {
+		if _, ok := info.attrs[name]; !ok && info.remain < 0 {
+			return false
+		}
+	}
+	for _, i := range info.requiredNames {
+		if _, ok := b.Attributes[i]; !ok {
+			return false
+		}
+	}
+	for _, blk := range b.Blocks {
+		labels, ok := info.blockLabels[blk.Type]
+		if !ok && info.remain < 0 || ok && len(blk.Labels) != labels {
+			return false
+		}
+	}
+	return true
 }
 
 // complete reports whether every required attribute of a decoded block is
@@ -94,6 +167,9 @@ type structInfo struct {
 	schema              *hcl.BodySchema
 	attrs, blocks       map[string]int
 	required            []int // fields of attributes without ",optional"
+	requiredNames       []string
+	blockLabels         map[string]int // block type → how many labels it takes
+	remainAttrs         bool           // the ",remain" field is hcl.Attributes
 	labels              []labelField
 	remain              int
 	defRange, typeRange int
@@ -122,7 +198,7 @@ func structInfoOf(t reflect.Type) *structInfo {
 // buildStructInfo panics on a malformed tag: that is a programming error in
 // this package, found by any test that loads a configuration.
 func buildStructInfo(t reflect.Type) *structInfo {
-	info := &structInfo{schema: &hcl.BodySchema{}, attrs: map[string]int{}, blocks: map[string]int{}, remain: -1, defRange: -1, typeRange: -1}
+	info := &structInfo{schema: &hcl.BodySchema{}, attrs: map[string]int{}, blocks: map[string]int{}, blockLabels: map[string]int{}, remain: -1, defRange: -1, typeRange: -1}
 	labelRanges := map[string]int{}
 	for i := range t.NumField() {
 		tag, ok := t.Field(i).Tag.Lookup("hcl")
@@ -138,11 +214,14 @@ func buildStructInfo(t reflect.Type) *structInfo {
 			info.attrs[name] = i
 			if kind == "" {
 				info.required = append(info.required, i)
+				info.requiredNames = append(info.requiredNames, name)
 			}
 			info.schema.Attributes = append(info.schema.Attributes, hcl.AttributeSchema{Name: name, Required: kind == ""})
 		case "block":
 			info.blocks[name] = i
-			info.schema.Blocks = append(info.schema.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: labelNames(t.Field(i).Type.Elem().Elem())})
+			labels := labelNames(t.Field(i).Type.Elem().Elem())
+			info.blockLabels[name] = len(labels)
+			info.schema.Blocks = append(info.schema.Blocks, hcl.BlockHeaderSchema{Type: name, LabelNames: labels})
 		case "label":
 			info.labels = append(info.labels, labelField{name: name, field: i, rangeField: -1})
 		case "label_range":
@@ -153,6 +232,7 @@ func buildStructInfo(t reflect.Type) *structInfo {
 			info.typeRange = i
 		case "remain":
 			info.remain = i
+			info.remainAttrs = t.Field(i).Type == attributesType
 		default:
 			panic(fmt.Sprintf("lang: unknown tag kind %q on %s", kind, t.Name()))
 		}

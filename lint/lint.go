@@ -42,15 +42,33 @@ func Check(cfg *lang.Config, t *table.Table) hcl.Diagnostics {
 		return nil
 	}
 	c := newChecker(cfg, t)
+	// The token rules encode the whole listing, the larger part of lint's
+	// work on a big configuration; they read only what newChecker made,
+	// so they run beside the other rules. Findings keep the rules' order.
+	budgets := c.fork()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		budgets.checkTokenBudget()
+		budgets.checkToolsetBudgets()
+	}()
 	c.checkDescriptions()
 	c.checkNames()
-	c.checkTokenBudget()
-	c.checkToolsetBudgets()
-	c.checkWrites()
-	c.checkUnused()
-	c.checkApps()
-	c.checkAuth()
-	return c.diags
+	rest := c.fork()
+	rest.blocks = c.blocks
+	rest.checkWrites()
+	rest.checkUnused()
+	rest.checkApps()
+	rest.checkAuth()
+	<-done
+	return append(append(c.diags, budgets.diags...), rest.diags...)
+}
+
+// fork is a checker over the same configuration with no findings yet.
+func (c *checker) fork() *checker {
+	f := *c
+	f.diags = nil
+	return &f
 }
 
 // checker holds what the rules share: the configuration, the table, each

@@ -69,16 +69,16 @@ func (c *compiler) compileArgs(args []*lang.Arg, validations []*lang.Validation,
 // share replaces the schema and types of compiled arguments with the
 // copies other items already hold, once nothing changes them any more.
 func (c *compiler) share(args *Args) {
-	args.Schema = c.shared.doc(args.Schema)
-	args.Type = c.shared.ctyType(args.Type)
+	args.Schema = c.shareDoc(args.Schema)
+	args.Type = c.shareType(args.Type)
 	for _, a := range args.List {
-		a.Type = c.shared.ctyType(a.Type)
-		a.Name, a.Description = c.shared.str(a.Name), c.shared.str(a.Description)
-		a.Enum = c.shared.strs(a.Enum)
+		a.Type = c.shareType(a.Type)
+		a.Name, a.Description = c.shareStr(a.Name), c.shareStr(a.Description)
+		a.Enum = c.shareStrs(a.Enum)
 		a.Default = eval.CompactValue(a.Default)
 	}
 	for _, v := range args.Validations {
-		v.Uses = c.shared.strs(v.Uses)
+		v.Uses = c.shareStrs(v.Uses)
 	}
 }
 
@@ -128,19 +128,53 @@ func (c *compiler) checkDefaults(out *Args, args []*lang.Arg) {
 			continue
 		}
 		prop := out.Schema["properties"].(map[string]any)[arg.Name].(map[string]any)
-		s, err := compileJSONSchema("mcpdecl:argument.json", prop)
-		if err != nil {
-			continue // reported with the whole schema
-		}
-		val, err := eval.ToJSON(arg.Default)
-		if err == nil {
-			err = s.Validate(val)
-		}
-		if err != nil {
+		if problem := c.defaultProblem(prop, arg.Default); problem != "" {
 			c.add(hcl.Diagnostics{errorf(args[i].Spec.Default.Expr.Range(), "Invalid default value",
-				"The default of %q does not satisfy its own constraints: %s.", arg.Name, schemaErrorText(err))})
+				"The default of %q does not satisfy its own constraints: %s.", arg.Name, problem)})
 		}
 	}
+}
+
+// defaultProblem is what is wrong with value under the argument's schema
+// prop, "" when nothing is (or when the schema does not compile, which is
+// reported with the whole schema). An imported API gives thousands of
+// arguments the same schema and default (a page size, a state filter),
+// and compiling a schema is the dearest step of an argument, so each pair
+// is checked once.
+func (c *compiler) defaultProblem(prop map[string]any, value cty.Value) string {
+	val, err := eval.ToJSON(value)
+	if err != nil {
+		if _, cerr := compileJSONSchema("mcpdecl:argument.json", prop); cerr != nil {
+			return ""
+		}
+		return err.Error()
+	}
+	key, err := json.Marshal([]any{prop, val})
+	if err != nil { // not JSON: check it without the memo
+		return c.checkDefault(prop, val)
+	}
+	c.memo.mu.Lock()
+	problem, ok := c.memo.defaultChecks[string(key)]
+	c.memo.mu.Unlock()
+	if ok {
+		return problem
+	}
+	problem = c.checkDefault(prop, val)
+	c.memo.mu.Lock()
+	c.memo.defaultChecks[string(key)] = problem
+	c.memo.mu.Unlock()
+	return problem
+}
+
+func (c *compiler) checkDefault(prop map[string]any, val any) string {
+	s, err := compileJSONSchema("mcpdecl:argument.json", prop)
+	if err != nil {
+		return ""
+	}
+	if err := s.Validate(val); err != nil {
+		return schemaErrorText(err)
+	}
+	return ""
 }
 
 func schemaErrorText(err error) string {

@@ -52,8 +52,8 @@ type compiler struct {
 	// pendingHeaders holds the x-mcp-header mapping of the tool being
 	// compiled, found while reading its input_schema.
 	pendingHeaders map[string]string
-	// shared holds the one copy of schemas and types that items share.
-	shared shared
+	// memo is what the items compiled at once share.
+	memo *compileMemo
 	// constScope is staticScope's, once compileStatic has declared the
 	// variables and locals (nil before).
 	constScope *adapter.Scope
@@ -62,7 +62,8 @@ type compiler struct {
 // Compile turns cfg into a table. Every problem is reported; the
 // table is nil when there are errors.
 func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl.Diagnostics) {
-	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}, uris: map[string]hcl.Range{}}
+	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}, uris: map[string]hcl.Range{},
+		memo: &compileMemo{defaultChecks: map[string]string{}}}
 	c.compileStatic()
 	c.constScope = c.scope(nil, "")
 	c.compileServer()

@@ -271,3 +271,28 @@ prompt "plan" {
 }`)
 	wantDetails(t, got, []string{"09: Unknown reference", "answers.<question_key>", `Did you mean "answers"?`})
 }
+
+// TestSameBadDefaultReportedEachTime: arguments with the same schema and
+// the same default are checked once, and each is still reported where it
+// is written; the same schema with a valid default is not.
+func TestSameBadDefaultReportedEachTime(t *testing.T) {
+	tool := func(name, def string) string {
+		return fmt.Sprintf(`
+tool %q {
+  description = "d"
+  arg "n" {
+    type    = integer
+    maximum = 30
+    default = %s
+  }
+  result {
+    text = "'ok'"
+  }
+}`, name, def)
+	}
+	got := compileDetails(t, tool("a", "60")+tool("b", "60")+tool("c", "20")+tool("d", "31"))
+	wantDetails(t, got,
+		[]string{"07: Invalid default value", "maximum: got 60, want 30"},
+		[]string{"18: Invalid default value", "maximum: got 60, want 30"},
+		[]string{"40: Invalid default value", "maximum: got 31, want 30"})
+}

@@ -17,52 +17,66 @@ import (
 )
 
 func (c *compiler) compileTools() {
-	for _, t := range c.cfg.Tools {
-		where := fmt.Sprintf("The tool %q", t.Name)
-		tool := &Tool{Name: c.shared.str(t.Name), DeclRange: t.DeclRange}
-		tool.Title = c.shared.str(c.staticString(t.Title))
-		tool.Description = c.shared.str(c.staticString(t.Description))
-		tool.Icons = c.compileIcons(t.Icons)
-		tool.Timeout = c.duration(t.Timeout)
-		if len(t.Annotations) > 0 {
-			tool.Annotations = c.compileAnnotations(t.Annotations[0])
-		}
-		if t.InputSchema != nil {
-			tool.Args = c.argsFromSchema(t, where)
-			tool.HeaderParams = c.pendingHeaders
-		} else {
-			tool.Args = c.compileArgs(t.Args, t.Validations, where)
-		}
-		uses := map[string]bool{}
-		scope := c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)) // questions: asked before auth.* is read
-		newScope := func() *adapter.Scope { return c.withAuth(c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)), uses) }
-		tool.Steps = c.compileSteps(t.Steps, fmt.Sprintf("tool %q", t.Name), tool.Args, newScope, tool.Timeout)
-		callScope := c.scopeWithSteps(newScope, t.Steps)
-		var env []eval.EnvField
-		if t.Call != nil {
-			tool.Kind = t.Call.Kind
-			tool.Action = c.compileCallWithin(t.Call, fmt.Sprintf("tool %q", t.Name), callScope, tool.Timeout)
-			env = c.resultEnv(t.Call.Kind)
-		}
-		tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
-		tool.Task = c.compileTask(t.Task, where)
-		c.checkTask(t, tool)
-		env = append(env, questionEnv(tool.Questions)...)
-		env = append(env, c.ownerStepsEnv(t.Steps)...)
-		env = append(env, c.authEnv()...)
-		tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil || len(t.Steps) > 0)
-		tool.Content = c.compileContent(t.Content, callScope)
-		if tool.Result != nil && first(t.Result).OutputSchema != nil {
-			tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
-			tool.OutputDeclared = true
-			c.checkTruncatedAllowed(tool, first(t.Result))
-		} else if tool.Result != nil && tool.Result.Structured != nil {
-			tool.OutputSchema = inferOutputSchema(tool.Result.Structured, tool.Result.MaxItems > 0)
-		}
-		tool.Access = c.primitiveAccess(t.Scopes, where)
-		tool.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tool.Answer)
-		c.table.Tools = append(c.table.Tools, tool)
+	tools := make([]*Tool, len(c.cfg.Tools))
+	forks := make([]*compiler, len(c.cfg.Tools))
+	// Tools compile alone (each reads the configuration and writes only
+	// its own Tool), so an imported API's thousands compile on every core,
+	// each on a fork whose findings join in the tools' order.
+	inParallel(len(tools), func(i int) {
+		forks[i] = c.fork()
+		tools[i] = forks[i].compileTool(c.cfg.Tools[i])
+	})
+	for _, f := range forks {
+		c.join(f)
 	}
+	c.table.Tools = append(c.table.Tools, tools...)
+}
+
+func (c *compiler) compileTool(t *lang.Tool) *Tool {
+	where := fmt.Sprintf("The tool %q", t.Name)
+	tool := &Tool{Name: c.shareStr(t.Name), DeclRange: t.DeclRange}
+	tool.Title = c.shareStr(c.staticString(t.Title))
+	tool.Description = c.shareStr(c.staticString(t.Description))
+	tool.Icons = c.compileIcons(t.Icons)
+	tool.Timeout = c.duration(t.Timeout)
+	if len(t.Annotations) > 0 {
+		tool.Annotations = c.compileAnnotations(t.Annotations[0])
+	}
+	if t.InputSchema != nil {
+		tool.Args = c.argsFromSchema(t, where)
+		tool.HeaderParams = c.pendingHeaders
+	} else {
+		tool.Args = c.compileArgs(t.Args, t.Validations, where)
+	}
+	uses := map[string]bool{}
+	scope := c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)) // questions: asked before auth.* is read
+	newScope := func() *adapter.Scope { return c.withAuth(c.scope(tool.Args, fmt.Sprintf("the tool %q", t.Name)), uses) }
+	tool.Steps = c.compileSteps(t.Steps, fmt.Sprintf("tool %q", t.Name), tool.Args, newScope, tool.Timeout)
+	callScope := c.scopeWithSteps(newScope, t.Steps)
+	var env []eval.EnvField
+	if t.Call != nil {
+		tool.Kind = t.Call.Kind
+		tool.Action = c.compileCallWithin(t.Call, fmt.Sprintf("tool %q", t.Name), callScope, tool.Timeout)
+		env = c.resultEnv(t.Call.Kind)
+	}
+	tool.Questions = c.compileQuestions(t.Elicit, t.Sample, t.Roots, scope)
+	tool.Task = c.compileTask(t.Task, where)
+	c.checkTask(t, tool)
+	env = append(env, questionEnv(tool.Questions)...)
+	env = append(env, c.ownerStepsEnv(t.Steps)...)
+	env = append(env, c.authEnv()...)
+	tool.Answer = c.compileAnswer(first(t.Result), t.Errors, env, tool.Args, t.Call != nil || len(t.Steps) > 0)
+	tool.Content = c.compileContent(t.Content, callScope)
+	if tool.Result != nil && first(t.Result).OutputSchema != nil {
+		tool.OutputSchema = c.outputSchema(first(t.Result).OutputSchema)
+		tool.OutputDeclared = true
+		c.checkTruncatedAllowed(tool, first(t.Result))
+	} else if tool.Result != nil && tool.Result.Structured != nil {
+		tool.OutputSchema = inferOutputSchema(tool.Result.Structured, tool.Result.MaxItems > 0)
+	}
+	tool.Access = c.primitiveAccess(t.Scopes, where)
+	tool.UsesIdentity = len(uses) > 0 || answerReadsAuth(&tool.Answer)
+	return tool
 }
 
 func first[T any](list []*T) *T {
@@ -260,7 +274,7 @@ func (c *compiler) compileAnnotations(a *lang.Annotations) map[string]any {
 				"A read-only tool cannot be destructive. Set read_only = false or destructive = false.")})
 		}
 	}
-	return c.shared.doc(out)
+	return c.shareDoc(out)
 }
 
 func (c *compiler) duration(attr *hcl.Attribute) time.Duration {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,10 +45,11 @@ type Backend struct {
 	ConnMaxLifetime  time.Duration
 	StatementTimeout time.Duration
 	// LongestToolTimeout is the longest timeout a tool calling this backend
-	// sets (raised by CompileCall). The database's own limit, set on each
-	// connection, allows that long, so a tool's timeout stays the deadline
-	// of its calls.
+	// sets (raised by CompileCall through noteToolTimeout). The database's
+	// own limit, set on each connection, allows that long, so a tool's
+	// timeout stays the deadline of its calls.
 	LongestToolTimeout time.Duration
+	timeoutMu          sync.Mutex // tools compile at the same time
 	// MaxRows is the default row limit of the calls.
 	MaxRows int
 	// InitSQL is the path of an SQL file (resolved against the config
@@ -65,6 +67,13 @@ type Backend struct {
 }
 
 var _ adapter.Backend = (*Backend)(nil)
+
+// noteToolTimeout raises LongestToolTimeout to d.
+func (b *Backend) noteToolTimeout(d time.Duration) {
+	b.timeoutMu.Lock()
+	defer b.timeoutMu.Unlock()
+	b.LongestToolTimeout = max(b.LongestToolTimeout, d)
+}
 
 // serverLimit is the statement limit set on the database side of each
 // connection: statement_timeout, or longer when a tool's timeout asks for

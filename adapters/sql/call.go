@@ -19,7 +19,7 @@ func compileCall(c *adapter.CallBlock) (*Action, hcl.Diagnostics) {
 	if b, ok := c.Backend.(*Backend); ok {
 		act.Backend = b
 		act.MaxRows, act.ReadOnly = b.MaxRows, b.ReadOnly
-		b.LongestToolTimeout = max(b.LongestToolTimeout, c.Timeout)
+		b.noteToolTimeout(c.Timeout)
 		dialect, backendName, backendRO = b.Driver, b.Name, b.ReadOnly
 	}
 

@@ -37,6 +37,7 @@ var floors = map[string]int{
 	"internal/largecfg/gen": 1, // its command
 	"internal/loopbench":    0, // the loopback benchmark's peers and load (a command)
 	"internal/jsondec":      1, // shares internal/rule's names
+	"internal/hclfast":      1, // the fast HCL parser, fuzzed against hclsyntax
 	"docs":                  0, // the documentation, embedded
 	"langref":               1, // the language reference, read from docs
 
