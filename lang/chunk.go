@@ -2,14 +2,13 @@ package lang
 
 import (
 	"bytes"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/mcpdecl/mcpdecl/internal/hclfast"
+	"github.com/mcpdecl/mcpdecl/internal/parallel"
 )
 
 // chunkSize is the size above which a native-syntax file is parsed in
@@ -65,25 +64,18 @@ func parsePieces(src []byte, filename string, ends []int) []*hcl.File {
 	}
 	files := make([]*hcl.File, len(ends))
 	failed := make([]bool, len(ends))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ends)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(ends); i = int(next.Add(1) - 1) {
-				piece := src[starts[i].Byte:ends[i]]
-				if i > 0 {
-					if body, ok := hclfast.ParseBody(piece, filename, starts[i]); ok {
-						files[i] = &hcl.File{Body: body, Bytes: piece}
-						continue
-					}
-				}
-				var diags hcl.Diagnostics
-				files[i], diags = hclsyntax.ParseConfig(piece, filename, starts[i])
-				failed[i] = diags.HasErrors()
+	parallel.For(len(ends), func(i int) {
+		piece := src[starts[i].Byte:ends[i]]
+		if i > 0 {
+			if body, ok := hclfast.ParseBody(piece, filename, starts[i]); ok {
+				files[i] = &hcl.File{Body: body, Bytes: piece}
+				return
 			}
-		})
-	}
-	wg.Wait()
+		}
+		var diags hcl.Diagnostics
+		files[i], diags = hclsyntax.ParseConfig(piece, filename, starts[i])
+		failed[i] = diags.HasErrors()
+	})
 	if slices.Contains(failed, true) {
 		return nil
 	}

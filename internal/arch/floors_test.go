@@ -25,6 +25,7 @@ var floors = map[string]int{
 	"internal/jsonenc":      0,
 	"internal/memo":         0,
 	"internal/lazyregexp":   0,
+	"internal/parallel":     0,
 	"internal/regularfile":  0,
 	"internal/guessable":    0,
 	"internal/fastschema":   0,
