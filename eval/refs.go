@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
@@ -112,6 +113,7 @@ func checkTraversal(tr hcl.Traversal, n *Names) hcl.Diagnostics {
 			s = "args." + s
 		}
 		detail += fmt.Sprintf(" Did you mean %q?", s)
+		return suggest(refDiag(tr, "Unknown reference", detail), s, tr, 0)
 	}
 	return refDiag(tr, "Unknown reference", detail)
 }
@@ -150,8 +152,10 @@ func checkAttr(tr hcl.Traversal, known []string, kind, where, declare string) hc
 	} else {
 		known = slices.DeleteFunc(slices.Clone(known), func(k string) bool { return !hclsyntax.ValidIdentifier(k) })
 	}
+	var replacement string
 	if s := closest(name, known); s != "" {
 		detail += fmt.Sprintf(" Did you mean %s.%s?", root, s)
+		replacement = root + "." + s
 	} else if len(known) > 0 {
 		sorted := append([]string(nil), known...)
 		sort.Strings(sorted)
@@ -159,12 +163,13 @@ func checkAttr(tr hcl.Traversal, known []string, kind, where, declare string) hc
 	} else {
 		detail += " " + declare
 	}
-	return hcl.Diagnostics{{
+	diags := hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("Reference to undeclared %s", kind),
 		Detail:   detail,
 		Subject:  tr.SourceRange().Ptr(),
 	}}
+	return suggest(diags, replacement, tr, 1)
 }
 
 // stepName is the name step i of tr selects (an attribute, or a literal
@@ -207,6 +212,7 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 		}
 		if s := closest(key, keys); s != "" {
 			detail += fmt.Sprintf(" Did you mean %s.%s?", ns.Root, s)
+			return suggest(refDiag(tr, "Reference to unknown "+ns.What, detail), ns.Root+"."+s, tr, 1)
 		}
 		return refDiag(tr, "Reference to unknown "+ns.What, detail)
 	}
@@ -234,6 +240,7 @@ func checkNamespace(tr hcl.Traversal, ns Namespace) hcl.Diagnostics {
 	}
 	if s := closest(name, under); s != "" {
 		detail += fmt.Sprintf(" Did you mean %s.%s?", owner, s)
+		return suggest(refDiag(tr, "Reference to unknown field", detail), owner+"."+s, tr, field)
 	} else if ns.Hint != "" {
 		detail += " " + ns.Hint
 	}
@@ -285,6 +292,17 @@ func plainNames(names []string) []string {
 		}
 	}
 	return out
+}
+
+// suggest records on the diagnostic that replacement, which its detail
+// offers, takes the place of tr's steps up to last (a name with the
+// root and keys before it, as the detail writes it); none when
+// replacement is "".
+func suggest(diags hcl.Diagnostics, replacement string, tr hcl.Traversal, last int) hcl.Diagnostics {
+	if replacement != "" && last < len(tr) {
+		diagcode.Suggest(diags[0], replacement, hcl.RangeBetween(tr[0].SourceRange(), tr[last].SourceRange()))
+	}
+	return diags
 }
 
 func refDiag(tr hcl.Traversal, summary, detail string) hcl.Diagnostics {

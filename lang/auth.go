@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 )
 
 // Auth is the `auth` block: the server is an OAuth 2.1 resource server
@@ -79,12 +81,12 @@ func (cfg *Config) addAuth(blocks []*Auth) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, a := range blocks {
 		if cfg.Auth != nil {
-			diags = append(diags, &hcl.Diagnostic{
+			diags = append(diags, diagcode.Relate(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Duplicate auth block",
 				Detail:   fmt.Sprintf("An auth block was already declared at %s; a configuration has one auth block. Merge the two.", cfg.Auth.DeclRange),
 				Subject:  a.DeclRange.Ptr(),
-			})
+			}, cfg.Auth.DeclRange))
 			continue
 		}
 		cfg.Auth = a

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/mcpdecl/mcpdecl/internal/english"
+	"github.com/mcpdecl/mcpdecl/internal/parallel"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -31,27 +32,40 @@ func (cfg *Config) addBackends(bs []*Backend) hcl.Diagnostics {
 }
 
 func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
+	// Each tool is checked alone (its arguments decoded, its blocks
+	// counted), on every core for an imported API's thousands; the
+	// findings keep the tools' order.
+	found := make([]hcl.Diagnostics, len(ts))
+	parallel.For(len(ts), func(i int) { found[i] = checkTool(ts[i]) })
 	var diags hcl.Diagnostics
-	for _, t := range ts {
-		diags = append(diags, checkMCPName(t.Name, t.NameRange, "tool")...)
-		diags = append(diags, decodeArgs(t.Args)...)
-		what := fmt.Sprintf("The tool %q", t.Name)
-		var d hcl.Diagnostics
-		t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell, t.MCP), what, t.DeclRange, len(t.Result) == 0 && len(t.Content) == 0,
-			" A tool without a call needs a result block or content blocks that build its answer from the arguments (and its steps).", splitTool)
-		diags = append(diags, d...)
-		diags = append(diags, checkSteps(t.Steps, what)...)
-		_, d = single(t.Annotations, func(a *Annotations) hcl.Range { return a.DeclRange }, "annotations", what)
-		diags = append(diags, d...)
-		_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
-		diags = append(diags, d...)
-		_, d = single(t.Task, func(b *TaskBlock) hcl.Range { return b.DeclRange }, "task", what)
-		diags = append(diags, d...)
-		diags = append(diags, checkContent(t)...)
-		diags = append(diags, checkToolUI(t)...)
-		diags = append(diags, checkLint(t.Lint, what, false)...)
+	for i, t := range ts {
+		diags = append(diags, found[i]...)
 		cfg.Tools = append(cfg.Tools, t)
 	}
+	return diags
+}
+
+// checkTool decodes what Load decodes of a tool beyond its blocks (its
+// arguments, its one call) and checks how many of each block it holds.
+func checkTool(t *Tool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	diags = append(diags, checkMCPName(t.Name, t.NameRange, "tool")...)
+	diags = append(diags, decodeArgs(t.Args)...)
+	what := fmt.Sprintf("The tool %q", t.Name)
+	var d hcl.Diagnostics
+	t.Call, d = oneCall(allCalls(t.HTTP, t.SQL, t.Shell, t.MCP), what, t.DeclRange, len(t.Result) == 0 && len(t.Content) == 0,
+		" A tool without a call needs a result block or content blocks that build its answer from the arguments (and its steps).", splitTool)
+	diags = append(diags, d...)
+	diags = append(diags, checkSteps(t.Steps, what)...)
+	_, d = single(t.Annotations, func(a *Annotations) hcl.Range { return a.DeclRange }, "annotations", what)
+	diags = append(diags, d...)
+	_, d = single(t.Result, func(r *Result) hcl.Range { return r.DeclRange }, "result", what)
+	diags = append(diags, d...)
+	_, d = single(t.Task, func(b *TaskBlock) hcl.Range { return b.DeclRange }, "task", what)
+	diags = append(diags, d...)
+	diags = append(diags, checkContent(t)...)
+	diags = append(diags, checkToolUI(t)...)
+	diags = append(diags, checkLint(t.Lint, what, false)...)
 	return diags
 }
 

@@ -2,13 +2,13 @@ package lang
 
 import (
 	"bytes"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/hclfast"
+	"github.com/mcpdecl/mcpdecl/internal/parallel"
 )
 
 // chunkSize is the size above which a native-syntax file is parsed in
@@ -50,7 +50,10 @@ func parseNative(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 
 // parsePieces parses the pieces of src that end at ends, on every core:
 // the pieces are independent, and a big config's load is mostly parsing.
-// It returns nil when any piece has errors.
+// It returns nil when any piece has errors. Pieces after the first go to
+// hclfast, which builds the same AST several times faster, and to
+// hclsyntax when hclfast gives up (on rarer syntax and on every error);
+// the first stays with hclsyntax, whose File.Nav the whole file keeps.
 func parsePieces(src []byte, filename string, ends []int) []*hcl.File {
 	starts := make([]hcl.Pos, len(ends))
 	pos, from := hcl.InitialPos, 0
@@ -61,18 +64,18 @@ func parsePieces(src []byte, filename string, ends []int) []*hcl.File {
 	}
 	files := make([]*hcl.File, len(ends))
 	failed := make([]bool, len(ends))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(ends)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(ends); i = int(next.Add(1) - 1) {
-				var diags hcl.Diagnostics
-				files[i], diags = hclsyntax.ParseConfig(src[starts[i].Byte:ends[i]], filename, starts[i])
-				failed[i] = diags.HasErrors()
+	parallel.For(len(ends), func(i int) {
+		piece := src[starts[i].Byte:ends[i]]
+		if i > 0 {
+			if body, ok := hclfast.ParseBody(piece, filename, starts[i]); ok {
+				files[i] = &hcl.File{Body: body, Bytes: piece}
+				return
 			}
-		})
-	}
-	wg.Wait()
+		}
+		var diags hcl.Diagnostics
+		files[i], diags = hclsyntax.ParseConfig(piece, filename, starts[i])
+		failed[i] = diags.HasErrors()
+	})
 	if slices.Contains(failed, true) {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/parallel"
 )
 
 // decodeBody decodes body into the struct dst points to, following the
@@ -77,6 +79,9 @@ func decodeSyntaxBody(b *hclsyntax.Body, v reflect.Value, info *structInfo) (hcl
 			v.Field(i).Set(reflect.ValueOf(attr.AsHCLAttribute()))
 		}
 	}
+	if len(b.Blocks) >= manyBlocks {
+		return decodeBlocksInParallel(b.Blocks, v, info), true
+	}
 	var diags hcl.Diagnostics
 	for _, blk := range b.Blocks {
 		i, ok := info.blocks[blk.Type]
@@ -91,6 +96,38 @@ func decodeSyntaxBody(b *hclsyntax.Body, v reflect.Value, info *structInfo) (hcl
 		}
 	}
 	return diags, true
+}
+
+// manyBlocks is how many blocks a body holds (a big file's top level)
+// before they are decoded on every core.
+const manyBlocks = 64
+
+// decodeBlocksInParallel is decodeSyntaxBody's loop over many blocks:
+// each decodes alone, then they are kept, and their diagnostics given, in
+// the order they are written.
+func decodeBlocksInParallel(blocks hclsyntax.Blocks, v reflect.Value, info *structInfo) hcl.Diagnostics {
+	elems := make([]reflect.Value, len(blocks))
+	found := make([]hcl.Diagnostics, len(blocks))
+	parallel.For(len(blocks), func(j int) {
+		i, ok := info.blocks[blocks[j].Type]
+		if !ok {
+			return // the remainder's, for its own schema
+		}
+		elems[j] = reflect.New(v.Field(i).Type().Elem().Elem())
+		found[j] = decodeBlock(blocks[j].AsHCLBlock(), elems[j])
+	})
+	var diags hcl.Diagnostics
+	for j, elem := range elems {
+		if !elem.IsValid() {
+			continue
+		}
+		diags = append(diags, found[j]...)
+		if complete(elem.Elem()) {
+			field := v.Field(info.blocks[blocks[j].Type])
+			field.Set(reflect.Append(field, elem))
+		}
+	}
+	return diags
 }
 
 // fitsSyntax reports whether b holds exactly what the schema allows (see

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +34,7 @@ func TestSyntaxFastPathDecodesAlike(t *testing.T) {
 		}
 	}
 	paths = append(paths, scriptConfigs(t)...)
+	paths = append(paths, manyBlocksConfig(t))
 	if len(paths) < 90 {
 		t.Fatalf("only %d configurations found", len(paths))
 	}
@@ -108,6 +110,30 @@ func scriptConfigs(t *testing.T) []string {
 	return paths
 }
 
+// manyBlocksConfig writes a file of more top-level blocks than
+// manyBlocks, some of them with mistakes inside, so that its blocks are
+// decoded on every core and their diagnostics must still come in order.
+func manyBlocksConfig(t *testing.T) string {
+	var b strings.Builder
+	for i := range 3 * manyBlocks {
+		fmt.Fprintf(&b, "tool \"t%d\" {\n  description = \"Tool %d.\"\n", i, i)
+		switch i % 7 {
+		case 3:
+			b.WriteString("  descriptin = \"typo\"\n")
+		case 5:
+			b.WriteString("  arg \"x\" {\n    type = strin\n  }\n")
+		case 6:
+			b.WriteString("  arg {\n  }\n")
+		}
+		b.WriteString("  result {\n    text = \"'ok'\"\n  }\n}\n")
+	}
+	p := filepath.Join(t.TempDir(), "many.hcl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func render(diags hcl.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range diags {
@@ -126,5 +152,29 @@ func hiddenNames(b *hclsyntax.Body) []string {
 			hidden = append(hidden, name)
 		}
 	}
+	slices.Sort(hidden) // cmp calls a transformer twice and wants the same
 	return hidden
+}
+
+// TestManyBlocksReportInOrder: a big file's blocks are decoded, and its
+// tools checked, on every core, and the findings of each stage still come
+// in the order the blocks are written (decoding reports before checking,
+// as it did one block at a time).
+func TestManyBlocksReportInOrder(t *testing.T) {
+	_, diags := Load(manyBlocksConfig(t))
+	lines := map[string][]int{}
+	for _, d := range diags {
+		if d.Subject == nil {
+			t.Fatalf("no subject: %s", render(hcl.Diagnostics{d}))
+		}
+		lines[d.Summary] = append(lines[d.Summary], d.Subject.Start.Line)
+	}
+	if len(lines) < 3 {
+		t.Fatalf("want three kinds of mistake:\n%s", render(diags))
+	}
+	for summary, ls := range lines {
+		if len(ls) < 3*manyBlocks/7-1 || !slices.IsSorted(ls) {
+			t.Errorf("%q at lines %v: too few or out of order", summary, ls)
+		}
+	}
 }

@@ -175,12 +175,12 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 	diags := decodeBody(f.Body, &fc)
 	for _, s := range fc.Server {
 		if cfg.Server != nil {
-			diags = append(diags, &hcl.Diagnostic{
+			diags = append(diags, diagcode.Relate(&hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Duplicate server block",
 				Detail:   fmt.Sprintf("A server block was already declared at %s; a configuration has one server block.", cfg.Server.DeclRange),
 				Subject:  s.DeclRange.Ptr(),
-			})
+			}, cfg.Server.DeclRange))
 			continue
 		}
 		cfg.Server = s

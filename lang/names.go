@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 )
@@ -89,12 +90,12 @@ func checkUniqueArgs(args []*Arg) hcl.Diagnostics {
 }
 
 func duplicateDiag(kind, name string, prev, rng hcl.Range, rule string) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
+	return diagcode.Relate(&hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  fmt.Sprintf("Duplicate %s name", kind),
 		Detail:   fmt.Sprintf("%s named %q was already declared at %s. %s", english.CapA(kind), name, prev, rule),
 		Subject:  rng.Ptr(),
-	}
+	}, prev)
 }
 
 // checkUnique reports duplicate names across all files.

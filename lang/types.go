@@ -3,11 +3,14 @@ package lang
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 )
 
@@ -69,11 +72,20 @@ func ParseType(expr hcl.Expression) (*Type, hcl.Diagnostics) {
 		if k, ok := primitiveKinds[kw]; ok {
 			return &Type{Kind: k}, nil
 		}
-		hint := rule.DidYouMean(kw, keys(primitiveKinds))
-		if other, ok := typeSynonyms[kw]; ok {
-			hint = fmt.Sprintf(" Did you mean %s?", other)
+		hint, other := rule.DidYouMean(kw, keys(primitiveKinds)), rule.Closest(kw, keys(primitiveKinds))
+		if synonym, ok := typeSynonyms[kw]; ok {
+			hint, other = fmt.Sprintf(" Did you mean %s?", synonym), synonym
 		}
-		return nil, typeDiag(expr, fmt.Sprintf("%q is not a type.%s %s", kw, hint, typeHelp))
+		diags := typeDiag(expr, fmt.Sprintf("%q is not a type.%s %s", kw, hint, typeHelp))
+		if hclsyntax.ValidIdentifier(other) { // list(T) is a pattern, not a replacement
+
+			// The JSON syntax writes a type as a string.
+			if _, native := expr.(hclsyntax.Expression); !native {
+				other = strconv.Quote(other)
+			}
+			diagcode.Suggest(diags[0], other, expr.Range())
+		}
+		return nil, diags
 	}
 	call, d := hcl.ExprCall(expr)
 	if d.HasErrors() {

@@ -3,10 +3,12 @@ package lint
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
@@ -38,25 +40,31 @@ func (c *checker) parseIgnore(l *lang.Lint) map[string]bool {
 			out[r.Code] = true
 			continue
 		}
-		c.diags = append(c.diags, &hcl.Diagnostic{
+		unknown := &hcl.Diagnostic{
 			Severity: hcl.DiagWarning,
 			Summary:  "Unknown code in lint ignore",
-			Detail:   fmt.Sprintf("%q is not a lint code or rule name, so nothing is ignored by it.%s Codes are listed in docs/lint.md.", name, suggestCode(name)),
+			Detail:   fmt.Sprintf("%q is not a lint code or rule name, so nothing is ignored by it.%s Codes are listed in docs/lint.md.", name, rule.DidYouMean(name, lintNames())),
 			Subject:  e.Range().Ptr(),
 			Extra:    &Extra{Code: CodeUnknownCode},
-		})
+		}
+		if s := rule.Closest(name, lintNames()); s != "" {
+			diagcode.Suggest(unknown, strconv.Quote(s), e.Range())
+		}
+		c.diags = append(c.diags, unknown)
 	}
 	return out
 }
 
-func suggestCode(name string) string {
+// lintNames are the codes and names of the lint rules, which an ignore
+// may give.
+func lintNames() []string {
 	var candidates []string
 	for _, r := range Rules {
 		if r.Lint {
 			candidates = append(candidates, r.Code, r.Name)
 		}
 	}
-	return rule.DidYouMean(name, candidates)
+	return candidates
 }
 
 // parseBudget reads server { lint { token_budget = N } }.

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -20,41 +21,118 @@ import (
 // ASCII is a token. It is an estimate for comparing with a budget, not a
 // count any one model would bill.
 func EstimateTokens(text []byte) int {
-	n := 0
+	var e estimator
+	e.Write(text)
+	return e.Total()
+}
+
+// estimator is EstimateTokens over text given in parts: the runs of
+// letters, digits, spaces and punctuation may cross from one part to the
+// next, so the total is the same as for the parts joined, without joining
+// them. A part must not end inside a multi-byte character.
+type estimator struct {
+	n int
+	// kind is the run in progress (0: none) and length its length; a
+	// space whose next byte is not known yet is pending.
+	kind    byte
+	length  int
+	pending bool
+}
+
+const (
+	runLetters = 1 + iota
+	runDigits
+	runSpaces
+	runPunct
+)
+
+// Write adds text; it never fails.
+func (e *estimator) Write(text []byte) (int, error) {
 	for i := 0; i < len(text); {
 		c := text[i]
-		j := i + 1
+		if e.pending {
+			e.pending = false
+			if isLetter(c) {
+				// The space joins the word after it: the word starts here.
+				e.kind, e.length = runLetters, 0
+			} else {
+				e.kind, e.length = runSpaces, 1
+			}
+		}
+		switch k := classOf(c); {
+		case e.kind != 0 && k == e.kind && k != runPunct || e.kind == runPunct && isPunct(c):
+			e.length++
+			i++
+			continue
+		default:
+			e.end()
+		}
 		switch {
 		case isLetter(c):
-			for j < len(text) && isLetter(text[j]) {
-				j++
-			}
-			n += 1 + (j-i-1)/6
+			e.kind, e.length = runLetters, 1
 		case c >= '0' && c <= '9':
-			for j < len(text) && text[j] >= '0' && text[j] <= '9' {
-				j++
-			}
-			n += (j - i + 2) / 3
-		case c == ' ' && j < len(text) && isLetter(text[j]):
-			// joins the word after it
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r') {
-				j++
-			}
-			n++
+			e.kind, e.length = runDigits, 1
+		case c == ' ':
+			e.pending = true
+		case c == '\t' || c == '\n' || c == '\r':
+			e.kind, e.length = runSpaces, 1
 		case c < utf8.RuneSelf:
-			for j < len(text) && isPunct(text[j]) {
-				j++
-			}
-			n += (j - i + 1) / 2
+			e.kind, e.length = runPunct, 1
 		default:
 			_, size := utf8.DecodeRune(text[i:])
-			j = i + size
-			n++
+			e.n++
+			i += size
+			continue
 		}
-		i = j
+		i++
+	}
+	return len(text), nil
+}
+
+// Total is the estimate of everything written so far.
+func (e *estimator) Total() int {
+	n := e.n
+	switch {
+	case e.pending:
+		n++ // a space at the very end
+	case e.kind != 0:
+		n += runTokens(e.kind, e.length)
 	}
 	return n
+}
+
+// end counts the run in progress.
+func (e *estimator) end() {
+	if e.kind != 0 {
+		e.n += runTokens(e.kind, e.length)
+	}
+	e.kind, e.length = 0, 0
+}
+
+func runTokens(kind byte, length int) int {
+	switch kind {
+	case runLetters:
+		return 1 + (length-1)/6
+	case runDigits:
+		return (length + 2) / 3
+	case runSpaces:
+		return 1
+	}
+	return (length + 1) / 2
+}
+
+// classOf is the run a byte continues: letters, digits and whitespace
+// continue their own kind; punctuation is decided by isPunct.
+func classOf(c byte) byte {
+	switch {
+	case isLetter(c):
+		return runLetters
+	case c >= '0' && c <= '9':
+		return runDigits
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		return runSpaces
+	}
+	return runPunct
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -82,27 +160,33 @@ func ListingTokens(t *table.Table) (total int, perTool []ToolCost) {
 func listingTokensOf(t *table.Table, keep func(*table.Tool) bool) (total int, perTool []ToolCost) {
 	listing := t.Listing().Tools
 	// {"tools":[tool,tool,...]}: the bytes json.Marshal gives for the
-	// whole result, built from each tool's, which are estimated alone too.
-	whole := []byte(`{"tools":[`)
+	// whole result, estimated part by part as they are made (each tool's
+	// alone too), so the whole listing is never held at once.
+	var whole estimator
+	whole.Write([]byte(`{"tools":[`))
 	first := true
-	for i, tl := range listing {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(true)
+	for i := range listing {
 		if keep != nil && !keep(t.Tools[i]) {
 			continue
 		}
-		b, err := json.Marshal(tl)
-		if err != nil {
+		buf.Reset()
+		if err := enc.Encode(&listing[i]); err != nil {
 			continue
 		}
+		b := bytes.TrimSuffix(buf.Bytes(), []byte("\n")) // Encode ends each value with a newline
 		if !first {
-			whole = append(whole, ',')
+			whole.Write([]byte{','})
 		}
 		first = false
-		whole = append(whole, b...)
-		perTool = append(perTool, ToolCost{tl.Name, t.Tools[i].DeclRange, EstimateTokens(b)})
+		whole.Write(b)
+		perTool = append(perTool, ToolCost{listing[i].Name, t.Tools[i].DeclRange, EstimateTokens(b)})
 	}
-	whole = append(whole, "]}"...)
+	whole.Write([]byte("]}"))
 	sort.SliceStable(perTool, func(i, j int) bool { return perTool[i].Tokens > perTool[j].Tokens })
-	return EstimateTokens(whole), perTool
+	return whole.Total(), perTool
 }
 
 // largestShown is how many of the costliest tools a finding names.

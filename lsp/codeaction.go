@@ -100,6 +100,14 @@ func fixFor(doc *document, d Diagnostic) (string, textEdit, bool) {
 // "string"), or the whole reference when the suggestion is one
 // (args.nme → args.name given as such).
 func replaceFix(doc *document, d Diagnostic) (string, textEdit, bool) {
+	if at := d.Data.At; at != nil {
+		start, end := doc.text.offset(at.Start), doc.text.offset(at.End)
+		if end < start || doc.text.src[start:end] == d.Data.Replace {
+			return "", textEdit{}, false
+		}
+		// A label or string is replaced with its quotes; the title names it as the detail does.
+		return "Change to " + strings.Trim(d.Data.Replace, `"`), textEdit{Range: *at, NewText: d.Data.Replace}, true
+	}
 	start, end := doc.text.offset(d.Range.Start), doc.text.offset(d.Range.End)
 	if end <= start {
 		start, end = wordAround(doc.text.src, start)

@@ -21,6 +21,8 @@ type completionItem struct {
 	Documentation    *markupContent `json:"documentation,omitempty"`
 	InsertText       string         `json:"insertText,omitempty"`
 	InsertTextFormat int            `json:"insertTextFormat,omitempty"`
+	TextEdit         *textEdit      `json:"textEdit,omitempty"`
+	FilterText       string         `json:"filterText,omitempty"`
 }
 
 // Completion item kinds of the protocol.
@@ -59,6 +61,13 @@ func (s *Server) completion(_ context.Context, params json.RawMessage) (any, err
 		return nil, err
 	}
 	offset := doc.text.offset(p.Position)
+	if isJSONSyntax(doc.path) {
+		items := s.jsonCompletion(doc, offset)
+		if items == nil {
+			items = []completionItem{}
+		}
+		return map[string]any{"isIncomplete": false, "items": items}, nil
+	}
 	lineStart := doc.text.lines[min(p.Position.Line, len(doc.text.lines)-1)]
 	before := doc.text.src[lineStart:offset]
 	blocks := blocksForCompletion(doc, offset, lineStart)
@@ -96,7 +105,7 @@ func (s *Server) completeAt(doc *document, before string, blocks []*hclsyntax.Bl
 		return plainItems(names, itemValue, "backend \""+m[1]+"\"")
 	}
 	if bodyLineBefore.MatchString(before) {
-		return bodyItems(blocks)
+		return bodyItems(blocks, nil)
 	}
 	return functionCallItems(before)
 }
@@ -134,8 +143,9 @@ func plainItems(names []string, kind int, detail string) []completionItem {
 }
 
 // bodyItems are the attributes not yet set and the blocks that the block
-// around the cursor takes (the file's top level outside every block).
-func bodyItems(blocks []*hclsyntax.Block) []completionItem {
+// around the cursor takes (the file's top level outside every block);
+// with key, as JSON properties written over it.
+func bodyItems(blocks []*hclsyntax.Block, key *keyEdit) []completionItem {
 	node, path, also := schemaAt(blocks)
 	if node == nil {
 		return nil
@@ -162,10 +172,17 @@ func bodyItems(blocks []*hclsyntax.Block) []completionItem {
 			if e, ok := langref.Attribute(path, a.Name); ok {
 				item.Documentation = &markupContent{Kind: "markdown", Value: e.Markdown}
 			}
+			if key != nil {
+				item = key.apply(item, "")
+			}
 			out = append(out, item)
 		}
 		for _, b := range n.Blocks {
-			out = append(out, blockItem(b, append(slices.Clip(path), b.Type)))
+			item := blockItem(b, append(slices.Clip(path), b.Type))
+			if key != nil {
+				item = key.apply(item, jsonBlockValue(b.Labels))
+			}
+			out = append(out, item)
 		}
 	}
 	return out

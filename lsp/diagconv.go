@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/lint"
 )
@@ -39,8 +40,11 @@ type location struct {
 // fix is what a code action needs to repair a diagnostic, carried in its
 // data (the client gives it back with the diagnostic).
 type fix struct {
-	// Replace is the name a "Did you mean" offers for the misspelt one.
+	// Replace is the name a "Did you mean" offers for the misspelt one,
+	// and At the text it replaces when the diagnostic's maker said
+	// (without it, the misspelt name is found in the diagnostic's range).
 	Replace string `json:"replace,omitempty"`
+	At      *Range `json:"at,omitempty"`
 	// Code is the lint code, for the mechanical fixes (codeaction.go).
 	Code string `json:"code,omitempty"`
 	// Arguments are what the diagnostic's range becomes: the folder and
@@ -82,14 +86,29 @@ func toDiagnostic(d *hcl.Diagnostic, t *text, textOf func(string) *text) Diagnos
 	if d.Subject != nil {
 		out.Range = t.rangeOf(*d.Subject)
 	}
-	if m := didYouMean.FindStringSubmatch(d.Detail); m != nil {
+	hint := diagcode.HintOf(d)
+	if hint != nil && hint.Replacement != "" && hint.Range != nil && d.Subject != nil && hint.Range.Filename == d.Subject.Filename {
+		at := t.rangeOf(*hint.Range)
+		out.Data = &fix{Replace: hint.Replacement, At: &at}
+	} else if m := didYouMean.FindStringSubmatch(d.Detail); m != nil {
 		out.Data = &fix{Replace: m[1]}
 	} else if args, ok := confinedArguments(d); ok {
 		out.Data = &fix{Arguments: args}
 	} else if hasMechanicalFix(code) {
 		out.Data = &fix{Code: code}
 	}
-	out.RelatedInformation = related(d, textOf)
+	if hint != nil && len(hint.Related) > 0 {
+		for _, r := range hint.Related {
+			rt := textOf(r.Filename)
+			out.RelatedInformation = append(out.RelatedInformation, relatedInformation{
+				Location: location{URI: pathToURI(r.Filename), Range: Range{Start: rt.position(r.Start.Byte), End: rt.position(r.End.Byte)}},
+				Message:  "named in the message: " + r.String(),
+			})
+		}
+	} else {
+		// A maker that gives no places may still name them in its detail.
+		out.RelatedInformation = related(d, textOf)
+	}
 	return out
 }
 

@@ -8,7 +8,10 @@
 // call a step makes, a function's signature), completion (langschema's
 // tree, the names of the tool under the cursor, and the functions:
 // expr-lang's in programs, eval's in HCL) and code actions for the
-// diagnostics that carry a fix.
+// diagnostics that carry a fix. Hover and completion answer in the JSON
+// syntax too: the file is read leniently (jsonsyntax.go), as it is while
+// being typed, into the native blocks the language tree says its objects
+// are, and the native answers are made from them.
 //
 // The JSON-RPC 2.0 layer is this package's own (jsonrpc.go and the
 // dispatch in server.go), a few hundred lines. The Go LSP libraries

@@ -31,6 +31,11 @@ func FuzzRequestsOnAnyText(f *testing.F) {
 	}
 	f.Add(string(json), true, 14, 6)
 	f.Add(string(json), true, 22, 40)
+	for _, src := range []string{booksJSON, plantsJSON, `{"tool": {"x": {"arg": {"q": {"ty`, "{\"a\": ]] {\"\\", `[{"tool": {"x": {"when": "args.`} {
+		for _, pos := range [][2]int{{0, 1}, {3, 4}, {20, 10}, {39, 30}} {
+			f.Add(src, true, pos[0], pos[1])
+		}
+	}
 	f.Fuzz(func(t *testing.T, src string, asJSON bool, line, char int) {
 		name := "fuzz.hcl"
 		if asJSON {

@@ -37,11 +37,14 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	offset := doc.text.offset(p.Position)
+	if isJSONSyntax(doc.path) {
+		return jsonHover(doc, offset), nil
+	}
 	body := parse(doc)
 	if body == nil {
 		return nil, nil
 	}
-	offset := doc.text.offset(p.Position)
 	blocks := enclosing(body, offset)
 	if h := argHover(doc, blocks, offset); h != nil {
 		return h, nil
@@ -49,7 +52,9 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 	if h := stepHover(doc, blocks, offset); h != nil {
 		return h, nil
 	}
-	if h := functionHover(doc, offset); h != nil {
+	if h := functionHover(doc, offset, func(at int) (string, bool) {
+		return doc.text.src[strings.LastIndexByte(doc.text.src[:at], '\n')+1 : at], true
+	}); h != nil {
 		return h, nil
 	}
 	return referenceHover(doc.text, body, blocks, offset), nil

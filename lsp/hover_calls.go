@@ -85,16 +85,20 @@ func describeCall(call *hclsyntax.Block, src string) string {
 // functionHover is the signature and description of the function whose
 // name is under the cursor, followed by its opening parenthesis:
 // expr-lang's in a program string or {{ }} piece, the configuration's
-// in HCL.
-func functionHover(doc *document, offset int) *hoverResult {
+// in HCL. before is the text before an offset on its line, as the native
+// syntax has it (ok false: no string or expression holds the offset).
+func functionHover(doc *document, offset int, before func(int) (string, bool)) *hoverResult {
 	start, end := nameAround(doc.text.src, offset)
 	if start == end || !strings.HasPrefix(strings.TrimLeft(doc.text.src[end:], " "), "(") {
 		return nil
 	}
 	name := doc.text.src[start:end]
-	lineStart := strings.LastIndexByte(doc.text.src[:start], '\n') + 1
+	line, ok := before(start)
+	if !ok {
+		return nil
+	}
 	table, what := configFunctions(), "function"
-	switch stringContext(doc.text.src[lineStart:start]) {
+	switch stringContext(line) {
 	case inProgram:
 		table, what = programFunctions(), "expr-lang builtin"
 	case inText:

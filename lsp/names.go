@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 )
@@ -30,6 +31,10 @@ func (s *Server) namesOf(doc *document) configNames {
 			if src, err = os.ReadFile(path); err != nil {
 				continue
 			}
+		}
+		if isJSONSyntax(path) {
+			names.add(readJSONSyntax(string(src), -1, declarations).body, string(src))
+			continue
 		}
 		f, _ := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 		if f == nil {
@@ -63,7 +68,7 @@ func (n *configNames) add(body *hclsyntax.Body, src string) {
 	}
 }
 
-// unitFiles are the native-syntax files of path's configuration.
+// unitFiles are the files of path's configuration.
 func unitFiles(path string, overlay map[string][]byte) []string {
 	u := unitOf(path, overlay)
 	if u.key == filepath.Dir(path) {
@@ -90,7 +95,7 @@ func argsOf(blocks []*hclsyntax.Block, src string) []argInfo {
 		}
 		a := argInfo{name: b.Labels[0]}
 		if attr, ok := b.Body.Attributes["type"]; ok {
-			a.typ = sourceOf(attr.Expr.Range(), src)
+			a.typ = typeText(attr.Expr, src)
 		}
 		if attr, ok := b.Body.Attributes["description"]; ok {
 			if v, diags := attr.Expr.Value(nil); !diags.HasErrors() && v.Type().FriendlyName() == "string" {
@@ -159,9 +164,18 @@ func claimsOf(auth *hclsyntax.Block, src string) []argInfo {
 		}
 		c := argInfo{name: b.Labels[0]}
 		if attr, ok := b.Body.Attributes["type"]; ok {
-			c.typ = sourceOf(attr.Expr.Range(), src)
+			c.typ = typeText(attr.Expr, src)
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// typeText is a type as written: its source, or in the JSON syntax the
+// string that holds it ("integer" is integer).
+func typeText(expr hclsyntax.Expression, src string) string {
+	if lit, ok := expr.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+		return lit.Val.AsString()
+	}
+	return sourceOf(expr.Range(), src)
 }

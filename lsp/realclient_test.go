@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/internal/testenv"
@@ -22,7 +23,8 @@ func toolsDir() string {
 // TestRealClient drives the built `mcpdecl lsp` over stdio with
 // vscode-languageserver-protocol (scripts/lsp-client/client.js): the
 // diagnostics of a broken file at UTF-16 ranges, its quick fix, then
-// completion, hover, formatting and a clean shutdown.
+// completion, hover, formatting, completion and hover in a file of the
+// JSON syntax, and a clean shutdown.
 func TestRealClient(t *testing.T) {
 	modules := filepath.Join(toolsDir(), "lsp-client", "node_modules")
 	node, err := exec.LookPath("node")
@@ -38,7 +40,12 @@ func TestRealClient(t *testing.T) {
 	if err := os.WriteFile(file, []byte(withCallLine(books, `    query  = { x = "😀é", q = args.qery }`)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, "../scripts/lsp-client/client.js", bin, file)
+	jsonFile := filepath.Join(t.TempDir(), "books.hcl.json")
+	typing := strings.Replace(booksJSON, `"result": { "text": "string(len(body))" }`, `"result": { "text": "args.", "i" }`, 1)
+	if err := os.WriteFile(jsonFile, []byte(typing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, "../scripts/lsp-client/client.js", bin, file, jsonFile)
 	cmd.Env = append(os.Environ(), "LSP_CLIENT_MODULES="+modules)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -57,6 +64,12 @@ func TestRealClient(t *testing.T) {
 		Hover      string   `json:"hover"`
 		Formatting int      `json:"formatting"`
 		Exit       int      `json:"exit"`
+		JSON       struct {
+			Completion []string  `json:"completion"`
+			Keys       []string  `json:"keys"`
+			KeyEdit    *textEdit `json:"keyEdit"`
+			Hover      string    `json:"hover"`
+		} `json:"json"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
@@ -68,5 +81,11 @@ func TestRealClient(t *testing.T) {
 	if got.Sync != 2 || got.Fix != "Change to args.query" || !slices.Equal(got.Completion, []string{"query"}) ||
 		got.Hover != "**args.query** `string`\n\nWords from the title or author." || got.Formatting != 0 || got.Exit != 0 {
 		t.Errorf("the session: %s", out)
+	}
+	keyAt := newText(typing).position(strings.Index(typing, `"i"`))
+	if j := got.JSON; !slices.Equal(j.Completion, []string{"query"}) || !slices.Contains(j.Keys, "is_error") || slices.Contains(j.Keys, "text") ||
+		j.KeyEdit == nil || j.KeyEdit.NewText != `"is_error": ` || j.KeyEdit.Range.Start != keyAt ||
+		!strings.HasPrefix(j.Hover, "**arg**") {
+		t.Errorf("the JSON file: %+v", j)
 	}
 }

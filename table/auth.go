@@ -260,9 +260,9 @@ func (c *compiler) scopeList(attr *hcl.Attribute, what string, used bool) []stri
 	for i, e := range v.AsValueSlice() {
 		name := e.AsString()
 		if !slices.Contains(c.auth.scopes, name) {
-			c.add(hcl.Diagnostics{errorf(ranges[i], "Undeclared scope",
+			c.add(hcl.Diagnostics{suggestElement(errorf(ranges[i], "Undeclared scope",
 				"%s names the scope %q, which the auth block does not declare.%s Declare it with scope %q {} in the auth block.",
-				what, name, rule.DidYouMean(name, c.auth.scopes), name)})
+				what, name, rule.DidYouMean(name, c.auth.scopes), name), rule.Closest(name, c.auth.scopes), attr, i)})
 			continue
 		}
 		if used {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -20,8 +21,9 @@ func (c *compiler) compileBackends() {
 	for _, b := range c.cfg.Backends {
 		a, ok := c.reg.Lookup(b.Kind)
 		if !ok {
-			c.add(hcl.Diagnostics{errorf(b.KindRange, "Unknown backend kind",
-				"There is no backend kind %q; the kinds are %s.%s", b.Kind, listNames(c.reg.Names()), rule.DidYouMean(b.Kind, c.reg.Names()))})
+			d := errorf(b.KindRange, "Unknown backend kind",
+				"There is no backend kind %q; the kinds are %s.%s", b.Kind, listNames(c.reg.Names()), rule.DidYouMean(b.Kind, c.reg.Names()))
+			c.add(hcl.Diagnostics{suggestLabel(d, rule.Closest(b.Kind, c.reg.Names()), b.KindRange)})
 			continue
 		}
 		c.backends[b.Name] = b
@@ -86,12 +88,12 @@ func (c *compiler) lookupBackend(call *lang.Call) (adapter.Backend, bool) {
 		} else {
 			detail += fmt.Sprintf(" Declare one, as in backend %q %q { ... }.", call.Kind, call.Backend)
 		}
-		c.add(hcl.Diagnostics{errorf(call.BackendRange, "Unknown backend", "%s", detail)})
+		c.add(hcl.Diagnostics{suggestLabel(errorf(call.BackendRange, "Unknown backend", "%s", detail), rule.Closest(call.Backend, same), call.BackendRange)})
 		return nil, false
 	}
 	if decl.Kind != call.Kind {
-		c.add(hcl.Diagnostics{errorf(call.BackendRange, "Wrong backend kind",
-			"The backend %q is %s backend (declared at %s), so %s call cannot use it.", call.Backend, english.A(decl.Kind), decl.DeclRange, english.A(call.Kind))})
+		c.add(hcl.Diagnostics{diagcode.Relate(errorf(call.BackendRange, "Wrong backend kind",
+			"The backend %q is %s backend (declared at %s), so %s call cannot use it.", call.Backend, english.A(decl.Kind), decl.DeclRange, english.A(call.Kind)), decl.DeclRange)})
 		return nil, false
 	}
 	b, ok := c.table.Backends[call.Backend]

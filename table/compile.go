@@ -3,13 +3,16 @@ package table
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -198,6 +201,36 @@ func (c *compiler) staticBool(attr *hcl.Attribute) (value, set bool) {
 
 func errorf(subject hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: subject.Ptr()}
+}
+
+// suggestLabel records on d that the name a "Did you mean" of its detail
+// offers replaces the label at r, quoted as labels (and JSON keys) are;
+// none when name is "". It returns d.
+func suggestLabel(d *hcl.Diagnostic, name string, r hcl.Range) *hcl.Diagnostic {
+	if name == "" {
+		return d
+	}
+	return diagcode.Suggest(d, strconv.Quote(name), r)
+}
+
+// suggestElement records on d that the name a "Did you mean" of its
+// detail offers replaces element i of attr's list, when that element is
+// a string written as such (no template, no reference); none when name
+// is "". It returns d.
+func suggestElement(d *hcl.Diagnostic, name string, attr *hcl.Attribute, i int) *hcl.Diagnostic {
+	exprs, diags := hcl.ExprList(attr.Expr)
+	if name == "" || diags.HasErrors() || i >= len(exprs) || len(exprs[i].Variables()) > 0 {
+		return d
+	}
+	switch e := exprs[i].(type) {
+	case *hclsyntax.TemplateExpr:
+		if !e.IsStringLiteral() {
+			return d
+		}
+	case hclsyntax.Expression:
+		return d // a native expression that is no string
+	}
+	return diagcode.Suggest(d, strconv.Quote(name), exprs[i].Range())
 }
 
 func warnf(subject hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {

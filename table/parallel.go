@@ -1,9 +1,7 @@
 package table
 
 import (
-	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -62,26 +60,4 @@ func (c *compiler) join(f *compiler) {
 			c.auth.usedScopes[name] = true
 		}
 	}
-}
-
-// inParallel runs do(0), …, do(n-1) on every core and returns when all
-// have returned.
-func inParallel(n int, do func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := range n {
-			do(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				do(i)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/internal/english"
 	"github.com/mcpdecl/mcpdecl/internal/lazyregexp"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
@@ -49,8 +50,8 @@ func (c *compiler) checkURI(attr *hcl.Attribute, uri string, seen map[string]hcl
 		return
 	}
 	if prev, dup := seen[uri]; dup {
-		c.add(hcl.Diagnostics{errorf(attr.Expr.Range(), "Duplicate resource URI",
-			"The URI %q is already served by the resource declared at %s. Resource URIs must be unique.", uri, prev)})
+		c.add(hcl.Diagnostics{diagcode.Relate(errorf(attr.Expr.Range(), "Duplicate resource URI",
+			"The URI %q is already served by the resource declared at %s. Resource URIs must be unique.", uri, prev), prev)})
 		return
 	}
 	seen[uri] = attr.Range
@@ -193,8 +194,8 @@ func (c *compiler) templateVariables(t *lang.ResourceTemplate, seen map[string]h
 			return nil
 		}
 		if prev, dup := seen[tmpl]; dup {
-			c.add(hcl.Diagnostics{errorf(t.URITemplate.Expr.Range(), "Duplicate URI template",
-				"The URI template %q is already declared at %s.", tmpl, prev)})
+			c.add(hcl.Diagnostics{diagcode.Relate(errorf(t.URITemplate.Expr.Range(), "Duplicate URI template",
+				"The URI template %q is already declared at %s.", tmpl, prev), prev)})
 		}
 		seen[tmpl] = t.URITemplate.Range
 		vars := parsed.Varnames()

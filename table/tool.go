@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpdecl/mcpdecl/adapter"
 	"github.com/mcpdecl/mcpdecl/eval"
+	"github.com/mcpdecl/mcpdecl/internal/parallel"
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
@@ -22,7 +23,7 @@ func (c *compiler) compileTools() {
 	// Tools compile alone (each reads the configuration and writes only
 	// its own Tool), so an imported API's thousands compile on every core,
 	// each on a fork whose findings join in the tools' order.
-	inParallel(len(tools), func(i int) {
+	parallel.For(len(tools), func(i int) {
 		forks[i] = c.fork()
 		tools[i] = forks[i].compileTool(c.cfg.Tools[i])
 	})

@@ -289,9 +289,9 @@ func (c *compiler) toolEntries(attr *hcl.Attribute, what string, names []string)
 		entry := e.AsString()
 		if !isGlob(entry) {
 			if !slices.Contains(names, entry) {
-				c.add(hcl.Diagnostics{errorf(ranges[i], "Unknown tool in "+strings.Fields(what)[1],
+				c.add(hcl.Diagnostics{suggestElement(errorf(ranges[i], "Unknown tool in "+strings.Fields(what)[1],
 					"%s lists the tool %q, which the configuration does not declare.%s List a declared tool, or a pattern such as \"repo_*\".",
-					what, entry, rule.DidYouMean(entry, names))})
+					what, entry, rule.DidYouMean(entry, names)), rule.Closest(entry, names), attr, i)})
 				continue
 			}
 			members[entry] = true

@@ -155,6 +155,7 @@ var stdlibOnly = map[string][]string{
 	"internal/regularfile": nil,
 	"internal/memo":        nil,
 	"internal/lazyregexp":  nil,
+	"internal/parallel":    nil,
 	"internal/guessable":   nil,
 	"internal/udiff":       nil,
 	"internal/hostconfig":  nil,

@@ -25,6 +25,7 @@ var floors = map[string]int{
 	"internal/jsonenc":      0,
 	"internal/memo":         0,
 	"internal/lazyregexp":   0,
+	"internal/parallel":     0,
 	"internal/regularfile":  0,
 	"internal/guessable":    0,
 	"internal/fastschema":   0,
@@ -37,6 +38,7 @@ var floors = map[string]int{
 	"internal/largecfg/gen": 1, // its command
 	"internal/loopbench":    0, // the loopback benchmark's peers and load (a command)
 	"internal/jsondec":      1, // shares internal/rule's names
+	"internal/hclfast":      1, // the fast HCL parser, fuzzed against hclsyntax
 	"docs":                  0, // the documentation, embedded
 	"langref":               1, // the language reference, read from docs
 

@@ -8,9 +8,60 @@ import (
 
 // Extra is the Extra of a diagnostic whose producer gave it its code: a
 // lint finding, or an error whose class its producer knows (every
-// diagnostic of the parser is a syntax error).
+// diagnostic of the parser is a syntax error); or a Hint, with or without
+// a code.
 type Extra struct {
 	Code string
+	Hint *Hint
+}
+
+// Hint is what a diagnostic offers an editor beside its text, which
+// says the same in words: the text a "Did you mean" suggests in place of
+// the text at Range, and the other places the detail names.
+type Hint struct {
+	Replacement string
+	Range       *hcl.Range
+	Related     []hcl.Range
+}
+
+// Suggest records on d that replacement is to take the place of the
+// text at r. A diagnostic whose Extra is of another type is left as it
+// is. It returns d.
+func Suggest(d *hcl.Diagnostic, replacement string, r hcl.Range) *hcl.Diagnostic {
+	if h := hintOn(d); h != nil {
+		h.Replacement, h.Range = replacement, &r
+	}
+	return d
+}
+
+// Relate records on d the places its detail names. It returns d.
+func Relate(d *hcl.Diagnostic, places ...hcl.Range) *hcl.Diagnostic {
+	if h := hintOn(d); h != nil {
+		h.Related = append(h.Related, places...)
+	}
+	return d
+}
+
+// HintOf returns d's hint, or nil.
+func HintOf(d *hcl.Diagnostic) *Hint {
+	if e, ok := d.Extra.(*Extra); ok {
+		return e.Hint
+	}
+	return nil
+}
+
+func hintOn(d *hcl.Diagnostic) *Hint {
+	if d.Extra == nil {
+		d.Extra = &Extra{}
+	}
+	e, ok := d.Extra.(*Extra)
+	if !ok {
+		return nil
+	}
+	if e.Hint == nil {
+		e.Hint = &Hint{}
+	}
+	return e.Hint
 }
 
 // The codes of error classes. They are stable: a code is never reused
@@ -64,12 +115,18 @@ var Classes = []Class{
 		"mcpdecl check could not open a backend, or a backend refused a call (an SQL statement it cannot prepare)."},
 }
 
-// Mark gives each error of diags that has no Extra yet the code. It
+// Mark gives each error of diags that has no code yet the code. It
 // returns diags.
 func Mark(diags hcl.Diagnostics, code string) hcl.Diagnostics {
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && d.Extra == nil {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		switch e, ok := d.Extra.(*Extra); {
+		case d.Extra == nil:
 			d.Extra = &Extra{Code: code}
+		case ok && e.Code == "":
+			e.Code = code
 		}
 	}
 	return diags
@@ -78,7 +135,7 @@ func Mark(diags hcl.Diagnostics, code string) hcl.Diagnostics {
 // Of returns the code of a diagnostic's class: the code in its Extra,
 // else, for an error, the class of its summary; "" when it has none.
 func Of(d *hcl.Diagnostic) string {
-	if e, ok := d.Extra.(*Extra); ok {
+	if e, ok := d.Extra.(*Extra); ok && e.Code != "" {
 		return e.Code
 	}
 	if d.Severity != hcl.DiagError {

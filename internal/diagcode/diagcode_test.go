@@ -176,3 +176,27 @@ func TestEveryClassDocumented(t *testing.T) {
 		at = i
 	}
 }
+
+// TestHintKeepsTheCode: a hint set before or after the code leaves the
+// code where Of finds it, and an error with a hint but no code is still
+// classed by its summary.
+func TestHintKeepsTheCode(t *testing.T) {
+	r := hcl.Range{Filename: "a.hcl", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 5, Byte: 4}}
+	before := Suggest(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Something"}, "args.query", r)
+	Mark(hcl.Diagnostics{before}, Type)
+	after := Suggest(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Something", Extra: &Extra{Code: Value}}, "x", r)
+	byText := Relate(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown reference"}, r, r)
+	if Of(before) != Type || Of(after) != Value || Of(byText) != Reference {
+		t.Errorf("codes %q %q %q", Of(before), Of(after), Of(byText))
+	}
+	if h := HintOf(before); h == nil || h.Replacement != "args.query" || *h.Range != r {
+		t.Errorf("hint %+v", h)
+	}
+	if h := HintOf(byText); h == nil || len(h.Related) != 2 || h.Replacement != "" {
+		t.Errorf("related %+v", h)
+	}
+	other := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown reference", Extra: "not ours"}
+	if Suggest(other, "x", r); HintOf(other) != nil || other.Extra != "not ours" {
+		t.Errorf("another Extra was changed: %+v", other.Extra)
+	}
+}

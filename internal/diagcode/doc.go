@@ -8,5 +8,11 @@
 // else its summary. lint lists the classes among its rules; diagtext
 // prints the codes.
 //
+// A diagnostic's Extra may also carry a [Hint] for editors, the same
+// facts its text gives in words: the replacement a "Did you mean"
+// offers and the range it replaces, and the places the detail names
+// (the first declaration of a duplicate). The language server makes its
+// quick fixes and related locations from it.
+//
 // It is a leaf: it imports hcl and the standard library only.
 package diagcode

@@ -2,15 +2,17 @@
 // Drives `mcpdecl lsp` with vscode-languageserver-protocol, the client
 // library VS Code's extension is built on: initialize, open a broken
 // file, wait for its diagnostics, fix it through the quick fix the server
-// offers, complete args., hover, format, shut down. Prints one JSON line
-// of what it saw; lsp's TestRealClient checks it.
+// offers, complete args., hover, format; then, in a file of the JSON
+// syntax, complete args. in a program string and a property name, and
+// hover a property name; shut down. Prints one JSON line of what it saw;
+// lsp's TestRealClient checks it.
 //
-//   node client.js MCPDECL FILE
+//   node client.js MCPDECL FILE JSONFILE
 const cp = require('child_process');
 const fs = require('fs');
 const rpc = require(require.resolve('vscode-languageserver-protocol/node', { paths: [process.env.LSP_CLIENT_MODULES] }));
 
-const [mcpdecl, file] = process.argv.slice(2);
+const [mcpdecl, file, jsonFile] = process.argv.slice(2);
 
 async function main() {
   const child = cp.spawn(mcpdecl, ['lsp'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -72,11 +74,12 @@ async function main() {
   });
   await diagnostics(uri, (d) => d.length === 0);
 
-  const at = (marker, offset) => {
-    const i = text.indexOf(marker) + offset;
-    const before = text.slice(0, i).split('\n');
+  const positionIn = (src, marker, offset) => {
+    const i = src.indexOf(marker) + offset;
+    const before = src.slice(0, i).split('\n');
     return { line: before.length - 1, character: before[before.length - 1].length };
   };
+  const at = (marker, offset) => positionIn(text, marker, offset);
   const completion = await conn.sendRequest(rpc.CompletionRequest.type, {
     textDocument: { uri },
     position: at('args.query', 5),
@@ -89,6 +92,18 @@ async function main() {
     textDocument: { uri },
     options: { tabSize: 2, insertSpaces: true },
   });
+
+  const jsonUri = 'file://' + jsonFile;
+  const jsonText = fs.readFileSync(jsonFile, 'utf8');
+  await conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+    textDocument: { uri: jsonUri, languageId: 'json', version: 1, text: jsonText },
+  });
+  const inJSON = (marker, offset) => ({ textDocument: { uri: jsonUri }, position: positionIn(jsonText, marker, offset) });
+  const jsonCompletion = await conn.sendRequest(rpc.CompletionRequest.type, inJSON('"text": "args.', 14));
+  const jsonKeys = await conn.sendRequest(rpc.CompletionRequest.type, inJSON('"i"', 2));
+  const isError = jsonKeys.items.find((i) => i.label === 'is_error');
+  const jsonHover = await conn.sendRequest(rpc.HoverRequest.type, inJSON('"arg"', 2));
+
   await conn.sendRequest(rpc.ShutdownRequest.type);
   await conn.sendNotification(rpc.ExitNotification.type);
   const code = await exited;
@@ -100,6 +115,12 @@ async function main() {
       completion: completion.items.map((i) => i.label).sort(),
       hover: hover.contents.value,
       formatting: formatting.length,
+      json: {
+        completion: jsonCompletion.items.map((i) => i.label).sort(),
+        keys: jsonKeys.items.map((i) => i.label).sort(),
+        keyEdit: isError && isError.textEdit,
+        hover: jsonHover && jsonHover.contents.value,
+      },
       exit: code,
     }),
   );
