@@ -90,6 +90,9 @@ func (i *Instance) load() (*table.Table, error) {
 	tbl, err := Load(i.opts.Paths, i.opts.Vars, i.opts.LookupEnv, report)
 	i.loadPeak = max(i.loadPeak, heldMemory())
 	returnLoadGarbage()
+	if err == nil {
+		setCollectorRoom() // the last collection (returnLoadGarbage's) saw what the table keeps
+	}
 	return tbl, err
 }
 
