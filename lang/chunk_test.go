@@ -3,11 +3,14 @@ package lang
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/hclfast"
 )
 
 // bigConfig returns a config with tricky text for the splitter: heredocs,
@@ -82,5 +85,26 @@ func TestChunkedParseFallsBackOnErrors(t *testing.T) {
 	_, want := hclsyntax.ParseConfig([]byte(src), "big.hcl", hcl.InitialPos)
 	if got.Error() != want.Error() {
 		t.Errorf("diagnostics differ:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestFastParserFailureFallsBack: a panic in the fast parser makes the
+// load parse that piece with hclsyntax, with the same result, instead of
+// crashing.
+func TestFastParserFailureFallsBack(t *testing.T) {
+	var src strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&src, "tool \"t%d\" {\n  description = \"Tool %d.\"\n  result {\n    text = \"'ok'\"\n  }\n}\n", i, i)
+	}
+	want, wantDiags := LoadSource("t.hcl", []byte(src.String()))
+	var calls atomic.Int32
+	fastParser = func([]byte, string, hcl.Pos) (*hclsyntax.Body, bool) { calls.Add(1); panic("a bug") }
+	defer func() { fastParser = hclfast.ParseBody }()
+	got, diags := LoadSource("t.hcl", []byte(src.String()))
+	if calls.Load() == 0 {
+		t.Fatal("the fast parser was not tried: the text is too small to be cut")
+	}
+	if len(diags) != len(wantDiags) || len(got.Tools) != len(want.Tools) || len(got.Tools) != 200 {
+		t.Errorf("after a failing fast parser: %d tools and %v; want %d and %v", len(got.Tools), diags, len(want.Tools), wantDiags)
 	}
 }
