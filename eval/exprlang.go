@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
@@ -160,12 +159,7 @@ func compileText(text string, offset int, src *exprSource, attr *hcl.Attribute, 
 			Subject:  attr.Expr.Range().Ptr(),
 		}}
 	}
-	opts := []expr.Option{expr.Env(reflect.New(env).Elem().Interface()), expr.DisableBuiltin("now")}
-	opts = append(opts, numberOptions...)
-	if asBool {
-		opts = append(opts, expr.AsBool())
-	}
-	prog, err := expr.Compile(text, opts...)
+	prog, err := compileExpr(text, env, asBool)
 	if err != nil {
 		return nil, exprDiag(err, text, offset, src, attr, env)
 	}
