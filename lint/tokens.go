@@ -48,46 +48,96 @@ const (
 
 // Write adds text; it never fails.
 func (e *estimator) Write(text []byte) (int, error) {
-	for i := 0; i < len(text); {
+	i := e.resume(text)
+	for i < len(text) {
 		c := text[i]
-		if e.pending {
-			e.pending = false
-			if isLetter(c) {
-				// The space joins the word after it: the word starts here.
-				e.kind, e.length = runLetters, 0
-			} else {
-				e.kind, e.length = runSpaces, 1
-			}
-		}
-		switch k := classOf(c); {
-		case e.kind != 0 && k == e.kind && k != runPunct || e.kind == runPunct && isPunct(c):
-			e.length++
-			i++
-			continue
-		default:
-			e.end()
-		}
+		j := i + 1
+		var kind byte
 		switch {
 		case isLetter(c):
-			e.kind, e.length = runLetters, 1
+			for j < len(text) && isLetter(text[j]) {
+				j++
+			}
+			kind = runLetters
 		case c >= '0' && c <= '9':
-			e.kind, e.length = runDigits, 1
-		case c == ' ':
-			e.pending = true
-		case c == '\t' || c == '\n' || c == '\r':
-			e.kind, e.length = runSpaces, 1
+			for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+				j++
+			}
+			kind = runDigits
+		case c == ' ' && j == len(text):
+			e.pending = true // whether it joins a word, the next part says
+			return len(text), nil
+		case c == ' ' && isLetter(text[j]):
+			i = j // joins the word after it
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			for j < len(text) && isSpace(text[j]) {
+				j++
+			}
+			kind = runSpaces
 		case c < utf8.RuneSelf:
-			e.kind, e.length = runPunct, 1
+			for j < len(text) && isPunct(text[j]) {
+				j++
+			}
+			kind = runPunct
 		default:
 			_, size := utf8.DecodeRune(text[i:])
 			e.n++
 			i += size
 			continue
 		}
-		i++
+		if j == len(text) { // the run may go on in the next part
+			e.kind, e.length = kind, j-i
+			return len(text), nil
+		}
+		e.n += runTokens(kind, j-i)
+		i = j
 	}
 	return len(text), nil
 }
+
+// resume continues what the previous part left (a pending space, a run
+// in progress) into text, and returns where text's own runs start.
+func (e *estimator) resume(text []byte) int {
+	if len(text) == 0 {
+		return 0
+	}
+	if e.pending {
+		e.pending = false
+		if isLetter(text[0]) {
+			e.kind, e.length = runLetters, 0 // the space joins this word
+		} else {
+			e.kind, e.length = runSpaces, 1
+		}
+	}
+	if e.kind == 0 {
+		return 0
+	}
+	j := 0
+	for j < len(text) && continues(e.kind, text[j]) {
+		j++
+	}
+	e.length += j
+	if j < len(text) {
+		e.end()
+	}
+	return j
+}
+
+// continues reports whether c goes on with a run of kind.
+func continues(kind, c byte) bool {
+	switch kind {
+	case runLetters:
+		return isLetter(c)
+	case runDigits:
+		return c >= '0' && c <= '9'
+	case runSpaces:
+		return isSpace(c)
+	}
+	return isPunct(c)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // Total is the estimate of everything written so far.
 func (e *estimator) Total() int {
@@ -119,20 +169,6 @@ func runTokens(kind byte, length int) int {
 		return 1
 	}
 	return (length + 1) / 2
-}
-
-// classOf is the run a byte continues: letters, digits and whitespace
-// continue their own kind; punctuation is decided by isPunct.
-func classOf(c byte) byte {
-	switch {
-	case isLetter(c):
-		return runLetters
-	case c >= '0' && c <= '9':
-		return runDigits
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		return runSpaces
-	}
-	return runPunct
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
