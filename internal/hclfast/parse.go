@@ -17,6 +17,7 @@ package hclfast
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -35,9 +36,12 @@ func ParseBody(src []byte, filename string, start hcl.Pos) (body *hclsyntax.Body
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		return nil, false // hclsyntax skips a BOM and moves the start
 	}
+	if bytes.IndexByte(src, '\r') >= 0 {
+		return nil, false // CR LF is one column to hclsyntax; rare, left to it
+	}
 	c := cachePool.Get().(*caches)
 	p := &parser{src: src, filename: filename, base: start, nl: true, caches: c}
-	p.cur = cursor{line: start.Line, col: start.Column, lineCol: start.Column}
+	p.cur = cursor{line: start.Line, col: start.Column, lineCol: start.Column, lineASCII: true}
 	defer func() {
 		c.release()
 		if r := recover(); r != nil {
@@ -104,6 +108,9 @@ type cursor struct {
 	line, col int
 	lineStart int // offset of the line's first byte
 	lineCol   int // column of lineStart (the start column on the first line)
+	// lineASCII: the line from lineStart to off is ASCII, one column a
+	// byte, so an earlier offset on it is found without scanning again.
+	lineASCII bool
 }
 
 type parser struct {
@@ -185,6 +192,43 @@ func (c *caches) release() {
 	cachePool.Put(c)
 }
 
+// advanceWide moves the cursor to end over text without a line feed that
+// holds characters outside ASCII, each one column when hclsyntax counts
+// it so (singleColumn), else the parse gives up.
+func (p *parser) advanceWide(end int) {
+	c := &p.cur
+	for c.off < end {
+		if b := p.src[c.off]; b < utf8.RuneSelf {
+			c.off++
+			c.col++
+			continue
+		}
+		r, n := utf8.DecodeRune(p.src[c.off:])
+		if r == utf8.RuneError && n <= 1 || !singleColumn(r) {
+			bail()
+		}
+		c.off += n
+		c.col++
+		c.lineASCII = false
+	}
+}
+
+// isASCII reports whether b is all ASCII, eight bytes at a time.
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // pos returns the position of offset off.
 func (p *parser) pos(off int) hcl.Pos {
 	c := &p.cur
@@ -197,34 +241,34 @@ func (p *parser) pos(off int) hcl.Pos {
 		if ls == 0 {
 			c.lineCol = p.base.Column
 		}
-		c.off, c.col = ls, c.lineCol
+		c.off, c.col, c.lineASCII = ls, c.lineCol, true
 	} else if off < c.off {
-		c.off, c.col = c.lineStart, c.lineCol
+		if c.lineASCII {
+			c.col -= c.off - off
+			c.off = off
+			return hcl.Pos{Line: c.line, Column: c.col, Byte: p.base.Byte + off}
+		}
+		c.off, c.col, c.lineASCII = c.lineStart, c.lineCol, true
 	}
 	src := p.src
 	for c.off < off {
-		b := src[c.off]
-		if b < utf8.RuneSelf {
-			switch b {
-			case '\n':
-				c.line++
-				c.col = 1
-				c.off++
-				c.lineStart, c.lineCol = c.off, 1
-				continue
-			case '\r':
-				bail() // CR LF is one column to hclsyntax; rare, left to it
-			}
+		line := src[c.off:off]
+		end := bytes.IndexByte(line, '\n')
+		if end < 0 {
+			end = len(line)
+		}
+		if isASCII(line[:end]) {
+			c.off += end
+			c.col += end
+		} else {
+			p.advanceWide(c.off + end)
+		}
+		if c.off < off { // at a line feed
+			c.line++
 			c.off++
-			c.col++
-			continue
+			c.col = 1
+			c.lineStart, c.lineCol, c.lineASCII = c.off, 1, true
 		}
-		r, n := utf8.DecodeRune(src[c.off:])
-		if r == utf8.RuneError && n <= 1 || !singleColumn(r) {
-			bail()
-		}
-		c.off += n
-		c.col++
 	}
 	return hcl.Pos{Line: c.line, Column: c.col, Byte: p.base.Byte + off}
 }
