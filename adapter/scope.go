@@ -71,7 +71,7 @@ func (s *Scope) evalStatic(attr *hcl.Attribute, want cty.Type) (cty.Value, hcl.D
 // root of the call (the answer of a step), known only when the call runs.
 func (s *Scope) callValues(attr *hcl.Attribute) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, tr := range attr.Expr.Variables() {
+	for _, tr := range eval.Variables(attr.Expr) {
 		if _, extra := s.Extra[tr.RootName()]; !extra {
 			continue
 		}

@@ -295,7 +295,7 @@ func exprHint(msg string, env reflect.Type) string {
 // literalString returns the value of an attribute that must be a plain
 // string: expr-lang source is not an HCL template.
 func literalString(attr *hcl.Attribute, what string) (string, hcl.Diagnostics) {
-	if !isTemplate(attr.Expr) && len(attr.Expr.Variables()) > 0 {
+	if !isTemplate(attr.Expr) && len(Variables(attr.Expr)) > 0 {
 		return "", hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "Expected a quoted string",
@@ -346,7 +346,7 @@ func quotedExample(name, what string) string {
 }
 
 func isInterpolated(e hcl.Expression) bool {
-	if len(e.Variables()) > 0 {
+	if len(Variables(e)) > 0 {
 		return true
 	}
 	if t, ok := e.(*hclsyntax.TemplateExpr); ok {

@@ -281,7 +281,7 @@ func nameSource(call *hclsyntax.FunctionCallExpr, files map[string]*hcl.File) st
 // perCall reports whether e refers to anything but var and local, whose
 // values are fixed when the configuration is loaded.
 func perCall(e hcl.Expression) bool {
-	for _, tr := range e.Variables() {
+	for _, tr := range Variables(e) {
 		if root := tr.RootName(); root != "var" && root != "local" {
 			return true
 		}

@@ -277,7 +277,7 @@ func paramType(fn function.Function, i int) cty.Type {
 // literalValue is the value of an expression that refers to nothing and
 // calls nothing.
 func literalValue(e hclsyntax.Expression) (cty.Value, bool) {
-	if len(e.Variables()) > 0 {
+	if len(Variables(e)) > 0 {
 		return cty.NilVal, false
 	}
 	calls := false

@@ -67,7 +67,7 @@ type Namespace struct {
 // that every expression checked before evaluation gets both.
 func CheckRefs(expr hcl.Expression, names *Names) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, tr := range expr.Variables() {
+	for _, tr := range Variables(expr) {
 		diags = append(diags, checkTraversal(tr, names)...)
 	}
 	return append(diags, CheckLiteralArgs(expr)...)

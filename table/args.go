@@ -227,7 +227,7 @@ func (c *compiler) compileValidations(vs []*lang.Validation, scope interface {
 		_, d2 := scope.CheckDynamic(v.ErrorMessage, cty.String)
 		c.add(d1)
 		c.add(d2)
-		if len(v.Condition.Expr.Variables()) == 0 && !d1.HasErrors() {
+		if len(eval.Variables(v.Condition.Expr)) == 0 && !d1.HasErrors() {
 			c.add(hcl.Diagnostics{warnf(v.Condition.Expr.Range(), "Condition does not use the arguments",
 				"This validation condition refers to no argument, so it is always true or always false. Refer to args.<name>.")})
 		}
@@ -243,7 +243,7 @@ func (c *compiler) compileValidations(vs []*lang.Validation, scope interface {
 func argsUsed(exprs ...hcl.Expression) (names []string, all bool) {
 	seen := map[string]bool{}
 	for _, e := range exprs {
-		for _, t := range e.Variables() {
+		for _, t := range eval.Variables(e) {
 			if t.RootName() != "args" {
 				continue
 			}

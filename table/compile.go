@@ -219,7 +219,7 @@ func suggestLabel(d *hcl.Diagnostic, name string, r hcl.Range) *hcl.Diagnostic {
 // is "". It returns d.
 func suggestElement(d *hcl.Diagnostic, name string, attr *hcl.Attribute, i int) *hcl.Diagnostic {
 	exprs, diags := hcl.ExprList(attr.Expr)
-	if name == "" || diags.HasErrors() || i >= len(exprs) || len(exprs[i].Variables()) > 0 {
+	if name == "" || diags.HasErrors() || i >= len(exprs) || len(eval.Variables(exprs[i])) > 0 {
 		return d
 	}
 	switch e := exprs[i].(type) {

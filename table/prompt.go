@@ -153,7 +153,7 @@ func (c *compiler) staticStringQuiet(attr *hcl.Attribute) string {
 // refersToArgs reports whether an expression depends on the call: the
 // arguments or the answers of steps.
 func refersToArgs(e hcl.Expression) bool {
-	for _, tr := range e.Variables() {
+	for _, tr := range eval.Variables(e) {
 		if root := tr.RootName(); root == "args" || root == "steps" {
 			return true
 		}
