@@ -113,8 +113,7 @@ func (a *Action) answerOnly(rt *runtime, ans *answer, req *adapter.Request) *ada
 	if !req.AnswerOnly || ans.status < 200 || ans.status > 299 || len(rt.answerSecrets) > 0 || ans.token != "" {
 		return nil
 	}
-	mt, _, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
-	if classify(mt, ans.data) != kindJSON {
+	if classify(mediaType(ans.header), ans.data) != kindJSON {
 		return nil
 	}
 	raw := ans.text()
@@ -130,6 +129,18 @@ func (a *Action) answerOnly(rt *runtime, ans *answer, req *adapter.Request) *ada
 		res.StructuredJSON = json.RawMessage(first)
 	}
 	return res
+}
+
+// mediaType is the answer's media type in lower case without parameters
+// ("" when it has none or it does not parse). The usual one is taken as
+// it is: mime.ParseMediaType builds a map of parameters on every call.
+func mediaType(h http.Header) string {
+	ct := headerValue(h, "Content-Type")
+	if ct == "application/json" {
+		return ct
+	}
+	mt, _, _ := mime.ParseMediaType(ct)
+	return mt
 }
 
 // statusLine is the status code and its reason, as in "204 No Content".

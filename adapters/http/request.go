@@ -21,7 +21,10 @@ type outgoing struct {
 	method string
 	// url is the full URL: the base URL, the escaped path and the escaped
 	// query. It may hold an API key; show it only through runtime.redact.
-	url    string
+	url string
+	// parsed is url parsed (and checked); each attempt's request gets a
+	// copy of it.
+	parsed *url.URL
 	header http.Header
 	body   []byte
 	// authorized is set when the call's or the forwarded headers set
@@ -109,7 +112,7 @@ func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
 	if err != nil || !sameOrigin(u, rt.base) || u.User != nil || u.Fragment != "" || u.String() != full || u.EscapedPath() != full[len(rt.origin):pathEnd] {
 		return nil, fmt.Errorf("%s: the request URL %s does not stay on the backend's host", a.Owner, rt.redact(full))
 	}
-	out.url = full
+	out.url, out.parsed = full, u
 
 	h := make(http.Header, len(rt.header)+4)
 	for k, v := range rt.header {
