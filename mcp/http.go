@@ -291,6 +291,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connC
 type connControl struct {
 	http.ResponseController
 	writeTime   time.Duration // each write's deadline; 0: none
+	writeSet    time.Time     // the write deadline renewWrite set last
 	noDeadlines bool
 	stream      bool // the request counts against MaxStreams (http_streams.go)
 }
@@ -303,10 +304,21 @@ func newConnControl(w http.ResponseWriter, writeTime time.Duration) *connControl
 // the request began, which a slow body or a long call used up; and a stream
 // lives as long as the client keeps reading, while a client that stops
 // reading frees the connection after writeTime instead of never.
+//
+// A deadline set a moment ago stands: moving it by less than a 64th of
+// writeTime changes nothing a client could tell, and each change takes the
+// connection's timer lock (a plain call renews twice: once its body is in,
+// again when it answers).
 func (c *connControl) renewWrite() {
-	if c.writeTime > 0 {
-		c.writeBy(time.Now().Add(c.writeTime))
+	if c.writeTime <= 0 {
+		return
 	}
+	t := time.Now().Add(c.writeTime)
+	if !c.writeSet.IsZero() && t.Sub(c.writeSet) < c.writeTime/64 {
+		return
+	}
+	c.writeSet = t
+	c.writeBy(t)
 }
 
 func (c *connControl) readBy(t time.Time) {
