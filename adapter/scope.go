@@ -105,11 +105,15 @@ func (s *Scope) CheckExpr(expr hcl.Expression, attr *hcl.Attribute, want cty.Typ
 	if s.ArgsType != cty.NilType {
 		args = cty.UnknownVal(s.ArgsType)
 	}
-	ctx := s.Static.WithArgs(expr, args)
-	for k, v := range s.Extra {
-		ctx.Variables[k] = v
-	}
+	// A pooled context: a compile checks every expression of every tool,
+	// and a context of its own for each was a tenth of a big compile's
+	// allocations. Diagnostics refer to their context (hcl renders the
+	// values they name from it), so a context that gave any is kept.
+	ctx := s.Static.Borrow(expr, args, s.Extra)
 	v, d := expr.Value(ctx)
+	if len(d) == 0 {
+		eval.Return(ctx)
+	}
 	if d.HasErrors() {
 		return cty.DynamicVal, append(diags, d...)
 	}

@@ -26,8 +26,8 @@ tool "nap" {
   }
 }
 tool "fails" {
-  description = "Fails at once."
-  timeout     = "200ms"
+  description = "Fails at once (well within a deadline long enough for a loaded machine to start it)."
+  timeout     = "30s"
   shell {
     command = ["false"]
   }

@@ -181,6 +181,9 @@ func badFileName(name string) string {
 // as file("notes", args.name), which ReadInFolder confines. It also
 // reports a folder that is computed per call or does not exist.
 func (s *Static) CheckFileCalls(expr hcl.Expression, files map[string]*hcl.File) hcl.Diagnostics {
+	if !mayHoldCall(expr) {
+		return nil
+	}
 	var diags hcl.Diagnostics
 	eachCall(expr, files, func(call *hclsyntax.FunctionCallExpr) {
 		if call.Name != "file" && call.Name != "filebase64" {

@@ -26,6 +26,9 @@ func CheckLiteralArgs(expr hcl.Expression) hcl.Diagnostics {
 	if !ok {
 		return nil // the JSON syntax has no function calls to inspect
 	}
+	if !mayHoldCall(expr) {
+		return nil
+	}
 	var calls []*hclsyntax.FunctionCallExpr
 	var guarded []hcl.Range // the arguments of can() and try()
 	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {

@@ -38,6 +38,11 @@ type Type struct {
 	Elem *Type
 	// Attrs are the attributes of an object type, in name order.
 	Attrs []*TypeAttr
+	// FromProperties says the compiler filled Attrs in from the argument's
+	// property blocks (a bare object's fields), so a later compile of the
+	// same configuration (mcpdecl test compiles it once per test) finds
+	// them its own work, not fields written in the type expression.
+	FromProperties bool
 }
 
 // TypeAttr is one attribute of an object type.

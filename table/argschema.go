@@ -219,7 +219,7 @@ func (c *compiler) applyProperties(s map[string]any, spec *lang.ArgSpec, name st
 	if len(spec.Properties) == 0 {
 		return
 	}
-	if spec.Type.Kind != lang.KindObject || spec.Type.Attrs != nil {
+	if spec.Type.Kind != lang.KindObject || spec.Type.Attrs != nil && !spec.Type.FromProperties {
 		c.add(hcl.Diagnostics{errorf(spec.Properties[0].DeclRange, "Properties on a non-object argument",
 			"property blocks describe the fields of an argument with type = object; %q is %s. Use type = object, or describe the fields in the type expression only.", name, spec.Type)})
 		return
@@ -241,6 +241,7 @@ func (c *compiler) applyProperties(s map[string]any, spec *lang.ArgSpec, name st
 	}
 	sort.Slice(attrs, func(i, j int) bool { return attrs[i].Name < attrs[j].Name })
 	spec.Type.Attrs = attrs // the object's type is now known field by field
+	spec.Type.FromProperties = true
 	s["properties"] = props
 	s["additionalProperties"] = false
 	if len(required) > 0 {

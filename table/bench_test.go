@@ -1,11 +1,13 @@
 package table_test
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/internal/largecfg"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/table"
 )
@@ -74,6 +76,28 @@ func BenchmarkParse1000Tools(b *testing.B) {
 // already decoded configuration.
 func BenchmarkCompileOnly1000Tools(b *testing.B) {
 	cfg, diags := lang.LoadSource("gen.hcl", generatedConfig(1000))
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	reg := all.Registry()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, diags := table.Compile(cfg, reg, table.Options{}); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+	}
+}
+
+// BenchmarkCompileOnlyImportLike1000 is table.Compile alone on 1,000 tools
+// shaped like an OpenAPI import (internal/largecfg: path, query and body
+// arguments, enums, nested objects), the shape of the big configurations
+// scripts/bench-large.sh loads.
+func BenchmarkCompileOnlyImportLike1000(b *testing.B) {
+	var src bytes.Buffer
+	if err := largecfg.Write(&src, 1000); err != nil {
+		b.Fatal(err)
+	}
+	cfg, diags := lang.LoadSource("large.hcl", src.Bytes())
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

@@ -52,7 +52,7 @@ func (s *shared) doc(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	d, _ := s.value(m)
+	d, _ := s.value(m, nil)
 	return d.(map[string]any)
 }
 
@@ -63,26 +63,31 @@ type sharedValue struct {
 	id    string
 }
 
-// value returns the shared copy of v and a text that tells it apart from
-// any value that differs in a key, a value or a value's Go type. A map or
-// list is looked up by the keys of its entries, whose own maps and lists
-// are already shared, so each is read once.
-func (s *shared) value(v any) (any, string) {
+// value returns the shared copy of v, and key with a text appended that
+// tells v apart from any value that differs in a key, a value or a value's
+// Go type. A map or list is looked up by the keys of its entries, whose
+// own maps and lists are already shared, so each is read once. The text is
+// appended rather than returned so that a string or number, most of a
+// schema's values, costs no text of its own.
+func (s *shared) value(v any, key []byte) (any, []byte) {
 	switch v := v.(type) {
 	case nil:
-		return nil, "n"
+		return nil, append(key, 'n')
 	case map[string]any:
-		return s.sharedMap(v)
+		n, id := s.sharedMap(v)
+		return n, append(key, id...)
 	case []any:
-		return s.sharedList(v)
+		n, id := s.sharedList(v)
+		return n, append(key, id...)
 	case string:
-		return s.str(v), "s" + strconv.Itoa(len(v)) + ":" + v
+		key = strconv.AppendInt(append(key, 's'), int64(len(v)), 10)
+		return s.str(v), append(append(key, ':'), v...)
 	case json.Number:
-		return json.Number(s.str(string(v))), "j" + string(v) + ";"
+		return json.Number(s.str(string(v))), append(append(append(key, 'j'), v...), ';')
 	case bool:
-		return v, strconv.FormatBool(v)
+		return v, strconv.AppendBool(key, v)
 	}
-	return v, fmt.Sprintf("%T:%#v;", v, v)
+	return v, fmt.Appendf(key, "%T:%#v;", v, v)
 }
 
 func (s *shared) sharedMap(m map[string]any) (any, string) {
@@ -92,14 +97,12 @@ func (s *shared) sharedMap(m map[string]any) (any, string) {
 	}
 	sort.Strings(names)
 	vals := make([]any, len(names))
-	key := []byte{'{'}
+	key := append(make([]byte, 0, 128), '{')
 	for i, k := range names {
-		var id string
-		vals[i], id = s.value(m[k])
 		key = strconv.AppendInt(key, int64(len(k)), 10)
 		key = append(key, ':')
 		key = append(key, k...)
-		key = append(key, id...)
+		vals[i], key = s.value(m[k], key)
 	}
 	if prev, ok := s.docs[string(key)]; ok {
 		return prev.value, prev.id
@@ -116,11 +119,9 @@ func (s *shared) sharedList(l []any) (any, string) {
 		return l, "[]"
 	}
 	n := make([]any, len(l))
-	key := []byte{'['}
+	key := append(make([]byte, 0, 64), '[')
 	for i, v := range l {
-		var id string
-		n[i], id = s.value(v)
-		key = append(key, id...)
+		n[i], key = s.value(v, key)
 		key = append(key, ',')
 	}
 	if prev, ok := s.docs[string(key)]; ok {
