@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"encoding/json"
+	"strconv"
 	"testing"
 )
 
@@ -45,5 +46,31 @@ func TestSensitiveVariablesNotInStructured(t *testing.T) {
 	redactToolResult(r, []string{key})
 	if string(r.Structured) != `{"echo":{"[redacted]":["x [redacted]",1234]},"n":12345}` {
 		t.Errorf("structured content: %s", r.Structured)
+	}
+}
+
+// TestShortNumbersAreInRange backs outOfRange's shortcut: a number literal
+// that hasLongNumber lets pass fits an int64 (when whole) and a float64.
+func TestShortNumbersAreInRange(t *testing.T) {
+	for _, n := range []string{"999999999999999999", "-99999999999999999", "123456789012345.5", "-0.00000000000001", "0", "-0", "1.0"} {
+		num := json.Number(n)
+		if hasLongNumber(num) {
+			t.Fatalf("%s counts as long", n)
+		}
+		if !fitsInt64(num) {
+			t.Errorf("%s does not fit an int64", n)
+		}
+		if _, err := strconv.ParseFloat(n, 64); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
+	}
+	for _, n := range []string{"9223372036854775808", "-9223372036854775809", "1e19", "1E400"} {
+		if !hasLongNumber(map[string]any{"a": []any{json.Number(n)}}) {
+			t.Errorf("%s does not count as long", n)
+		}
+	}
+	if got := outOfRange(map[string]any{"properties": map[string]any{"id": map[string]any{"type": "integer"}}},
+		map[string]any{"id": json.Number("9223372036854775808")}); len(got) != 1 {
+		t.Errorf("outOfRange missed 2^63: %v", got)
 	}
 }

@@ -15,11 +15,38 @@ import (
 // drivers hold integers in an int64 and numbers in a float64, where a
 // larger value would wrap around, become infinite or be sent as text.
 func outOfRange(schema map[string]any, instance any) []violation {
+	if !hasLongNumber(instance) {
+		return nil // the common case, without the schema's lookups
+	}
 	var out []violation
 	walkNumbers(schema, instance, nil, func(path []string, n json.Number, integer bool) {
 		out = append(out, violation{loc: path, big: n, integer: integer})
 	})
 	return out
+}
+
+// hasLongNumber reports whether a decoded JSON value holds a number that
+// could be outside the 64-bit ranges: one of 19 characters or more, or
+// with an exponent. Any shorter literal is an integer of at most 18
+// digits or a float64 of ordinary size.
+func hasLongNumber(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return len(x) >= 19 || strings.ContainsAny(string(x), "eE")
+	case map[string]any:
+		for _, e := range x {
+			if hasLongNumber(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasLongNumber(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tooLarge is the message for a number outside the range of its type.

@@ -43,6 +43,13 @@ type HTTPOptions struct {
 	// too (serve does) to cover the other paths of the server.
 	WriteTimeout time.Duration
 
+	// ServerWriteTimeout is the http.Server's WriteTimeout in front of the
+	// handler, when it has one (serve's does): net/http sets that write
+	// deadline just before the handler runs, so a renewal that would move
+	// it by a moment is not made (see connControl.renewWrite). Zero: the
+	// handler assumes nothing about the server.
+	ServerWriteTimeout time.Duration
+
 	// MaxInFlight caps the requests being served at once; beyond it a
 	// request gets 503 with Retry-After before its body is read. A call
 	// whose answer streams while it works counts; an open stream that
@@ -176,10 +183,14 @@ type httpHandler struct {
 // method) here, the rest in post.
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc := newConnControl(w, h.opts.WriteTimeout)
+	now := time.Now()
+	if d := h.opts.ServerWriteTimeout; d > 0 {
+		rc.writeSet = now.Add(d) // net/http's, set a moment ago
+	}
 	if h.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
 		// Set before any answer, so that a body nobody reads (403, 503)
 		// cannot hold the connection while the server drains it either.
-		rc.readBy(time.Now().Add(h.opts.BodyTimeout))
+		rc.readBy(now.Add(h.opts.BodyTimeout))
 	}
 	if !h.hostOK(r) || !h.originOK(r) {
 		refuse(w, r, http.StatusForbidden, Errorf(CodeInvalidRequest, "forbidden: Host or Origin not allowed"))
@@ -291,6 +302,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connC
 type connControl struct {
 	http.ResponseController
 	writeTime   time.Duration // each write's deadline; 0: none
+	writeSet    time.Time     // the write deadline in force, as far as known
 	noDeadlines bool
 	stream      bool // the request counts against MaxStreams (http_streams.go)
 }
@@ -303,10 +315,21 @@ func newConnControl(w http.ResponseWriter, writeTime time.Duration) *connControl
 // the request began, which a slow body or a long call used up; and a stream
 // lives as long as the client keeps reading, while a client that stops
 // reading frees the connection after writeTime instead of never.
+//
+// A deadline set a moment ago stands: moving it by less than a 64th of
+// writeTime changes nothing a client could tell, and each change takes the
+// connection's timer lock (a plain call renews twice: once its body is in,
+// again when it answers; and the server set one as it began).
 func (c *connControl) renewWrite() {
-	if c.writeTime > 0 {
-		c.writeBy(time.Now().Add(c.writeTime))
+	if c.writeTime <= 0 {
+		return
 	}
+	t := time.Now().Add(c.writeTime)
+	if !c.writeSet.IsZero() && t.Sub(c.writeSet) < c.writeTime/64 {
+		return
+	}
+	c.writeSet = t
+	c.writeBy(t)
 }
 
 func (c *connControl) readBy(t time.Time) {

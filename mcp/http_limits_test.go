@@ -183,7 +183,7 @@ func TestHTTPSessionCapAndExpiry(t *testing.T) {
 func TestHTTPStreamsOutliveDeadlines(t *testing.T) {
 	s, _ := newTestServer(nil)
 	const limit = 50 * time.Millisecond
-	ts := httptest.NewUnstartedServer(s.HTTPHandler(&HTTPOptions{BodyTimeout: limit, WriteTimeout: limit}))
+	ts := httptest.NewUnstartedServer(s.HTTPHandler(&HTTPOptions{BodyTimeout: limit, WriteTimeout: limit, ServerWriteTimeout: limit}))
 	ts.Config.WriteTimeout = limit
 	ts.Start()
 	defer ts.Close()

@@ -106,5 +106,10 @@ func traceparent(req *mcp.Request) string {
 	if req == nil || req.Header == nil {
 		return ""
 	}
-	return req.Header.Get("traceparent")
+	// Header.Get would canonicalize the name, building a new string for
+	// every call; the keys are canonical already.
+	if v := req.Header["Traceparent"]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }

@@ -49,10 +49,10 @@ func BenchmarkEchoHTTP(b *testing.B) {
 
 	var bareCPU, bareBytes float64
 	b.Run("bare", func(b *testing.B) {
-		bareCPU, bareBytes = runEchoHTTP(b, "http://"+ln.Addr().String()+"/mcp")
+		bareCPU, bareBytes = runCallHTTP(b, "http://"+ln.Addr().String()+"/mcp", echoCall)
 	})
 	b.Run("mcpdecl", func(b *testing.B) {
-		cpu, bytes := runEchoHTTP(b, "http://"+inst.Addr().String()+"/mcp")
+		cpu, bytes := runCallHTTP(b, "http://"+inst.Addr().String()+"/mcp", echoCall)
 		if bareCPU > 0 {
 			b.ReportMetric(cpu/bareCPU, "x-bare")
 			b.ReportMetric(bytes-bareBytes, "B-alloc-over-bare")
@@ -60,15 +60,30 @@ func BenchmarkEchoHTTP(b *testing.B) {
 	})
 }
 
-// runEchoHTTP makes b.N calls on one keep-alive connection, checks each
+// benchCall is one call of a benchmark: the tool, its arguments as JSON
+// for call n, and a part its answer must hold.
+type benchCall struct {
+	tool string
+	args func(n int) string
+	want func(n int) string
+}
+
+// echoCall calls the echo tool with a text of its own each time.
+var echoCall = benchCall{
+	tool: "echo",
+	args: func(n int) string { return `{"text":"hello ` + strconv.Itoa(n) + `"}` },
+	want: func(n int) string { return `"text":"echo: hello ` + strconv.Itoa(n) + `"` },
+}
+
+// runCallHTTP makes b.N calls on one keep-alive connection, checks each
 // answer, and returns the process's CPU time and bytes allocated per call.
-func runEchoHTTP(b *testing.B, url string) (cpuPerCall, bytesPerCall float64) {
+func runCallHTTP(b *testing.B, url string, c benchCall) (cpuPerCall, bytesPerCall float64) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
 	defer client.CloseIdleConnections()
 	call := func(n int) {
-		id := strconv.Itoa(n)
-		body := `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello ` + id +
-			`"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(n) + `,"method":"tools/call","params":{"name":"` + c.tool +
+			`","arguments":` + c.args(n) +
+			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
 		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 		if err != nil {
 			b.Fatal(err)
@@ -77,14 +92,14 @@ func runEchoHTTP(b *testing.B, url string) (cpuPerCall, bytesPerCall float64) {
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "echo")
+		req.Header.Set("Mcp-Name", c.tool)
 		resp, err := client.Do(req)
 		if err != nil {
 			b.Fatal(err)
 		}
 		answer, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(answer, []byte(`"text":"echo: hello `+id+`"`)) {
+		if err != nil || resp.StatusCode != http.StatusOK || !bytes.Contains(answer, []byte(c.want(n))) {
 			b.Fatalf("call %d: %d %s %v", n, resp.StatusCode, answer, err)
 		}
 	}
@@ -121,6 +136,12 @@ func bareEcho(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	writeTextResult(w, req.ID, "echo: "+req.Params.Arguments.Text)
+}
+
+// writeTextResult answers the call id with one text block, as the plain
+// handlers do.
+func writeTextResult(w http.ResponseWriter, id json.RawMessage, text string) {
 	type block struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
@@ -135,7 +156,7 @@ func bareEcho(w http.ResponseWriter, r *http.Request) {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Result  result          `json:"result"`
-	}{"2.0", req.ID, result{[]block{{"text", "echo: " + req.Params.Arguments.Text}}, false, "complete"}})
+	}{"2.0", id, result{[]block{{"text", text}}, false, "complete"}})
 }
 
 // processCPU is the process's user and system CPU time so far.

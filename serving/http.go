@@ -28,6 +28,7 @@ func (l *HTTPLimits) handlerOptions(o *mcp.HTTPOptions) *mcp.HTTPOptions {
 	o.AllowedHosts = l.AllowedHosts
 	o.BodyTimeout = offIfZero(l.BodyTimeout)
 	o.WriteTimeout = offIfZero(l.WriteTimeout)
+	o.ServerWriteTimeout = l.WriteTimeout // server's http.Server sets it
 	o.MaxInFlight = offIfZero(l.MaxInFlight)
 	o.MaxStreams = offIfZero(l.MaxStreams)
 	o.MaxSessions = offIfZero(l.MaxSessions)

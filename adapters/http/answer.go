@@ -113,23 +113,34 @@ func (a *Action) answerOnly(rt *runtime, ans *answer, req *adapter.Request) *ada
 	if !req.AnswerOnly || ans.status < 200 || ans.status > 299 || len(rt.answerSecrets) > 0 || ans.token != "" {
 		return nil
 	}
-	mt, _, _ := mime.ParseMediaType(ans.header.Get("Content-Type"))
-	if classify(mt, ans.data) != kindJSON {
+	if classify(mediaType(ans.header), ans.data) != kindJSON {
 		return nil
 	}
 	raw := ans.text()
 	if !utf8.ValidString(raw) {
 		return nil
 	}
-	text := compactText(raw)
-	if text == raw && !json.Valid(ans.data) {
-		return nil // compactText checks only what it compacts
+	text, ok := compactJSON(raw)
+	if !ok {
+		return nil
 	}
 	res := &adapter.Result{Text: text}
 	if first := strings.TrimLeft(text, " \t\r\n"); first != "" && first[0] == '{' {
 		res.StructuredJSON = json.RawMessage(first)
 	}
 	return res
+}
+
+// mediaType is the answer's media type in lower case without parameters
+// ("" when it has none or it does not parse). The usual one is taken as
+// it is: mime.ParseMediaType builds a map of parameters on every call.
+func mediaType(h http.Header) string {
+	ct := headerValue(h, "Content-Type")
+	if ct == "application/json" {
+		return ct
+	}
+	mt, _, _ := mime.ParseMediaType(ct)
+	return mt
 }
 
 // statusLine is the status code and its reason, as in "204 No Content".
@@ -239,12 +250,30 @@ func compactText(data string) string {
 	if strings.IndexByte(data, '\n') < 0 {
 		return data
 	}
+	text, _ := compactJSON(data)
+	return text
+}
+
+// compactJSON is compactText for an answer not yet checked: ok is false,
+// and data comes back as it is, when data is not valid JSON. An answer
+// whose only line feeds are around the value (as json.Encoder ends every
+// value with one) is trimmed instead of copied through json.Compact.
+func compactJSON(data string) (text string, ok bool) {
+	valid, loose := scanJSON(data)
+	switch {
+	case !valid:
+		return data, false
+	case strings.IndexByte(data, '\n') < 0:
+		return data, true
+	case !loose:
+		return strings.Trim(data, " \t\r\n"), true
+	}
 	var buf bytes.Buffer
 	buf.Grow(len(data))
 	if json.Compact(&buf, []byte(data)) != nil {
-		return data
+		return data, false
 	}
-	return buf.String()
+	return buf.String(), true
 }
 
 // commonHeaders maps frequent canonical header names to lower case

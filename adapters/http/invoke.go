@@ -206,7 +206,7 @@ func (a *Action) attempt(ctx context.Context, rt *runtime, out *outgoing) (ans *
 	if out.observer != nil {
 		out.observer.SendingHTTP(ctx, h)
 	}
-	hreq, err := newRequest(ctx, out.method, out.url, h, out.body)
+	hreq, err := newRequestTo(ctx, out.method, out.parsed, h, out.body)
 	if err != nil {
 		return nil, token, false, err
 	}
@@ -240,7 +240,7 @@ func readBody(raw *http.Response, limit int64) ([]byte, error) {
 	}
 	var body io.Reader = raw.Body
 	size := raw.ContentLength
-	if strings.EqualFold(raw.Header.Get("Content-Encoding"), "gzip") && !raw.Uncompressed {
+	if strings.EqualFold(headerValue(raw.Header, "Content-Encoding"), "gzip") && !raw.Uncompressed {
 		// The transport decompresses only when it asked for gzip itself.
 		zr, err := gzip.NewReader(raw.Body)
 		if err != nil {

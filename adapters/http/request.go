@@ -21,7 +21,10 @@ type outgoing struct {
 	method string
 	// url is the full URL: the base URL, the escaped path and the escaped
 	// query. It may hold an API key; show it only through runtime.redact.
-	url    string
+	url string
+	// parsed is url parsed (and checked); each attempt's request gets a
+	// copy of it.
+	parsed *url.URL
 	header http.Header
 	body   []byte
 	// authorized is set when the call's or the forwarded headers set
@@ -52,6 +55,12 @@ type evaluator struct {
 }
 
 func (ev *evaluator) value(expr hcl.Expression, what string) (cty.Value, error) {
+	return ev.valueOf(expr, func() string { return what })
+}
+
+// valueOf is value with the thing's name built by describe, only for a
+// message: a call that succeeds builds no description.
+func (ev *evaluator) valueOf(expr hcl.Expression, describe func() string) (cty.Value, error) {
 	if ev.ctx == nil {
 		ev.ctx = ev.req.Context(expr)
 	}
@@ -62,11 +71,11 @@ func (ev *evaluator) value(expr hcl.Expression, what string) (cty.Value, error) 
 		if d.Detail != "" {
 			msg += ": " + strings.TrimSuffix(d.Detail, ".")
 		}
-		return cty.NilVal, buildError("%s could not be computed (%s).", what, msg)
+		return cty.NilVal, buildError("%s could not be computed (%s).", describe(), msg)
 	}
 	v, _ = v.Unmark()
 	if !v.IsWhollyKnown() {
-		return cty.NilVal, buildError("%s is not known.", what)
+		return cty.NilVal, buildError("%s is not known.", describe())
 	}
 	return v, nil
 }
@@ -109,7 +118,7 @@ func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
 	if err != nil || !sameOrigin(u, rt.base) || u.User != nil || u.Fragment != "" || u.String() != full || u.EscapedPath() != full[len(rt.origin):pathEnd] {
 		return nil, fmt.Errorf("%s: the request URL %s does not stay on the backend's host", a.Owner, rt.redact(full))
 	}
-	out.url = full
+	out.url, out.parsed = full, u
 
 	h := make(http.Header, len(rt.header)+4)
 	for k, v := range rt.header {
@@ -138,26 +147,26 @@ func (a *Action) buildPath(sb *strings.Builder, ev *evaluator) error {
 			writeLiteralPath(sb, p.Literal)
 			continue
 		}
-		what := "the path value " + a.partSource(i)
-		v, err := ev.value(p.Expr, what)
+		what := func() string { return "the path value " + a.partSource(i) }
+		v, err := ev.valueOf(p.Expr, what)
 		if err != nil {
 			return err
 		}
 		s, err := eval.PartString(v)
 		if err != nil {
-			return buildError("%s cannot be used: %s.", what, err)
+			return buildError("%s cannot be used: %s.", what(), err)
 		}
 		if s == "" && strings.HasSuffix(sb.String(), "/") && (i+1 == len(a.Path) || a.Path[i+1].Expr == nil && strings.HasPrefix(a.Path[i+1].Literal, "/")) {
-			return buildError("%s is empty, which would leave a path segment empty and address another resource. Give a value.", what)
+			return buildError("%s is empty, which would leave a path segment empty and address another resource. Give a value.", what())
 		}
 		if i < len(a.multiSegment) && a.multiSegment[i] {
-			if err := writeSegments(sb, s, what); err != nil {
+			if err := writeSegments(sb, s, what()); err != nil {
 				return err
 			}
 			continue
 		}
 		if sep := separatorIn(s); sep != "" {
-			return buildError("%s holds a %q (or an encoding of it, such as %s), which would split the segment in two and address another resource. Give the value of one path segment.", what, sep[:1], sep[1:])
+			return buildError("%s holds a %q (or an encoding of it, such as %s), which would split the segment in two and address another resource. Give the value of one path segment.", what(), sep[:1], sep[1:])
 		}
 		sb.WriteString(url.PathEscape(s))
 	}
@@ -368,7 +377,7 @@ func writeParams(sb *strings.Builder, items []Param, whole hcl.Expression, names
 		return nil
 	}
 	for _, it := range items {
-		v, err := ev.value(it.Expr, "the "+what+" value "+it.Name)
+		v, err := ev.valueOf(it.Expr, func() string { return "the " + what + " value " + it.Name })
 		if err != nil {
 			return err
 		}
@@ -548,7 +557,7 @@ func (a *Action) callHeaders(h http.Header, ev *evaluator, out *outgoing) error 
 		return nil
 	}
 	for _, it := range a.Headers {
-		v, err := ev.value(it.Expr, "the header "+it.Name)
+		v, err := ev.valueOf(it.Expr, func() string { return "the header " + it.Name })
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/go-resty/resty/v2"
 )
@@ -27,25 +29,43 @@ const restyUserAgent = "go-resty/" + resty.Version + " (https://github.com/go-re
 //   - A Host header sets the request's Host.
 //
 // h is used as the request's headers and is added to as above.
-func newRequest(ctx context.Context, method, url string, h http.Header, body []byte) (*http.Request, error) {
-	if h.Get("User-Agent") == "" {
+func newRequest(ctx context.Context, method, rawURL string, h http.Header, body []byte) (*http.Request, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return newRequestTo(ctx, method, u, h, body)
+}
+
+// newRequestTo is newRequest to a URL already parsed (build parses and
+// checks every call's URL; parsing it again cost as much once more). u is
+// not kept: the request gets a copy of its own.
+func newRequestTo(ctx context.Context, method string, u *url.URL, h http.Header, body []byte) (*http.Request, error) {
+	// The headers' keys are canonical: a lookup by a canonical name needs
+	// none of Header.Get's canonicalizing.
+	if headerValue(h, "User-Agent") == "" {
 		h.Set("User-Agent", restyUserAgent)
 	}
-	if ct := h.Get("Content-Type"); h.Get("Accept") == "" && ct != "" && (resty.IsJSONType(ct) || resty.IsXMLType(ct)) {
+	if ct := headerValue(h, "Content-Type"); ct != "" && headerValue(h, "Accept") == "" && (resty.IsJSONType(ct) || resty.IsXMLType(ct)) {
 		h.Set("Accept", ct)
 	}
 	var r io.Reader
 	allowed := payloadAllowed(method)
 	if allowed && body != nil {
-		if h.Get("Content-Type") == "" {
+		if headerValue(h, "Content-Type") == "" {
 			h.Set("Content-Type", http.DetectContentType(body))
 		}
 		r = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, url, r)
+	// The empty URL parses at no cost; the request then takes u as
+	// http.NewRequestWithContext would have taken it from its text.
+	req, err := http.NewRequestWithContext(ctx, method, "", r)
 	if err != nil {
 		return nil, err
 	}
+	target := *u
+	target.Host = strings.TrimSuffix(target.Host, ":") // as NewRequest drops an empty port
+	req.URL, req.Host = &target, target.Host
 	if allowed && body == nil {
 		// resty read the empty body into a buffer of its own, which the
 		// transport sends as an empty chunked body.
@@ -53,10 +73,18 @@ func newRequest(ctx context.Context, method, url string, h http.Header, body []b
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(nil)), nil }
 	}
 	req.Header = h
-	if host := h.Get("Host"); host != "" {
+	if host := headerValue(h, "Host"); host != "" {
 		req.Host = host
 	}
 	return req, nil
+}
+
+// headerValue is h.Get(name) for a name already in canonical form.
+func headerValue(h http.Header, name string) string {
+	if v := h[name]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // payloadAllowed reports whether a request of this method carries a body
