@@ -99,7 +99,10 @@ type Instance struct {
 	// loadPeak is the memory the process held at the end of the last
 	// load, the ceiling a reload keeps to (see capReloadMemory).
 	loadPeak uint64
-	store    tasks.Store
+	// releasing is the hand-back of the last load's garbage to the system,
+	// which runs beside the serving (see load).
+	releasing sync.WaitGroup
+	store     tasks.Store
 	// limitStore and audit are the limit buckets and the audit trail,
 	// nil when unused.
 	limitStore limits.Store
@@ -311,6 +314,7 @@ func (i *Instance) Stop() error {
 }
 
 func (i *Instance) stop() error {
+	defer i.releasing.Wait() // nothing of the instance runs once Stop returns
 	defer i.close()
 	i.cancel()
 	if i.hs == nil {
