@@ -157,6 +157,17 @@ func (r *Request) Context(expr hcl.Expression) *hcl.EvalContext {
 	return ctx
 }
 
+// Borrow is Context in an evaluation context taken from a pool: the
+// caller gives it back with eval.Return once its values are computed and
+// keeps nothing that refers to it (a value computed in it does not).
+func (r *Request) Borrow(expr hcl.Expression) *hcl.EvalContext {
+	static := r.Static
+	if static == nil {
+		static = &eval.Static{}
+	}
+	return static.Borrow(expr, r.Args, r.Vars)
+}
+
 // Result is what a call produced.
 type Result struct {
 	// Fields holds the values of the adapter's ResultEnv names (status,

@@ -48,10 +48,19 @@ var hopByHop = []string{
 	"Host", "Content-Length",
 }
 
-// evaluator evaluates a call's expressions with one evaluation context.
+// evaluator evaluates a call's expressions with one evaluation context,
+// borrowed on the first expression and given back by release once the
+// request is built (the values computed in it do not refer to it).
 type evaluator struct {
 	req *adapter.Request
 	ctx *hcl.EvalContext
+}
+
+func (ev *evaluator) release() {
+	if ev.ctx != nil {
+		eval.Return(ev.ctx)
+		ev.ctx = nil
+	}
 }
 
 func (ev *evaluator) value(expr hcl.Expression, what string) (cty.Value, error) {
@@ -62,7 +71,7 @@ func (ev *evaluator) value(expr hcl.Expression, what string) (cty.Value, error) 
 // message: a call that succeeds builds no description.
 func (ev *evaluator) valueOf(expr hcl.Expression, describe func() string) (cty.Value, error) {
 	if ev.ctx == nil {
-		ev.ctx = ev.req.Context(expr)
+		ev.ctx = ev.req.Borrow(expr)
 	}
 	v, diags := eval.Value(expr, ev.ctx)
 	if diags.HasErrors() {
@@ -89,6 +98,7 @@ func buildError(format string, a ...any) *adapter.CallError {
 // build makes the request of one call from its arguments.
 func (a *Action) build(rt *runtime, req *adapter.Request) (*outgoing, error) {
 	ev := &evaluator{req: req}
+	defer ev.release()
 	out := &outgoing{method: a.Method, observer: req.Observer, caller: req.CallerToken}
 
 	var sb strings.Builder
