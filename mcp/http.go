@@ -262,6 +262,13 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 // readBody enforces Content-Type, the body limit and the body deadline, and
 // reads the body once into a buffer of its own size: the decoded message
 // and its params point into this buffer instead of copying it.
+//
+// Once the body is in, the deadline must not end a long answer. Over
+// HTTP/2 it is lifted here. Over HTTP/1 net/http lifts it itself: reading
+// the body to its end starts the server's background read (which notices
+// a client that goes away) and clears the connection's read deadline
+// first; before that nothing reads the connection while the handler runs.
+// Lifting it again would cost a timer update per call.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connControl) ([]byte, bool) {
 	if ct := first(r.Header, "Content-Type"); ct != "" && ct != "application/json" { // the common case needs no parsing
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
@@ -289,7 +296,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, rc *connC
 		}
 		return nil, false
 	}
-	if h.opts.BodyTimeout > 0 {
+	if h.opts.BodyTimeout > 0 && r.ProtoMajor != 1 {
 		rc.readBy(time.Time{}) // the response may be a long stream
 	}
 	rc.renewWrite() // the body's time does not count against the answer's
