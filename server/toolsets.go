@@ -61,9 +61,12 @@ func (v *View) of(t *table.Table) viewOf {
 
 // has reports whether the view serves the tool named name.
 func (vo viewOf) has(name string) bool {
-	if vo.t.Tool(name) == nil {
-		return false
-	}
+	return vo.t.Tool(name) != nil && vo.inSets(name)
+}
+
+// inSets reports whether the view's toolsets hold name (a view of no
+// toolset holds every tool); whether the table has it is has's question.
+func (vo viewOf) inSets(name string) bool {
 	if len(vo.sets) == 0 {
 		return true
 	}
@@ -135,11 +138,14 @@ func (v *View) ListTools(ctx context.Context, req *mcp.Request) ([]mcp.Tool, err
 }
 
 // ToolHeaderParams implements mcp.ToolHeaderLookup for the view's tools.
+// The tool is looked up once, in the generation the view is taken of.
 func (v *View) ToolHeaderParams(name string) map[string]string {
-	if !v.of(v.state.Load().table).has(name) {
+	t := v.state.Load().table
+	tool := t.Tool(name)
+	if tool == nil || !v.of(t).inSets(name) {
 		return nil
 	}
-	return v.Server.ToolHeaderParams(name)
+	return tool.HeaderParams
 }
 
 // CallTool implements mcp.Handler: a tool outside the view is unknown, as
