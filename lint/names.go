@@ -43,19 +43,35 @@ type named struct {
 }
 
 func (c *checker) checkNames() {
-	var items, args []named
+	// Sized once: a big configuration has tens of thousands of arguments,
+	// and growing the list by appending copied it a dozen times.
+	nargs := 0
+	for _, t := range c.cfg.Tools {
+		nargs += len(t.Args)
+	}
+	for _, p := range c.cfg.Prompts {
+		nargs += len(p.Args)
+	}
+	for _, t := range c.cfg.Templates {
+		nargs += len(t.Args)
+	}
+	items := make([]named, 0, len(c.cfg.Tools)+len(c.cfg.Prompts))
+	args := make([]named, 0, nargs)
 	for _, t := range c.cfg.Tools {
 		items = append(items, named{"tool", t.Name, t.NameRange, t.Lint})
-		args = append(args, argNames(t.Args, t.Lint)...)
+		args = appendArgNames(args, t.Args, t.Lint)
 	}
 	for _, p := range c.cfg.Prompts {
 		items = append(items, named{"prompt", p.Name, p.NameRange, p.Lint})
-		args = append(args, argNames(p.Args, p.Lint)...)
+		args = appendArgNames(args, p.Args, p.Lint)
 	}
 	for _, t := range c.cfg.Templates {
-		args = append(args, argNames(t.Args, t.Lint)...)
+		args = appendArgNames(args, t.Args, t.Lint)
 	}
-	for _, n := range append(items, args...) {
+	for _, n := range items {
+		c.checkName(n)
+	}
+	for _, n := range args {
 		c.checkName(n)
 	}
 	c.checkStyles(items, "tool and prompt names")
@@ -64,8 +80,7 @@ func (c *checker) checkNames() {
 	c.checkConfusableArgs()
 }
 
-func argNames(args []*lang.Arg, owners []*lang.Lint) []named {
-	out := make([]named, 0, len(args))
+func appendArgNames(out []named, args []*lang.Arg, owners []*lang.Lint) []named {
 	for _, a := range args {
 		out = append(out, named{"argument", a.Name, a.NameRange, owners})
 	}
@@ -266,4 +281,8 @@ func (c *checker) checkConfusableArgs() {
 	for _, p := range c.cfg.Prompts {
 		c.checkConfusable(argNames(p.Args, p.Lint))
 	}
+}
+
+func argNames(args []*lang.Arg, owners []*lang.Lint) []named {
+	return appendArgNames(make([]named, 0, len(args)), args, owners)
 }

@@ -46,14 +46,36 @@ func (u *uses) addTraversal(tr hcl.Traversal, root string) {
 }
 
 // addSyntax records the references to root anywhere in a native-syntax
-// node: attributes, nested blocks, templates.
+// node: attributes, nested blocks, templates. Bodies are read directly
+// and expressions through eval.Variables (hclsyntax's walker allocates for
+// every node, and lint reads every tool of a big configuration this way);
+// a name a for expression binds is its own, not a reference to root.
 func (u *uses) addSyntax(n hclsyntax.Node, root string) {
-	hclsyntax.VisitAll(n, func(n hclsyntax.Node) hcl.Diagnostics {
-		if e, ok := n.(*hclsyntax.ScopeTraversalExpr); ok {
-			u.addTraversal(e.Traversal, root)
-		}
-		return nil
-	})
+	switch n := n.(type) {
+	case *hclsyntax.Block:
+		u.addBody(n.Body, root)
+	case *hclsyntax.Body:
+		u.addBody(n, root)
+	case *hclsyntax.Attribute:
+		u.addExpr(n.Expr, root)
+	case hclsyntax.Expression:
+		u.addExpr(n, root)
+	}
+}
+
+func (u *uses) addBody(b *hclsyntax.Body, root string) {
+	for _, a := range b.Attributes {
+		u.addExpr(a.Expr, root)
+	}
+	for _, blk := range b.Blocks {
+		u.addBody(blk.Body, root)
+	}
+}
+
+func (u *uses) addExpr(e hcl.Expression, root string) {
+	for _, tr := range eval.Variables(e) {
+		u.addTraversal(tr, root)
+	}
 }
 
 // addProgram records the arguments an expr-lang program reads: args.x and

@@ -71,15 +71,23 @@ start() {
 
 # run TARGET JOB: prints "calls_per_s cpu_us_per_call hwm_mib"
 run() {
-  local target=$1 job=$2 addr pid
-  addr=127.0.0.1:$(port)
-  start "$target" "$job" "$addr"
-  pid=$!
-  echo "$pid" > "$tmp/server.pid"
-  local url=http://$addr/mcp
-  until "$lb" load -url "$url" -job "$job" -n 1 >/dev/null 2>&1; do
-    kill -0 "$pid" 2>/dev/null || { echo "$target $job: the server exited; see its log:" >&2; cat "$tmp/serve.log" >&2; return 1; }
-    sleep 0.05
+  local target=$1 job=$2 addr pid url attempt
+  # A port picked at random may be taken by another program: the server
+  # then exits at once, and the run starts it again on another port.
+  for attempt in 1 2 3 4 5; do
+    addr=127.0.0.1:$(port)
+    start "$target" "$job" "$addr"
+    pid=$!
+    echo "$pid" > "$tmp/server.pid"
+    url=http://$addr/mcp
+    until "$lb" load -url "$url" -job "$job" -n 1 >/dev/null 2>&1; do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.05
+    done
+    kill -0 "$pid" 2>/dev/null && break
+    if [[ $attempt == 5 ]]; then
+      echo "$target $job: the server exited; see its log:" >&2; cat "$tmp/serve.log" >&2; return 1
+    fi
   done
   "$lb" load -url "$url" -job "$job" -c "$workers" -n 500 >/dev/null # warm up
   local before after calls rate
