@@ -27,8 +27,16 @@ import (
 //
 //	go test ./serving/ -run '^$' -bench EchoHTTP -benchmem
 func BenchmarkEchoHTTP(b *testing.B) {
+	compareWithBare(b, "../scripts/testdata/loopback/echo.hcl", nil, http.HandlerFunc(bareEcho), echoCall, echoCall)
+}
+
+// compareWithBare serves config (with vars) as serve does, at the serve
+// flags' default limits, and the plain handler bare beside it, and runs
+// call against each (bareCall against the plain handler, whose answer has
+// its own shape): the mcpdecl line reports x-bare and B-alloc-over-bare.
+func compareWithBare(b *testing.B, config string, vars map[string]string, bare http.Handler, call, bareCall benchCall) {
 	inst, err := Start(context.Background(), Options{
-		Paths: []string{"../scripts/testdata/loopback/echo.hcl"}, HTTP: "127.0.0.1:0",
+		Paths: []string{config}, HTTP: "127.0.0.1:0", Vars: vars,
 		HTTPLimits: HTTPLimits{HeaderTimeout: 10 * time.Second, BodyTimeout: 30 * time.Second,
 			WriteTimeout: 60 * time.Second, IdleTimeout: 30 * time.Second, MaxInFlight: 64, MaxStreams: 4096,
 			MaxSessions: 1000, SessionIdleTimeout: 30 * time.Minute},
@@ -43,16 +51,16 @@ func BenchmarkEchoHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bare := &http.Server{Handler: http.HandlerFunc(bareEcho)}
-	go bare.Serve(ln)
-	defer bare.Close()
+	plain := &http.Server{Handler: bare}
+	go plain.Serve(ln)
+	defer plain.Close()
 
 	var bareCPU, bareBytes float64
 	b.Run("bare", func(b *testing.B) {
-		bareCPU, bareBytes = runCallHTTP(b, "http://"+ln.Addr().String()+"/mcp", echoCall)
+		bareCPU, bareBytes = runCallHTTP(b, "http://"+ln.Addr().String()+"/mcp", bareCall)
 	})
 	b.Run("mcpdecl", func(b *testing.B) {
-		cpu, bytes := runCallHTTP(b, "http://"+inst.Addr().String()+"/mcp", echoCall)
+		cpu, bytes := runCallHTTP(b, "http://"+inst.Addr().String()+"/mcp", call)
 		if bareCPU > 0 {
 			b.ReportMetric(cpu/bareCPU, "x-bare")
 			b.ReportMetric(bytes-bareBytes, "B-alloc-over-bare")

@@ -1,16 +1,13 @@
 package serving
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
-	"time"
 )
 
 // BenchmarkRestHTTP calls scripts/bench-loopback.sh's rest tool (one GET
@@ -34,27 +31,6 @@ func BenchmarkRestHTTP(b *testing.B) {
 	}))
 	defer backend.Close()
 
-	inst, err := Start(context.Background(), Options{
-		Paths: []string{"../scripts/testdata/loopback/rest.hcl"}, HTTP: "127.0.0.1:0",
-		Vars: map[string]string{"backend_url": backend.URL},
-		HTTPLimits: HTTPLimits{HeaderTimeout: 10 * time.Second, BodyTimeout: 30 * time.Second,
-			WriteTimeout: 60 * time.Second, IdleTimeout: 30 * time.Second, MaxInFlight: 64, MaxStreams: 4096,
-			MaxSessions: 1000, SessionIdleTimeout: 30 * time.Minute},
-		DrainTimeout: time.Second,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer inst.Stop()
-
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	bare := &http.Server{Handler: bareRest(backend.URL)}
-	go bare.Serve(ln)
-	defer bare.Close()
-
 	call := benchCall{
 		tool: "item",
 		args: func(n int) string { return `{"id":` + strconv.Itoa(n%1000+1) + `}` },
@@ -62,17 +38,7 @@ func BenchmarkRestHTTP(b *testing.B) {
 	}
 	bareCall := call
 	bareCall.want = func(n int) string { return `"text":"{\"id\":` + strconv.Itoa(n%1000+1) + `,` }
-	var bareCPU, bareBytes float64
-	b.Run("bare", func(b *testing.B) {
-		bareCPU, bareBytes = runCallHTTP(b, "http://"+ln.Addr().String()+"/mcp", bareCall)
-	})
-	b.Run("mcpdecl", func(b *testing.B) {
-		cpu, bytes := runCallHTTP(b, "http://"+inst.Addr().String()+"/mcp", call)
-		if bareCPU > 0 {
-			b.ReportMetric(cpu/bareCPU, "x-bare")
-			b.ReportMetric(bytes-bareBytes, "B-alloc-over-bare")
-		}
-	})
+	compareWithBare(b, "../scripts/testdata/loopback/rest.hcl", map[string]string{"backend_url": backend.URL}, bareRest(backend.URL), call, bareCall)
 }
 
 // bareRest is the plain handler of the rest job: it GETs the item on its
