@@ -80,10 +80,12 @@ func Header(d *hcl.Diagnostic) string {
 // `tool "add_event"`, when the file's syntax can tell. For the native
 // syntax the blocks are in source order, so a binary search finds it: a
 // report of thousands of findings in a big config would otherwise walk
-// every block for each one (HCL's own ContextString does).
+// every block for each one (HCL's own ContextString does). A file loaded
+// without its tree (lang.LoadOptions.Lean) has an empty body and answers
+// from its Nav.
 func blockContext(f *hcl.File, offset int) string {
 	body, ok := f.Body.(*hclsyntax.Body)
-	if !ok {
+	if !ok || len(body.Blocks) == 0 {
 		type contextStringer interface{ ContextString(offset int) string }
 		if cs, ok := f.Nav.(contextStringer); ok {
 			return cs.ContextString(offset)

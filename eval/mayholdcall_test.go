@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/internal/hclfast"
 )
 
 // holdsCall is the full walk mayHoldCall stands in front of.
@@ -121,7 +123,7 @@ func TestVariablesAsHCLSyntax(t *testing.T) {
 	fast := 0
 	for _, e := range exprs {
 		var out []hcl.Traversal
-		if appendVariables(&out, e) {
+		if hclfast.AppendVariables(&out, e) {
 			fast++
 		}
 		if got, want := Variables(e), e.Variables(); !reflect.DeepEqual(got, want) {

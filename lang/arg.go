@@ -9,6 +9,7 @@ import (
 type Arg struct {
 	Name      string    `hcl:"name,label"`
 	NameRange hcl.Range `hcl:"name,label_range"`
+	// Body is the block's body until Load decodes it into Spec.
 	Body      hcl.Body  `hcl:",remain"`
 	DeclRange hcl.Range `hcl:",def_range"`
 
@@ -80,6 +81,7 @@ func decodeArgs(args []*Arg) hcl.Diagnostics {
 		spec, d := decodeArgSpec(a.Body)
 		diags = append(diags, d...)
 		a.Spec = spec
+		a.Body = nil // all of it is in Spec; the syntax it holds can go
 		diags = append(diags, checkArgName(a.Name, a.NameRange)...)
 	}
 	diags = append(diags, checkUniqueArgs(args)...)

@@ -31,18 +31,22 @@ func (cfg *Config) addBackends(bs []*Backend) hcl.Diagnostics {
 	return diags
 }
 
-func (cfg *Config) addTools(ts []*Tool) hcl.Diagnostics {
-	// Each tool is checked alone (its arguments decoded, its blocks
-	// counted), on every core for an imported API's thousands; the
-	// findings keep the tools' order.
-	found := make([]hcl.Diagnostics, len(ts))
-	parallel.For(len(ts), func(i int) { found[i] = checkTool(ts[i]) })
+func (cfg *Config) addTools(ts []*Tool, found []hcl.Diagnostics) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for i, t := range ts {
 		diags = append(diags, found[i]...)
 		cfg.Tools = append(cfg.Tools, t)
 	}
 	return diags
+}
+
+// checkTools checks each tool alone (its arguments decoded, its blocks
+// counted), on every core for an imported API's thousands; the findings
+// keep the tools' order.
+func checkTools(ts []*Tool) []hcl.Diagnostics {
+	found := make([]hcl.Diagnostics, len(ts))
+	parallel.For(len(ts), func(i int) { found[i] = checkTool(ts[i]) })
+	return found
 }
 
 // checkTool decodes what Load decodes of a tool beyond its blocks (its

@@ -33,8 +33,15 @@ type Config struct {
 	Incomplete bool
 
 	// Files maps each file name to its parsed form; diagnostics are rendered
-	// against it (source snippets).
+	// against it (source snippets). A configuration loaded with
+	// LoadOptions.Lean keeps each file's text and top-level block headers
+	// only (its Body is empty).
 	Files map[string]*hcl.File
+
+	// VarRefs and LocalRefs are the variables and locals that expressions
+	// of the native-syntax files refer to (nil when there are none of
+	// those files). A JSON-syntax file's references are in its text only.
+	VarRefs, LocalRefs *Refs
 }
 
 // Server describes the server itself: what `server/discover` and

@@ -35,7 +35,7 @@ func decodeBody(body hcl.Body, dst any) hcl.Diagnostics {
 	if info.remain >= 0 {
 		var rest hcl.Body
 		content, rest, diags = body.PartialContent(info.schema)
-		diags = append(diags, setRemain(v.Field(info.remain), rest)...)
+		diags = append(diags, info.setRemain(v.Field(info.remain), rest)...)
 	} else {
 		content, diags = body.Content(info.schema)
 	}
@@ -72,7 +72,7 @@ func decodeSyntaxBody(b *hclsyntax.Body, v reflect.Value, info *structInfo) (hcl
 		return nil, false
 	}
 	if info.remain >= 0 {
-		v.Field(info.remain).Set(reflect.ValueOf(hcl.Body(b)))
+		v.Field(info.remain).Set(reflect.ValueOf(info.kept(b)))
 	}
 	for name, attr := range b.Attributes {
 		if i, ok := info.attrs[name]; ok {
@@ -168,14 +168,24 @@ func complete(v reflect.Value) bool {
 	return true
 }
 
-func setRemain(field reflect.Value, rest hcl.Body) hcl.Diagnostics {
+func (info *structInfo) setRemain(field reflect.Value, rest hcl.Body) hcl.Diagnostics {
 	if field.Type() == attributesType {
 		attrs, diags := rest.JustAttributes()
 		field.Set(reflect.ValueOf(attrs))
 		return diags
 	}
-	field.Set(reflect.ValueOf(rest))
+	field.Set(reflect.ValueOf(info.kept(rest)))
 	return nil
+}
+
+// kept is the remainder body as the decoded block keeps it: detached from
+// the parser's chunks, except an Arg's, which Load decodes into its Spec
+// at once and then drops.
+func (info *structInfo) kept(rest hcl.Body) hcl.Body {
+	if info.transientRemain {
+		return rest
+	}
+	return detach(rest)
 }
 
 func decodeBlock(blk *hcl.Block, elem reflect.Value) hcl.Diagnostics {
@@ -196,7 +206,41 @@ func decodeBlock(blk *hcl.Block, elem reflect.Value) hcl.Diagnostics {
 	if info.typeRange >= 0 {
 		v.Field(info.typeRange).Set(reflect.ValueOf(blk.TypeRange))
 	}
+	if n, ok := elem.Interface().(argReader); ok {
+		n.setArgRefs(argRefs(blk.Body))
+	}
 	return decodeBody(blk.Body, elem.Interface())
+}
+
+// argReader is a block with arguments, which records what it reads of
+// them while its syntax is at hand.
+type argReader interface{ setArgRefs(*Refs) }
+
+// detach returns a copy of a body that Load keeps (a ",remain" field),
+// with its blocks copied too: the parser hands bodies and blocks out of
+// chunks it allocates many at a time, and one kept node would keep its
+// whole chunk, and through it a good part of the syntax tree, alive after
+// Load. Attributes and expressions are allocated one by one and are
+// shared.
+func detach(body hcl.Body) hcl.Body {
+	b, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return body
+	}
+	return detachBody(b)
+}
+
+func detachBody(b *hclsyntax.Body) *hclsyntax.Body {
+	out := *b
+	if len(b.Blocks) > 0 {
+		out.Blocks = make(hclsyntax.Blocks, len(b.Blocks))
+		for i, blk := range b.Blocks {
+			cp := *blk
+			cp.Body = detachBody(blk.Body)
+			out.Blocks[i] = &cp
+		}
+	}
+	return &out
 }
 
 // structInfo is what the tags of one struct type say, computed once.
@@ -209,6 +253,7 @@ type structInfo struct {
 	remainAttrs         bool           // the ",remain" field is hcl.Attributes
 	labels              []labelField
 	remain              int
+	transientRemain     bool // the remainder is dropped during Load (Arg)
 	defRange, typeRange int
 }
 
@@ -235,7 +280,8 @@ func structInfoOf(t reflect.Type) *structInfo {
 // buildStructInfo panics on a malformed tag: that is a programming error in
 // this package, found by any test that loads a configuration.
 func buildStructInfo(t reflect.Type) *structInfo {
-	info := &structInfo{schema: &hcl.BodySchema{}, attrs: map[string]int{}, blocks: map[string]int{}, blockLabels: map[string]int{}, remain: -1, defRange: -1, typeRange: -1}
+	info := &structInfo{schema: &hcl.BodySchema{}, attrs: map[string]int{}, blocks: map[string]int{}, blockLabels: map[string]int{}, remain: -1, defRange: -1, typeRange: -1,
+		transientRemain: t == reflect.TypeFor[Arg]()}
 	labelRanges := map[string]int{}
 	for i := range t.NumField() {
 		tag, ok := t.Field(i).Tag.Lookup("hcl")

@@ -46,7 +46,7 @@ func checkLint(blocks []*Lint, what string, server bool) hcl.Diagnostics {
 // the adapter decodes the rest with its own schema.
 func splitBackendLint(b *Backend) hcl.Diagnostics {
 	content, rest, diags := b.Body.PartialContent(lintSchema)
-	b.Body = rest
+	b.Body = detach(rest)
 	for _, blk := range content.Blocks {
 		l := &Lint{}
 		diags = append(diags, decodeBlock(blk, reflect.ValueOf(l))...)

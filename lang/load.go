@@ -28,6 +28,9 @@ type fileContent struct {
 	Tests     []*Test             `hcl:"test,block"`
 	Toolsets  []*Toolset          `hcl:"toolset,block"`
 	Limits    []*Limit            `hcl:"limit,block"`
+
+	// toolDiags are the findings of checkTool, one per tool.
+	toolDiags []hcl.Diagnostics
 }
 
 type localsBlock struct {
@@ -50,14 +53,27 @@ func LoadWith(opts LoadOptions, paths ...string) (*Config, hcl.Diagnostics) {
 	parser := hclparse.NewParser()
 	cfg := &Config{Incomplete: diags.HasErrors()}
 	for _, name := range files {
+		if opts.Lean && leanable(name) {
+			if src, err := readSource(name, opts.Overlay); err == nil {
+				if f, d, ok := cfg.loadLean(name, src); ok {
+					parser.AddFile(name, f)
+					diags = append(diags, d...)
+					continue
+				}
+			}
+		}
 		f, d := parseFile(parser, name, opts.Overlay)
 		diags = append(diags, d...)
-		if f == nil || d.HasErrors() {
+		if f != nil && !d.HasErrors() {
+			diags = append(diags, cfg.decodeFile(f, name)...)
+			cfg.noteSyntax(f)
+		} else {
 			// Decoding a file with syntax errors gives misleading errors.
 			cfg.Incomplete = true
-			continue
 		}
-		diags = append(diags, cfg.decodeFile(f, name)...)
+		if opts.Lean && f != nil {
+			parser.AddFile(name, leanFile(f))
+		}
 	}
 	cfg.Files = parser.Files()
 	diags = append(diags, cfg.checkUnique()...)
@@ -73,6 +89,7 @@ func LoadSource(name string, src []byte) (*Config, hcl.Diagnostics) {
 	f, diags := parseSource(parser, name, src)
 	if f != nil && !diags.HasErrors() {
 		diags = append(diags, cfg.decodeFile(f, name)...)
+		cfg.noteSyntax(f)
 	} else {
 		cfg.Incomplete = true
 	}
@@ -141,14 +158,19 @@ func configFilesIn(dir string, opts LoadOptions) ([]string, error) {
 }
 
 func parseFile(p *hclparse.Parser, name string, overlay map[string][]byte) (*hcl.File, hcl.Diagnostics) {
-	if src, ok := overlay[filepath.Clean(name)]; ok {
-		return parseSource(p, name, src)
-	}
-	src, err := os.ReadFile(name)
+	src, err := readSource(name, overlay)
 	if err != nil {
 		return nil, hcl.Diagnostics{fileDiag("Cannot read configuration file", err.Error()+".")}
 	}
 	return parseSource(p, name, src)
+}
+
+// readSource reads a file's text, from overlay when it holds the file.
+func readSource(name string, overlay map[string][]byte) ([]byte, error) {
+	if src, ok := overlay[filepath.Clean(name)]; ok {
+		return src, nil
+	}
+	return os.ReadFile(name)
 }
 
 func parseSource(p *hclparse.Parser, name string, src []byte) (*hcl.File, hcl.Diagnostics) {
@@ -171,8 +193,23 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 	if IsTestFile(name) {
 		return cfg.decodeTestFile(f)
 	}
-	var fc fileContent
-	diags := decodeBody(f.Body, &fc)
+	fc, diags := decodeContent(f.Body)
+	return append(diags, cfg.addContent(fc)...)
+}
+
+// decodeContent decodes the blocks of one file's body (or of a piece of
+// it: some of its top-level blocks) and checks each tool alone, which
+// needs nothing from the rest of the configuration.
+func decodeContent(body hcl.Body) (*fileContent, hcl.Diagnostics) {
+	fc := &fileContent{}
+	diags := decodeBody(body, fc)
+	fc.toolDiags = checkTools(fc.Tools)
+	return fc, diags
+}
+
+// addContent appends what decodeContent decoded to cfg, in order.
+func (cfg *Config) addContent(fc *fileContent) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	for _, s := range fc.Server {
 		if cfg.Server != nil {
 			diags = append(diags, diagcode.Relate(&hcl.Diagnostic{
@@ -192,7 +229,7 @@ func (cfg *Config) decodeFile(f *hcl.File, name string) hcl.Diagnostics {
 	diags = append(diags, cfg.addAuth(fc.Auth)...)
 	diags = append(diags, cfg.addVariables(fc.Variables)...)
 	diags = append(diags, cfg.addBackends(fc.Backends)...)
-	diags = append(diags, cfg.addTools(fc.Tools)...)
+	diags = append(diags, cfg.addTools(fc.Tools, fc.toolDiags)...)
 	diags = append(diags, cfg.addResources(fc.Resources)...)
 	diags = append(diags, cfg.addTemplates(fc.Templates)...)
 	diags = append(diags, cfg.addApps(fc.Apps)...)

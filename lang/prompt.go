@@ -11,10 +11,13 @@ type Prompt struct {
 	Description *hcl.Attribute `hcl:"description,optional"`
 	// Scopes lists the auth scopes a caller's token needs (HTTP with an
 	// auth block only).
-	Scopes   *hcl.Attribute `hcl:"scopes,optional"`
-	Icons    []*Icon        `hcl:"icon,block"`
-	Args     []*Arg         `hcl:"arg,block"`
-	Messages []*Message     `hcl:"message,block"`
+	Scopes *hcl.Attribute `hcl:"scopes,optional"`
+	Icons  []*Icon        `hcl:"icon,block"`
+	Args   []*Arg         `hcl:"arg,block"`
+	// ArgRefs is what the block reads of its arguments outside its arg
+	// and validation blocks, recorded at load (nil in JSON syntax).
+	ArgRefs  *Refs
+	Messages []*Message `hcl:"message,block"`
 	// Steps are calls made before the messages are built, in order; their
 	// answers are steps.<name> in the messages.
 	Steps []*Step `hcl:"step,block"`

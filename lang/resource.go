@@ -58,9 +58,12 @@ type ResourceTemplate struct {
 	// auth block only).
 	Scopes *hcl.Attribute `hcl:"scopes,optional"`
 	// CacheScope is as for a resource.
-	CacheScope  *hcl.Attribute `hcl:"cache_scope,optional"`
-	Icons       []*Icon        `hcl:"icon,block"`
-	Args        []*Arg         `hcl:"arg,block"`
+	CacheScope *hcl.Attribute `hcl:"cache_scope,optional"`
+	Icons      []*Icon        `hcl:"icon,block"`
+	Args       []*Arg         `hcl:"arg,block"`
+	// ArgRefs is what the block reads of its arguments outside its arg
+	// and validation blocks, recorded at load (nil in JSON syntax).
+	ArgRefs     *Refs
 	Validations []*Validation  `hcl:"validation,block"`
 	HTTP        []*labeledCall `hcl:"http,block"`
 	SQL         []*labeledCall `hcl:"sql,block"`

@@ -98,6 +98,12 @@ type LoadOptions struct {
 	// is read from there instead of the disk, and a directory's files
 	// include those in it that are not saved yet.
 	Overlay map[string][]byte
+	// Lean keeps no syntax tree: each file keeps its text and its
+	// top-level block headers (for diagnostics), and a big file is read in
+	// pieces, each decoded and let go before the next, so the memory a
+	// load takes is about what it decodes. For serving and validating;
+	// tools that read the syntax (an editor's index) load without it.
+	Lean bool
 }
 
 // IsTestFile reports whether name is a test file: read from a directory

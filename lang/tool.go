@@ -24,6 +24,9 @@ type Tool struct {
 	Icons       []*Icon        `hcl:"icon,block"`
 	Annotations []*Annotations `hcl:"annotations,block"`
 	Args        []*Arg         `hcl:"arg,block"`
+	// ArgRefs is what the block reads of its arguments outside its arg
+	// and validation blocks, recorded at load (nil in JSON syntax).
+	ArgRefs     *Refs
 	Validations []*Validation  `hcl:"validation,block"`
 	HTTP        []*labeledCall `hcl:"http,block"`
 	SQL         []*labeledCall `hcl:"sql,block"`

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mcpdecl/mcpdecl/internal/diagcode"
 	"github.com/mcpdecl/mcpdecl/lang"
@@ -55,7 +54,6 @@ func Check(cfg *lang.Config, t *table.Table) hcl.Diagnostics {
 	c.checkDescriptions()
 	c.checkNames()
 	rest := c.fork()
-	rest.blocks = c.blocks
 	rest.checkWrites()
 	rest.checkUnused()
 	rest.checkApps()
@@ -81,10 +79,7 @@ type checker struct {
 	ignored map[*lang.Lint]map[string]bool
 	server  []*lang.Lint
 	budget  int
-	// blocks holds the top-level blocks of the native-syntax files, by
-	// where they are declared; built on first use.
-	blocks map[key]*hclsyntax.Block
-	diags  hcl.Diagnostics
+	diags   hcl.Diagnostics
 }
 
 func newChecker(cfg *lang.Config, t *table.Table) *checker {

@@ -24,7 +24,7 @@ import (
 // compiled as serve compiles it: env() and MCPDECL_VAR_<name> are read and
 // every variable needs a value.
 func Compile(paths []string, vars map[string]string, lookupEnv func(string) (string, bool)) (*lang.Config, *table.Table, hcl.Diagnostics) {
-	cfg, diags := lang.Load(paths...)
+	cfg, diags := lang.LoadWith(lang.LoadOptions{Lean: true}, paths...)
 	hintSeparateConfigs(paths, cfg, diags)
 	if cfg.Incomplete {
 		return cfg, nil, diags

@@ -163,7 +163,10 @@ func (c *registryCmd) environment(cfg *lang.Config) ([]registryEnv, error) {
 		}
 		docs[k] = v
 	}
-	vars := envReferences(cfg)
+	// The compiled configuration keeps no syntax tree; the env() calls
+	// are found in one read with it.
+	withSyntax, _ := lang.Load(c.Config)
+	vars := envReferences(withSyntax)
 	for _, v := range cfg.Variables {
 		e := registryEnv{Name: "MCPDECL_VAR_" + v.Name, IsRequired: v.Default == nil, IsSecret: staticBool(v.Sensitive),
 			Description: "The variable " + v.Name + "."}

@@ -1,0 +1,149 @@
+package lang_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/mcpdecl/mcpdecl/adapters/all"
+	"github.com/mcpdecl/mcpdecl/diagtext"
+	"github.com/mcpdecl/mcpdecl/internal/largecfg"
+	"github.com/mcpdecl/mcpdecl/lang"
+	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/table"
+)
+
+// TestLeanLoadFindsTheSame: a lean load, with every file cut into pieces
+// of one top-level block, gives what a load with the syntax tree gives, for
+// every configuration of the repository: the load's and the compile's
+// diagnostics as the text report prints them (snippets, and the "in tool
+// ..." line that File.Nav answers), the compiled table as inspect shows
+// it, and the lint findings (which read the references Load records).
+func TestLeanLoadFindsTheSame(t *testing.T) {
+	defer lang.SetLeanChunkSize(1)()
+	var paths []string
+	for _, dir := range []string{"../testdata/valid", "../testdata/invalid", "../examples"} {
+		paths = append(paths, configPaths(t, dir)...)
+	}
+	pieces := 0
+	for _, p := range paths {
+		t.Run(p, func(t *testing.T) {
+			full := outcomeOf(t, lang.LoadOptions{}, p)
+			lean := outcomeOf(t, lang.LoadOptions{Lean: true}, p)
+			for _, part := range []string{"load", "compile", "table", "lint"} {
+				if full[part] != lean[part] {
+					t.Errorf("%s differs.\nwith the tree:\n%s\nlean:\n%s", part, full[part], lean[part])
+				}
+			}
+			if lean["cut"] != "" {
+				pieces++
+			}
+		})
+	}
+	if pieces < len(paths)/2 {
+		t.Errorf("only %d of %d configurations were read in pieces", pieces, len(paths))
+	}
+}
+
+func configPaths(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || lang.IsConfigFile(e.Name()) && !lang.IsTestFile(e.Name()) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// outcomeOf loads p with opts and says what came of it, part by part.
+func outcomeOf(t *testing.T, opts lang.LoadOptions, p string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	cfg, diags := lang.LoadWith(opts, p)
+	out["load"] = report(t, diags, cfg.Files)
+	for name, f := range cfg.Files {
+		body, ok := f.Body.(*hclsyntax.Body)
+		if opts.Lean && ok && len(body.Blocks) > 0 {
+			t.Errorf("a lean load kept the syntax tree of %s", name)
+		}
+		if _, heads := f.Nav.(interface{ ContextString(int) string }); opts.Lean && ok && heads && len(f.Bytes) > 0 {
+			out["cut"] = "yes"
+		}
+	}
+	if cfg.Incomplete {
+		return out
+	}
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
+	out["compile"] = report(t, d, cfg.Files)
+	if tbl == nil {
+		return out
+	}
+	inspected, err := json.Marshal(table.Inspect(tbl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["table"] = string(inspected)
+	out["lint"] = report(t, lint.Check(cfg, tbl), cfg.Files)
+	return out
+}
+
+func report(t *testing.T, diags hcl.Diagnostics, files map[string]*hcl.File) string {
+	t.Helper()
+	diagtext.Sort(diags)
+	var b bytes.Buffer
+	if err := diagtext.WriteText(&b, diags, files); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestLeanLoadKeepsNoTree: what a lean load of a big generated
+// configuration keeps is well under what a load with the tree keeps; a
+// kept node of the parser's chunks (a block's body held by what was
+// decoded) would keep a good part of the tree, and this fails.
+func TestLeanLoadKeepsNoTree(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "large.hcl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := largecfg.Write(f, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	full := heldBy(t, lang.LoadOptions{}, path)
+	lean := heldBy(t, lang.LoadOptions{Lean: true}, path)
+	t.Logf("held after load: %.1f MB with the tree, %.1f MB lean", float64(full)/1e6, float64(lean)/1e6)
+	if lean*10 > full*7 {
+		t.Errorf("a lean load holds %d bytes, more than 70%% of the %d a load with the tree holds", lean, full)
+	}
+}
+
+// heldBy is the live heap a load of path holds.
+func heldBy(t *testing.T, opts lang.LoadOptions, path string) uint64 {
+	t.Helper()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cfg, diags := lang.LoadWith(opts, path)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(cfg)
+	return after.HeapAlloc - before.HeapAlloc
+}
