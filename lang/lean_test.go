@@ -20,11 +20,13 @@ import (
 )
 
 // TestLeanLoadFindsTheSame: a lean load, with every file cut into pieces
-// of one top-level block, gives what a load with the syntax tree gives, for
-// every configuration of the repository: the load's and the compile's
+// of one top-level block, and a compile that makes the tools slim, give
+// what a load with the syntax tree and a plain compile give, for every
+// configuration of the repository: the load's and the compile's
 // diagnostics as the text report prints them (snippets, and the "in tool
 // ..." line that File.Nav answers), the compiled table as inspect shows
-// it, and the lint findings (which read the references Load records).
+// it, and the lint findings (which read the references Load records, and
+// only what a slim tool keeps).
 func TestLeanLoadFindsTheSame(t *testing.T) {
 	defer lang.SetLeanChunkSize(1)()
 	var paths []string
@@ -84,7 +86,7 @@ func outcomeOf(t *testing.T, opts lang.LoadOptions, p string) map[string]string 
 	if cfg.Incomplete {
 		return out
 	}
-	tbl, d := table.Compile(cfg, all.Registry(), table.Options{})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{Slim: opts.Lean}) // as serve and validate compile
 	out["compile"] = report(t, d, cfg.Files)
 	if tbl == nil {
 		return out

@@ -31,7 +31,7 @@ func Compile(paths []string, vars map[string]string, lookupEnv func(string) (str
 	}
 	// Compile even when decoding found problems, so that one run reports
 	// everything; the broken blocks are skipped by the compiler.
-	tbl, d := table.Compile(cfg, all.Registry(), table.Options{Vars: vars, LookupEnv: lookupEnv})
+	tbl, d := table.Compile(cfg, all.Registry(), table.Options{Vars: vars, LookupEnv: lookupEnv, Slim: true})
 	return cfg, tbl, diagtext.Dedupe(append(diags, d...))
 }
 

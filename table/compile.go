@@ -31,6 +31,12 @@ type Options struct {
 	// find and that has no default; `mcpdecl test` gives a placeholder.
 	// When nil such an env() is an error, as when serving.
 	UnsetEnv func(string) (string, bool)
+	// Slim makes each tool of the configuration slim once compiled
+	// (lang.Tool.Slim), for a caller that compiles it once and afterwards
+	// reads of it only what lint reads: a big configuration's compile
+	// then holds its decoded form and its table together only in part.
+	// The configuration cannot be compiled again.
+	Slim bool
 }
 
 // compiler holds the state of one Compile run.

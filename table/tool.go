@@ -26,6 +26,9 @@ func (c *compiler) compileTools() {
 	parallel.For(len(tools), func(i int) {
 		forks[i] = c.fork()
 		tools[i] = forks[i].compileTool(c.cfg.Tools[i])
+		if c.opts.Slim {
+			c.cfg.Tools[i].Slim()
+		}
 	})
 	for _, f := range forks {
 		c.join(f)
