@@ -13,8 +13,24 @@ type Arg struct {
 	Body      hcl.Body  `hcl:",remain"`
 	DeclRange hcl.Range `hcl:",def_range"`
 
-	// Spec is the decoded body, set by Load.
+	// Spec is the decoded body, set by Load; nil once the tool is slim
+	// (Tool.Slim), which keeps its description only.
 	Spec *ArgSpec
+	// slimDescription is the description a slim argument keeps.
+	slimDescription *hcl.Attribute
+	slim            bool
+}
+
+// Described returns the argument's description attribute (nil when it
+// has none); decoded is false when its block could not be decoded.
+func (a *Arg) Described() (description *hcl.Attribute, decoded bool) {
+	if a.slim {
+		return a.slimDescription, true
+	}
+	if a.Spec == nil {
+		return nil, false
+	}
+	return a.Spec.Description, true
 }
 
 // ArgSpec is everything said about one value: its type and the constraints

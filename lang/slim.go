@@ -11,7 +11,7 @@ package lang
 // while the rest compiles.
 func (t *Tool) Slim() {
 	for _, a := range t.Args {
-		a.slim()
+		a.makeSlim()
 	}
 	t.Validations = nil
 	slimCall(t.Call)
@@ -23,9 +23,9 @@ func (t *Tool) Slim() {
 	}
 }
 
-func (a *Arg) slim() {
+func (a *Arg) makeSlim() {
 	if a.Spec != nil {
-		a.Spec = &ArgSpec{Description: a.Spec.Description, Type: a.Spec.Type}
+		a.slimDescription, a.Spec, a.slim = a.Spec.Description, nil, true
 	}
 }
 

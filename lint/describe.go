@@ -97,14 +97,15 @@ func (c *checker) checkDescriptions() {
 
 func (c *checker) checkArgDescriptions(kind, name string, args []*lang.Arg, compiled *table.Args, owners []*lang.Lint) {
 	for _, a := range args {
-		if a.Spec == nil {
+		description, decoded := a.Described()
+		if !decoded {
 			continue
 		}
 		text := ""
 		if da := compiledArg(compiled, a.Name); da != nil {
 			text = da.Description
 		}
-		c.checkDescription(&described{kind, name, a.Name, a.NameRange, a.Spec.Description, text, owners})
+		c.checkDescription(&described{kind, name, a.Name, a.NameRange, description, text, owners})
 	}
 }
 
