@@ -3,9 +3,11 @@ package lang_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,6 +18,7 @@ import (
 	"github.com/mcpdecl/mcpdecl/internal/largecfg"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/lint"
+	"github.com/mcpdecl/mcpdecl/serving"
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
@@ -110,6 +113,63 @@ func report(t *testing.T, diags hcl.Diagnostics, files map[string]*hcl.File) str
 	return b.String()
 }
 
+// TestServedCompileFindsTheSame: what serve and validate compile
+// (serving.Compile: a big file's tools compiled as they are read, batch by
+// batch, else a lean load; tools made slim) is what a load with the tree
+// and a plain compile give, for every configuration of the repository,
+// with every file cut into pieces of one top-level block: the load's and
+// the compile's diagnostics together as the text report prints them, the
+// table as inspect shows it, the lint findings.
+func TestServedCompileFindsTheSame(t *testing.T) {
+	defer lang.SetLeanChunkSize(1)()
+	var paths []string
+	for _, dir := range []string{"../testdata/valid", "../testdata/invalid", "../examples"} {
+		paths = append(paths, configPaths(t, dir)...)
+	}
+	streamed := 0
+	for _, p := range paths {
+		t.Run(p, func(t *testing.T) {
+			cfg, diags := lang.Load(p)
+			var tbl *table.Table
+			if !cfg.Incomplete {
+				var d hcl.Diagnostics
+				tbl, d = table.Compile(cfg, all.Registry(), table.Options{})
+				diags = diagtext.Dedupe(append(diags, d...))
+			}
+			want := compiledOutcome(t, cfg, tbl, diags)
+			cfg, tbl, diags = serving.Compile([]string{p}, nil, nil)
+			got := compiledOutcome(t, cfg, tbl, diags)
+			for _, part := range []string{"diagnostics", "table", "lint"} {
+				if want[part] != got[part] {
+					t.Errorf("%s differs.\nloaded whole:\n%s\nas served:\n%s", part, want[part], got[part])
+				}
+			}
+			if _, ok := lang.OpenStream([]string{p}); ok {
+				streamed++
+			}
+		})
+	}
+	t.Logf("%d of %d configurations compiled as their tools were read", streamed, len(paths))
+	if streamed < len(paths)/2 {
+		t.Errorf("only %d of %d configurations were compiled as their tools were read", streamed, len(paths))
+	}
+}
+
+func compiledOutcome(t *testing.T, cfg *lang.Config, tbl *table.Table, diags hcl.Diagnostics) map[string]string {
+	t.Helper()
+	out := map[string]string{"diagnostics": report(t, diags, cfg.Files)}
+	if tbl == nil {
+		return out
+	}
+	inspected, err := json.Marshal(table.Inspect(tbl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["table"] = string(inspected)
+	out["lint"] = report(t, lint.Check(cfg, tbl), cfg.Files)
+	return out
+}
+
 // TestLeanLoadKeepsNoTree: what a lean load of a big generated
 // configuration keeps is well under what a load with the tree keeps; a
 // kept node of the parser's chunks (a block's body held by what was
@@ -148,4 +208,48 @@ func heldBy(t *testing.T, opts lang.LoadOptions, path string) uint64 {
 	runtime.ReadMemStats(&after)
 	runtime.KeepAlive(cfg)
 	return after.HeapAlloc - before.HeapAlloc
+}
+
+// TestStreamFallsBack: a big file a stream cannot read (a syntax error in
+// a tool; a tool and another block on one line) is loaded whole instead,
+// with what a whole load finds.
+func TestStreamFallsBack(t *testing.T) {
+	defer lang.SetLeanChunkSize(1)()
+	tool := func(i int) string {
+		return fmt.Sprintf("tool \"t%d\" {\n  description = \"Echo a text back, number %d, for tests of the stream.\"\n  arg \"text\" {\n    type = string\n    description = \"The text to echo.\"\n  }\n  result {\n    text = \"args.text\"\n  }\n}\n", i, i)
+	}
+	var many strings.Builder
+	for i := range 20 {
+		many.WriteString(tool(i))
+	}
+	for name, src := range map[string]string{
+		"syntax.hcl":   many.String() + "tool \"broken\" {\n  description = \"unterminated\n}\n" + tool(99),
+		"oneline.hcl":  many.String() + "tool \"x\" { description = \"One line.\" \n result { text = \"'x'\" } } variable \"v\" { default = 1 }\n",
+		"variable.hcl": "variable \"greeting\" {\n  default = \"hi\"\n}\n" + many.String(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg, diags := lang.Load(path)
+			var tbl *table.Table
+			if !cfg.Incomplete {
+				var d hcl.Diagnostics
+				tbl, d = table.Compile(cfg, all.Registry(), table.Options{})
+				diags = diagtext.Dedupe(append(diags, d...))
+			}
+			want := compiledOutcome(t, cfg, tbl, diags)
+			cfg, tbl, diags = serving.Compile([]string{path}, nil, nil)
+			got := compiledOutcome(t, cfg, tbl, diags)
+			for _, part := range []string{"diagnostics", "table", "lint"} {
+				if want[part] != got[part] {
+					t.Errorf("%s differs.\nloaded whole:\n%s\nas served:\n%s", part, want[part], got[part])
+				}
+			}
+			if want["diagnostics"] == "" && name != "variable.hcl" {
+				t.Errorf("no diagnostics for %s: the case tests nothing", name)
+			}
+		})
+	}
 }

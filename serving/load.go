@@ -23,7 +23,15 @@ import (
 // without a value stay unknown; with os.LookupEnv the configuration is
 // compiled as serve compiles it: env() and MCPDECL_VAR_<name> are read and
 // every variable needs a value.
+//
+// The configuration is loaded without its syntax tree and each tool is
+// made slim once compiled (what lint reads of it stays); a configuration
+// of one big file is compiled as its tools are read (compileStream).
 func Compile(paths []string, vars map[string]string, lookupEnv func(string) (string, bool)) (*lang.Config, *table.Table, hcl.Diagnostics) {
+	opts := table.Options{Vars: vars, LookupEnv: lookupEnv, Slim: true}
+	if cfg, tbl, diags, ok := compileStream(paths, opts); ok {
+		return cfg, tbl, diags
+	}
 	cfg, diags := lang.LoadWith(lang.LoadOptions{Lean: true}, paths...)
 	hintSeparateConfigs(paths, cfg, diags)
 	if cfg.Incomplete {
@@ -31,8 +39,31 @@ func Compile(paths []string, vars map[string]string, lookupEnv func(string) (str
 	}
 	// Compile even when decoding found problems, so that one run reports
 	// everything; the broken blocks are skipped by the compiler.
-	tbl, d := table.Compile(cfg, all.Registry(), table.Options{Vars: vars, LookupEnv: lookupEnv, Slim: true})
+	tbl, d := table.Compile(cfg, all.Registry(), opts)
 	return cfg, tbl, diagtext.Dedupe(append(diags, d...))
+}
+
+// compileStream compiles a configuration of one big file batch by batch
+// of its tools (lang.Stream, table.Begin): the decoded form of a batch's
+// tools is made slim before the next is read, so the load and the compile
+// never hold all of it with the table. false: the file needs a whole load
+// (Compile then does that).
+func compileStream(paths []string, opts table.Options) (*lang.Config, *table.Table, hcl.Diagnostics, bool) {
+	s, ok := lang.OpenStream(paths)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	k := table.Begin(s.Config(), all.Registry(), opts)
+	for more := true; more; {
+		var tools []*lang.Tool
+		if tools, more, ok = s.Next(); !ok {
+			return nil, nil, nil, false
+		}
+		k.Tools(tools)
+	}
+	cfg, diags := s.Finish()
+	tbl, d := k.End()
+	return cfg, tbl, diagtext.Dedupe(append(diags, d...)), true
 }
 
 // hintSeparateConfigs explains the first duplicate server block that comes

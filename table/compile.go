@@ -68,6 +68,19 @@ type compiler struct {
 // Compile turns cfg into a table. Every problem is reported; the
 // table is nil when there are errors.
 func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl.Diagnostics) {
+	k := Begin(cfg, reg, opts)
+	k.c.compileTools(cfg.Tools)
+	return k.End()
+}
+
+// Compiler compiles a configuration whose tools come in batches, as
+// lang.Stream reads a big file: Begin compiles what the tools need (the
+// variables, locals, server, auth and backends), Tools each batch, End the
+// rest. Compile is the three at once.
+type Compiler struct{ c *compiler }
+
+// Begin starts compiling cfg, whose tools may come later (Tools).
+func Begin(cfg *lang.Config, reg *adapter.Registry, opts Options) *Compiler {
 	c := &compiler{cfg: cfg, reg: reg, opts: opts, table: &Table{Backends: map[string]adapter.Backend{}}, uris: map[string]hcl.Range{},
 		memo: &compileMemo{defaultChecks: map[string]string{}}}
 	c.compileStatic()
@@ -75,7 +88,17 @@ func Compile(cfg *lang.Config, reg *adapter.Registry, opts Options) (*Table, hcl
 	c.compileServer()
 	c.compileAuth()
 	c.compileBackends()
-	c.compileTools()
+	return &Compiler{c}
+}
+
+// Tools compiles tools that the configuration has just had appended to
+// its Tools, after those compiled before.
+func (k *Compiler) Tools(ts []*lang.Tool) { k.c.compileTools(ts) }
+
+// End compiles the rest of the configuration and returns the table, nil
+// when there are errors, and every problem found.
+func (k *Compiler) End() (*Table, hcl.Diagnostics) {
+	c := k.c
 	c.compileResources()
 	c.compileApps()
 	c.compileToolUIs()

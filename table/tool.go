@@ -17,17 +17,17 @@ import (
 	"github.com/mcpdecl/mcpdecl/lang"
 )
 
-func (c *compiler) compileTools() {
-	tools := make([]*Tool, len(c.cfg.Tools))
-	forks := make([]*compiler, len(c.cfg.Tools))
+func (c *compiler) compileTools(ts []*lang.Tool) {
+	tools := make([]*Tool, len(ts))
+	forks := make([]*compiler, len(ts))
 	// Tools compile alone (each reads the configuration and writes only
 	// its own Tool), so an imported API's thousands compile on every core,
 	// each on a fork whose findings join in the tools' order.
 	parallel.For(len(tools), func(i int) {
 		forks[i] = c.fork()
-		tools[i] = forks[i].compileTool(c.cfg.Tools[i])
+		tools[i] = forks[i].compileTool(ts[i])
 		if c.opts.Slim {
-			c.cfg.Tools[i].Slim()
+			ts[i].Slim()
 		}
 	})
 	for _, f := range forks {
