@@ -55,13 +55,7 @@ func parseNative(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
 // hclsyntax when hclfast gives up (on rarer syntax and on every error);
 // the first stays with hclsyntax, whose File.Nav the whole file keeps.
 func parsePieces(src []byte, filename string, ends []int) []*hcl.File {
-	starts := make([]hcl.Pos, len(ends))
-	pos, from := hcl.InitialPos, 0
-	for i, end := range ends {
-		starts[i] = pos
-		pos = advance(pos, src[from:end])
-		from = end
-	}
+	starts := pieceStarts(src, ends)
 	files := make([]*hcl.File, len(ends))
 	failed := make([]bool, len(ends))
 	parallel.For(len(ends), func(i int) {

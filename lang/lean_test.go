@@ -90,16 +90,8 @@ func outcomeOf(t *testing.T, opts lang.LoadOptions, p string) map[string]string 
 		return out
 	}
 	tbl, d := table.Compile(cfg, all.Registry(), table.Options{Slim: opts.Lean}) // as serve and validate compile
-	out["compile"] = report(t, d, cfg.Files)
-	if tbl == nil {
-		return out
-	}
-	inspected, err := json.Marshal(table.Inspect(tbl))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out["table"] = string(inspected)
-	out["lint"] = report(t, lint.Check(cfg, tbl), cfg.Files)
+	compiled := compiledOutcome(t, cfg, tbl, d)
+	out["compile"], out["table"], out["lint"] = compiled["diagnostics"], compiled["table"], compiled["lint"]
 	return out
 }
 
@@ -129,21 +121,7 @@ func TestServedCompileFindsTheSame(t *testing.T) {
 	streamed := 0
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
-			cfg, diags := lang.Load(p)
-			var tbl *table.Table
-			if !cfg.Incomplete {
-				var d hcl.Diagnostics
-				tbl, d = table.Compile(cfg, all.Registry(), table.Options{})
-				diags = diagtext.Dedupe(append(diags, d...))
-			}
-			want := compiledOutcome(t, cfg, tbl, diags)
-			cfg, tbl, diags = serving.Compile([]string{p}, nil, nil)
-			got := compiledOutcome(t, cfg, tbl, diags)
-			for _, part := range []string{"diagnostics", "table", "lint"} {
-				if want[part] != got[part] {
-					t.Errorf("%s differs.\nloaded whole:\n%s\nas served:\n%s", part, want[part], got[part])
-				}
-			}
+			compareServed(t, p)
 			if _, ok := lang.OpenStream([]string{p}); ok {
 				streamed++
 			}
@@ -153,6 +131,28 @@ func TestServedCompileFindsTheSame(t *testing.T) {
 	if streamed < len(paths)/2 {
 		t.Errorf("only %d of %d configurations were compiled as their tools were read", streamed, len(paths))
 	}
+}
+
+// compareServed compares what serving.Compile makes of path with a load
+// of the tree and a plain compile, and returns the latter's outcome.
+func compareServed(t *testing.T, path string) map[string]string {
+	t.Helper()
+	cfg, diags := lang.Load(path)
+	var tbl *table.Table
+	if !cfg.Incomplete {
+		var d hcl.Diagnostics
+		tbl, d = table.Compile(cfg, all.Registry(), table.Options{})
+		diags = diagtext.Dedupe(append(diags, d...))
+	}
+	want := compiledOutcome(t, cfg, tbl, diags)
+	cfg, tbl, diags = serving.Compile([]string{path}, nil, nil)
+	got := compiledOutcome(t, cfg, tbl, diags)
+	for _, part := range []string{"diagnostics", "table", "lint"} {
+		if want[part] != got[part] {
+			t.Errorf("%s differs.\nloaded whole:\n%s\nas served:\n%s", part, want[part], got[part])
+		}
+	}
+	return want
 }
 
 func compiledOutcome(t *testing.T, cfg *lang.Config, tbl *table.Table, diags hcl.Diagnostics) map[string]string {
@@ -232,22 +232,7 @@ func TestStreamFallsBack(t *testing.T) {
 			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cfg, diags := lang.Load(path)
-			var tbl *table.Table
-			if !cfg.Incomplete {
-				var d hcl.Diagnostics
-				tbl, d = table.Compile(cfg, all.Registry(), table.Options{})
-				diags = diagtext.Dedupe(append(diags, d...))
-			}
-			want := compiledOutcome(t, cfg, tbl, diags)
-			cfg, tbl, diags = serving.Compile([]string{path}, nil, nil)
-			got := compiledOutcome(t, cfg, tbl, diags)
-			for _, part := range []string{"diagnostics", "table", "lint"} {
-				if want[part] != got[part] {
-					t.Errorf("%s differs.\nloaded whole:\n%s\nas served:\n%s", part, want[part], got[part])
-				}
-			}
-			if want["diagnostics"] == "" && name != "variable.hcl" {
+			if want := compareServed(t, path); want["diagnostics"] == "" && name != "variable.hcl" {
 				t.Errorf("no diagnostics for %s: the case tests nothing", name)
 			}
 		})
