@@ -238,3 +238,44 @@ func TestStreamFallsBack(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamKeepsToolOrder: in a directory, the tools of files read whole
+// (one block, JSON syntax) come in their file's turn among the tools of a
+// big file read in pieces, as a load orders them.
+func TestStreamKeepsToolOrder(t *testing.T) {
+	defer lang.SetLeanChunkSize(1)()
+	dir := t.TempDir()
+	tool := func(name string) string {
+		return fmt.Sprintf("tool %q {\n  description = \"Echo a text back, for tests of the stream's order.\"\n  arg \"text\" {\n    type = string\n    description = \"The text to echo.\"\n  }\n  result {\n    text = \"args.text\"\n  }\n}\n", name)
+	}
+	var big strings.Builder
+	for i := range 10 {
+		big.WriteString(tool(fmt.Sprintf("b%d", i)))
+	}
+	files := map[string]string{
+		"a_one.hcl":       tool("a"),
+		"b_many.hcl":      big.String(),
+		"c_one.hcl":       tool("c"),
+		"d_json.hcl.json": `{"tool": {"d": {"description": "Echo a text back, for tests of the stream's order.", "arg": {"text": {"type": "string", "description": "The text to echo."}}, "result": {"text": "args.text"}}}}`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := lang.OpenStream([]string{dir}); !ok {
+		t.Fatal("the directory is not read as a stream")
+	}
+	compareServed(t, dir)
+	_, tbl, diags := serving.Compile([]string{dir}, nil, nil)
+	if tbl == nil {
+		t.Fatal(diags)
+	}
+	var names []string
+	for _, tool := range tbl.Tools {
+		names = append(names, tool.Name)
+	}
+	if got, want := strings.Join(names, " "), "a b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 c d"; got != want {
+		t.Errorf("tools in the order %s, want %s", got, want)
+	}
+}

@@ -6,33 +6,49 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/mcpdecl/mcpdecl/internal/parallel"
 )
 
-// Stream reads a configuration made of one big native-syntax file in two
+// Stream reads a configuration with a big native-syntax file in two
 // passes: every top-level block but the tools first (Config), then the
 // tools, a batch of pieces at a time (Next). A caller compiles each batch
 // (table.Begin) and lets go of what it does not keep of those tools before
 // the next is read, so a big configuration's decoded tools are never all
-// held at once. Like a lean load it keeps no syntax tree.
+// held at once. Like a lean load it keeps no syntax tree. The other files
+// of a directory are read whole in the first pass; their tools come in
+// their turn, so the tools keep the order a load gives them.
 //
 // A stream gives what LoadWith with Lean gives, or nothing: OpenStream
-// and Next report false for anything that needs the whole file (a syntax
-// error, a tool and another block sharing a line), and the caller then
-// loads it the usual way.
+// and Next report false for anything that needs a whole load (a syntax
+// error, a tool and another block sharing a line, a test file), and the
+// caller then loads the usual way.
 type Stream struct {
 	cfg    *Config
 	diags  hcl.Diagnostics
-	name   string
-	src    []byte
-	heads  blockHeads
-	tools  []span // the pieces of tool blocks, in order
+	big    []*streamFile
+	queue  []toolItem
 	next   int
 	failed bool
 }
 
-// span is a piece of the file: src[start.Byte:end].
+// streamFile is a big file being read in pieces.
+type streamFile struct {
+	name  string
+	src   []byte
+	heads blockHeads
+}
+
+// toolItem is the next tools in order: a piece of a big file to read, or
+// the tools of a file read whole.
+type toolItem struct {
+	file  *streamFile
+	span  span
+	whole *fileContent
+}
+
+// span is a piece of a file: src[start.Byte:end].
 type span struct {
 	start hcl.Pos
 	end   int
@@ -43,43 +59,79 @@ type span struct {
 // every core, few enough that the decoded tools of a batch stay small.
 const streamBatch = 16
 
-// OpenStream reads the configuration at paths, tools aside, when it is
-// one native-syntax file of more than one piece; false otherwise.
+// OpenStream reads the configuration at paths, the tools of its big files
+// aside, when it has a native-syntax file of more than one piece; false
+// otherwise.
 func OpenStream(paths []string) (*Stream, bool) {
-	if len(paths) != 1 || !leanable(paths[0]) {
+	names, diags := expandPaths(paths, LoadOptions{})
+	if diags.HasErrors() {
 		return nil, false
 	}
-	name := paths[0]
-	if info, err := os.Stat(name); err != nil || info.IsDir() {
-		return nil, false
-	}
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return nil, false
-	}
-	spans := streamSpans(src)
-	if spans == nil {
-		return nil, false
-	}
-	// The compile reads expressions' text from Files (Nav comes at Finish).
-	file := &hcl.File{Body: leanBody(src), Bytes: src}
-	s := &Stream{cfg: &Config{Files: map[string]*hcl.File{name: file}}, name: name, src: src}
-	var rest []span
-	for _, sp := range spans {
-		if sp.tools {
-			s.tools = append(s.tools, sp)
-		} else {
-			rest = append(rest, sp)
+	s := &Stream{cfg: &Config{Files: map[string]*hcl.File{}}}
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil || IsTestFile(name) {
+			return nil, false
 		}
-	}
-	pieces := s.read(rest)
-	for _, p := range pieces {
-		if p.failed || len(p.content.Tools) > 0 {
+		var spans []span
+		if leanable(name) {
+			spans = streamSpans(src)
+		}
+		ok := false
+		if spans == nil {
+			ok = s.openWhole(name, src)
+		} else {
+			ok = s.openBig(name, src, spans)
+		}
+		if !ok {
 			return nil, false
 		}
 	}
-	s.add(pieces)
-	return s, true
+	return s, len(s.big) > 0
+}
+
+// openWhole reads a file whole: its blocks but the tools join the
+// configuration now, its tools in their turn.
+func (s *Stream) openWhole(name string, src []byte) bool {
+	f, diags := parseSource(hclparse.NewParser(), name, src)
+	if f == nil || diags.HasErrors() {
+		return false
+	}
+	fc, d := decodeContent(f.Body)
+	s.diags = append(append(s.diags, diags...), d...)
+	if len(fc.Tools) > 0 {
+		s.queue = append(s.queue, toolItem{whole: &fileContent{Tools: fc.Tools, toolDiags: fc.toolDiags}})
+		fc.Tools, fc.toolDiags = nil, nil
+	}
+	s.diags = append(s.diags, s.cfg.addContent(fc)...)
+	s.cfg.noteSyntax(f)
+	s.cfg.Files[name] = leanFile(f)
+	return true
+}
+
+// openBig reads the pieces of a big file that hold no tools; those that
+// do wait in the queue.
+func (s *Stream) openBig(name string, src []byte, spans []span) bool {
+	sf := &streamFile{name: name, src: src}
+	s.big = append(s.big, sf)
+	// The compile reads expressions' text from Files (Nav comes at Finish).
+	s.cfg.Files[name] = &hcl.File{Body: leanBody(src), Bytes: src}
+	var rest []toolItem
+	for _, sp := range spans {
+		if sp.tools {
+			s.queue = append(s.queue, toolItem{file: sf, span: sp})
+		} else {
+			rest = append(rest, toolItem{file: sf, span: sp})
+		}
+	}
+	pieces := read(rest)
+	for _, p := range pieces {
+		if p.failed || len(p.content.Tools) > 0 {
+			return false
+		}
+	}
+	s.add(rest, pieces)
+	return true
 }
 
 // Config is the configuration read so far: every block but the tools
@@ -93,8 +145,19 @@ func (s *Stream) Next() (tools []*Tool, more, ok bool) {
 	if s.failed {
 		return nil, false, false
 	}
-	end := min(s.next+streamBatch, len(s.tools))
-	pieces := s.read(s.tools[s.next:end])
+	from := len(s.cfg.Tools)
+	if s.next < len(s.queue) && s.queue[s.next].whole != nil {
+		w := s.queue[s.next].whole
+		s.next++
+		s.diags = append(s.diags, s.cfg.addTools(w.Tools, w.toolDiags)...)
+		return s.cfg.Tools[from:], s.next < len(s.queue), true
+	}
+	end := s.next
+	for end < len(s.queue) && s.queue[end].whole == nil && end-s.next < streamBatch {
+		end++
+	}
+	items := s.queue[s.next:end]
+	pieces := read(items)
 	s.next = end
 	for _, p := range pieces {
 		if p.failed || !onlyTools(p.content) {
@@ -102,38 +165,39 @@ func (s *Stream) Next() (tools []*Tool, more, ok bool) {
 			return nil, false, false
 		}
 	}
-	from := len(s.cfg.Tools)
-	s.add(pieces)
-	return s.cfg.Tools[from:], s.next < len(s.tools), true
+	s.add(items, pieces)
+	return s.cfg.Tools[from:], s.next < len(s.queue), true
 }
 
 // Finish completes the configuration once every batch is read: the
-// checks across blocks, and the file as a lean load keeps it.
+// checks across blocks, and the files as a lean load keeps them.
 func (s *Stream) Finish() (*Config, hcl.Diagnostics) {
-	sort.Slice(s.heads, func(i, j int) bool { return s.heads[i].rng.Start.Byte < s.heads[j].rng.Start.Byte })
-	s.cfg.Files[s.name].Nav = s.heads
+	for _, sf := range s.big {
+		sort.Slice(sf.heads, func(i, j int) bool { return sf.heads[i].rng.Start.Byte < sf.heads[j].rng.Start.Byte })
+		s.cfg.Files[sf.name].Nav = sf.heads
+	}
 	diags := append(s.diags, s.cfg.checkUnique()...)
 	rewordLabels(diags)
 	return s.cfg, diags
 }
 
-// read parses and decodes spans on every core.
-func (s *Stream) read(spans []span) []piece {
-	pieces := make([]piece, len(spans))
-	parallel.For(len(spans), func(i int) {
-		sp := spans[i]
-		pieces[i] = readPiece(s.src[sp.start.Byte:sp.end], s.name, sp.start)
+// read parses and decodes the pieces of items on every core.
+func read(items []toolItem) []piece {
+	pieces := make([]piece, len(items))
+	parallel.For(len(items), func(i int) {
+		it := items[i]
+		pieces[i] = readPiece(it.file.src[it.span.start.Byte:it.span.end], it.file.name, it.span.start)
 	})
 	return pieces
 }
 
 // add appends decoded pieces to the configuration, in order.
-func (s *Stream) add(pieces []piece) {
-	for _, p := range pieces {
+func (s *Stream) add(items []toolItem, pieces []piece) {
+	for i, p := range pieces {
 		s.diags = append(s.diags, p.diags...)
 		s.diags = append(s.diags, s.cfg.addContent(p.content)...)
 		s.cfg.addRefs(&p.refs)
-		s.heads = append(s.heads, p.heads...)
+		items[i].file.heads = append(items[i].file.heads, p.heads...)
 	}
 }
 

@@ -26,7 +26,7 @@ import (
 //
 // The configuration is loaded without its syntax tree and each tool is
 // made slim once compiled (what lint reads of it stays); a configuration
-// of one big file is compiled as its tools are read (compileStream). The
+// with a big file is compiled as its tools are read (compileStream). The
 // collector runs at a slower pace meanwhile (compilePace).
 func Compile(paths []string, vars map[string]string, lookupEnv func(string) (string, bool)) (*lang.Config, *table.Table, hcl.Diagnostics) {
 	defer paceCompile()()
@@ -45,7 +45,7 @@ func Compile(paths []string, vars map[string]string, lookupEnv func(string) (str
 	return cfg, tbl, diagtext.Dedupe(append(diags, d...))
 }
 
-// compileStream compiles a configuration of one big file batch by batch
+// compileStream compiles a configuration with a big file batch by batch
 // of its tools (lang.Stream, table.Begin): the decoded form of a batch's
 // tools is made slim before the next is read, so the load and the compile
 // never hold all of it with the table. false: the file needs a whole load
@@ -64,6 +64,7 @@ func compileStream(paths []string, opts table.Options) (*lang.Config, *table.Tab
 		k.Tools(tools)
 	}
 	cfg, diags := s.Finish()
+	hintSeparateConfigs(paths, cfg, diags)
 	tbl, d := k.End()
 	return cfg, tbl, diagtext.Dedupe(append(diags, d...)), true
 }
