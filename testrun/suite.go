@@ -147,7 +147,7 @@ func dirSuites(dir string) ([]*Suite, error) {
 		}
 		p := filepath.Join(dir, name)
 		configs = append(configs, p)
-		if cfg, _ := lang.Load(p); cfg.Server != nil {
+		if declaresServer(p) {
 			servers++
 		}
 	}
@@ -169,6 +169,19 @@ func dirSuites(dir string) ([]*Suite, error) {
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// declaresServer reports whether the configuration file at p has a
+// server block. A big file's tools are not read for it (lang.OpenStream
+// reads every other block first): validating a directory with an
+// imported API in it read the whole file a second time, with its tree,
+// for this alone.
+func declaresServer(p string) bool {
+	if s, ok := lang.OpenStream([]string{p}); ok {
+		return s.Config().Server != nil
+	}
+	cfg, _ := lang.Load(p)
+	return cfg.Server != nil
 }
 
 // slug is a test name as a file name: lower case letters, digits and

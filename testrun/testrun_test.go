@@ -1,6 +1,7 @@
 package testrun
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpdecl/mcpdecl/internal/largecfg"
 	"github.com/mcpdecl/mcpdecl/internal/rule"
 	"github.com/mcpdecl/mcpdecl/table"
 )
@@ -424,6 +426,19 @@ func TestDiscover(t *testing.T) {
 		}
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("%s: suites %q, want %q", tc.path, got, tc.want)
+		}
+	}
+	// A big file (an imported API) is told to declare a server from its
+	// blocks but the tools (declaresServer), with and without one.
+	var big bytes.Buffer
+	if err := largecfg.Write(&big, 200); err != nil {
+		t.Fatal(err)
+	}
+	withServer := write(t, map[string]string{"a.hcl": tiny("a"), "big.hcl": big.String()})
+	noServer := write(t, map[string]string{"a.hcl": tiny("a"), "big.hcl": strings.Replace(big.String(), "server {", "locals {", 1)})
+	for dir, want := range map[string]int{withServer: 2, noServer: 1} {
+		if suites, err := Discover([]string{dir}); err != nil || len(suites) != want {
+			t.Errorf("a directory with a big file: %d suites (%v), want %d", len(suites), err, want)
 		}
 	}
 	orphan := write(t, map[string]string{"a.hcl": tiny("a"), "b.hcl": tiny("b"), "c_test.hcl": test})
