@@ -9,65 +9,29 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-
-	"github.com/mcpdecl/mcpdecl/internal/parallel"
 )
 
-// A lean load (LoadOptions.Lean) keeps no syntax tree. A big file is read
-// in pieces of whole top-level blocks, each parsed, decoded and summed up
-// (lint's references, the headers that diagnostics name) on its own, so
-// that only the pieces being read have a tree at any time: the tree of a
-// file is several times the size of what is decoded from it, and was the
-// larger part of the memory that validating or serving a big configuration
-// took. Any other file (JSON syntax, a test file, a file whose pieces do
-// not parse) is loaded whole, as without the option, and its tree let go
-// after.
+// A lean load (LoadOptions.Lean) keeps no syntax tree: each file is
+// parsed and decoded whole, what lint reads of its syntax is recorded
+// (Refs), and the file keeps its text and its top-level block headers
+// only. A big file is better read as a Stream, whose pieces are parsed,
+// decoded and let go one batch at a time; the pieces below are its.
 
-// leanChunkSize is the size of a lean load's pieces: each costs some
-// fixed work (a parser, the first small chunks of its allocations, a
-// decode), which at the whole-tree load's 2 KB was a tenth of a big
-// file's load, and the trees of the pieces being read, a few MB at this
-// size, are all the tree there is at any time. A variable so tests can
+// leanChunkSize is the size of a stream's pieces: each costs some fixed
+// work (a parser, the first small chunks of its allocations, a decode),
+// which at the whole-tree load's 2 KB was a tenth of a big file's load,
+// and the trees of the pieces being read, a few MB at this size, are all
+// the tree there is at any time. A variable so tests can
 // cut every file into pieces.
 var leanChunkSize = 64 << 10
 
-// piece is what one piece of a file gives.
+// piece is what one piece of a file gives (readPiece).
 type piece struct {
 	content *fileContent
 	diags   hcl.Diagnostics
 	refs    Config // VarRefs and LocalRefs only
 	heads   blockHeads
 	failed  bool
-}
-
-// loadLean loads a native-syntax file in pieces and returns the file as
-// the configuration keeps it; it reports false, having changed nothing,
-// when the file must be loaded whole.
-func (cfg *Config) loadLean(name string, src []byte) (*hcl.File, hcl.Diagnostics, bool) {
-	cuts := topLevelCuts(src, leanChunkSize)
-	if len(cuts) == 0 {
-		return nil, nil, false
-	}
-	ends := append(cuts, len(src))
-	starts := pieceStarts(src, ends)
-	pieces := make([]piece, len(ends))
-	parallel.For(len(ends), func(i int) {
-		pieces[i] = readPiece(src[starts[i].Byte:ends[i]], name, starts[i])
-	})
-	for _, p := range pieces {
-		if p.failed {
-			return nil, nil, false // whole, so diagnostics never depend on the cuts
-		}
-	}
-	var diags hcl.Diagnostics
-	var heads blockHeads
-	for _, p := range pieces {
-		diags = append(diags, p.diags...)
-		diags = append(diags, cfg.addContent(p.content)...)
-		cfg.addRefs(&p.refs)
-		heads = append(heads, p.heads...)
-	}
-	return &hcl.File{Body: leanBody(src), Bytes: src, Nav: heads}, diags, true
 }
 
 // leanFile is a file loaded whole, as a lean load keeps it.
@@ -126,11 +90,12 @@ func (cfg *Config) addRefs(from *Config) {
 	if cfg.VarRefs == nil {
 		cfg.VarRefs, cfg.LocalRefs = NewRefs(), NewRefs()
 	}
-	cfg.VarRefs.merge(from.VarRefs)
-	cfg.LocalRefs.merge(from.LocalRefs)
+	cfg.VarRefs.Merge(from.VarRefs)
+	cfg.LocalRefs.Merge(from.LocalRefs)
 }
 
-func (r *Refs) merge(from *Refs) {
+// Merge adds the references of from.
+func (r *Refs) Merge(from *Refs) {
 	for name := range from.Names {
 		r.Add(name)
 	}
@@ -189,7 +154,7 @@ func (h blockHeads) ContextDefRange(offset int) hcl.Range {
 	return hcl.Range{}
 }
 
-// leanable reports whether a file is read in pieces by a lean load.
+// leanable reports whether a file may be read in pieces by a stream.
 func leanable(name string) bool {
 	return !strings.HasSuffix(name, ".json") && !IsTestFile(name)
 }

@@ -22,21 +22,19 @@ import (
 	"github.com/mcpdecl/mcpdecl/table"
 )
 
-// TestLeanLoadFindsTheSame: a lean load, with every file cut into pieces
-// of one top-level block, and a compile that makes the tools slim, give
-// what a load with the syntax tree and a plain compile give, for every
-// configuration of the repository: the load's and the compile's
+// TestLeanLoadFindsTheSame: a lean load and a compile that makes the
+// tools slim give what a load with the syntax tree and a plain compile
+// give, for every configuration of the repository: the load's and the compile's
 // diagnostics as the text report prints them (snippets, and the "in tool
 // ..." line that File.Nav answers), the compiled table as inspect shows
 // it, and the lint findings (which read the references Load records, and
 // only what a slim tool keeps).
 func TestLeanLoadFindsTheSame(t *testing.T) {
-	defer lang.SetLeanChunkSize(1)()
 	var paths []string
 	for _, dir := range []string{"../testdata/valid", "../testdata/invalid", "../examples"} {
 		paths = append(paths, configPaths(t, dir)...)
 	}
-	pieces := 0
+	headed := 0
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
 			full := outcomeOf(t, lang.LoadOptions{}, p)
@@ -46,13 +44,13 @@ func TestLeanLoadFindsTheSame(t *testing.T) {
 					t.Errorf("%s differs.\nwith the tree:\n%s\nlean:\n%s", part, full[part], lean[part])
 				}
 			}
-			if lean["cut"] != "" {
-				pieces++
+			if lean["heads"] != "" {
+				headed++
 			}
 		})
 	}
-	if pieces < len(paths)/2 {
-		t.Errorf("only %d of %d configurations were read in pieces", pieces, len(paths))
+	if headed < len(paths)/2 {
+		t.Errorf("only %d of %d configurations kept their block headers", headed, len(paths))
 	}
 }
 
@@ -83,7 +81,7 @@ func outcomeOf(t *testing.T, opts lang.LoadOptions, p string) map[string]string 
 			t.Errorf("a lean load kept the syntax tree of %s", name)
 		}
 		if _, heads := f.Nav.(interface{ ContextString(int) string }); opts.Lean && ok && heads && len(f.Bytes) > 0 {
-			out["cut"] = "yes"
+			out["heads"] = "yes"
 		}
 	}
 	if cfg.Incomplete {

@@ -53,15 +53,6 @@ func LoadWith(opts LoadOptions, paths ...string) (*Config, hcl.Diagnostics) {
 	parser := hclparse.NewParser()
 	cfg := &Config{Incomplete: diags.HasErrors()}
 	for _, name := range files {
-		if opts.Lean && leanable(name) {
-			if src, err := readSource(name, opts.Overlay); err == nil {
-				if f, d, ok := cfg.loadLean(name, src); ok {
-					parser.AddFile(name, f)
-					diags = append(diags, d...)
-					continue
-				}
-			}
-		}
 		f, d := parseFile(parser, name, opts.Overlay)
 		diags = append(diags, d...)
 		if f != nil && !d.HasErrors() {
@@ -158,19 +149,14 @@ func configFilesIn(dir string, opts LoadOptions) ([]string, error) {
 }
 
 func parseFile(p *hclparse.Parser, name string, overlay map[string][]byte) (*hcl.File, hcl.Diagnostics) {
-	src, err := readSource(name, overlay)
+	if src, ok := overlay[filepath.Clean(name)]; ok {
+		return parseSource(p, name, src)
+	}
+	src, err := os.ReadFile(name)
 	if err != nil {
 		return nil, hcl.Diagnostics{fileDiag("Cannot read configuration file", err.Error()+".")}
 	}
 	return parseSource(p, name, src)
-}
-
-// readSource reads a file's text, from overlay when it holds the file.
-func readSource(name string, overlay map[string][]byte) ([]byte, error) {
-	if src, ok := overlay[filepath.Clean(name)]; ok {
-		return src, nil
-	}
-	return os.ReadFile(name)
 }
 
 func parseSource(p *hclparse.Parser, name string, src []byte) (*hcl.File, hcl.Diagnostics) {

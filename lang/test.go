@@ -99,10 +99,11 @@ type LoadOptions struct {
 	// include those in it that are not saved yet.
 	Overlay map[string][]byte
 	// Lean keeps no syntax tree: each file keeps its text and its
-	// top-level block headers (for diagnostics), and a big file is read in
-	// pieces, each decoded and let go before the next, so the memory a
-	// load takes is about what it decodes. For serving and validating;
-	// tools that read the syntax (an editor's index) load without it.
+	// top-level block headers (for diagnostics), and what lint reads of
+	// the syntax is recorded (Config.VarRefs, Tool.ArgRefs ...). For
+	// serving and validating; tools that read the syntax (an editor's
+	// index) load without it. A big file takes less memory still as a
+	// Stream.
 	Lean bool
 }
 

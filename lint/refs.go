@@ -17,10 +17,7 @@ func newUses() *uses { return &uses{lang.NewRefs()} }
 // usesFrom starts from a copy of what Load recorded.
 func usesFrom(r *lang.Refs) *uses {
 	u := newUses()
-	for name := range r.Names {
-		u.Add(name)
-	}
-	u.All = r.All
+	u.Merge(r)
 	return u
 }
 
