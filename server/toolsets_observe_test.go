@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
-
 	"github.com/mcpdecl/mcpdecl/observe/metrics"
 	"github.com/mcpdecl/mcpdecl/observe/tracing"
 	"github.com/mcpdecl/mcpdecl/server"
@@ -29,10 +26,9 @@ func TestCallToolObservedByRealName(t *testing.T) {
 		for _, cl := range toolsetClients {
 			t.Run(cl.name+"/"+e.name, func(t *testing.T) {
 				reg := metrics.New()
-				spans := tracetest.NewSpanRecorder()
-				tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
-				t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-				srv := server.New(tbl, &server.Options{Observer: reg, Tracer: tracing.New(tp)})
+				spans := &tracing.Recorder{}
+				tp := tracing.NewProvider(spans, tracing.ProviderOptions{})
+				srv := server.New(tbl, &server.Options{Observer: reg, Tracer: tp.Tracer()})
 				t.Cleanup(srv.Close)
 				log := &wireLog{}
 				u, _ := startHTTPInProcess(t, log, srv.View([]string{"work"}, false))
@@ -73,7 +69,7 @@ func TestCallToolObservedByRealName(t *testing.T) {
 				}
 
 				var names []string
-				byName := map[string]sdktrace.ReadOnlySpan{}
+				byName := map[string]*tracing.Span{}
 				for _, s := range spans.Ended() {
 					names = append(names, s.Name())
 					byName[s.Name()] = s

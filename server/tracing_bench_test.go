@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-
 	"github.com/mcpdecl/mcpdecl/adapters/all"
 	"github.com/mcpdecl/mcpdecl/lang"
 	"github.com/mcpdecl/mcpdecl/mcp"
@@ -45,8 +43,8 @@ tool "greet" {
 // benchmark measures making and batching spans, not a network.
 type discard struct{}
 
-func (discard) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
-func (discard) Shutdown(context.Context) error                             { return nil }
+func (discard) ExportSpans(context.Context, []*tracing.Span) error { return nil }
+func (discard) Shutdown(context.Context) error                     { return nil }
 
 // BenchmarkToolsCallTracing is a 2026-07-28 tools/call of greet, answered
 // by its result block (static) and by SQLite (sql: one backend call),
@@ -98,10 +96,9 @@ func tracedHandler(b *testing.B, tbl *table.Table, mode string) http.Handler {
 		opts.Observer, opts.OnBackendCall, mopts.OnRequest = reg, reg.BackendCalls().Ended, reg.Request
 	}
 	if mode == "traces" || mode == "both" {
-		tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(tracing.NewBatcher(discard{}, tracing.BatchOptions{})),
-			sdktrace.WithSampler(sdktrace.AlwaysSample()))
+		tp := tracing.NewProvider(tracing.NewBatcher(discard{}, tracing.BatchOptions{}), tracing.ProviderOptions{Sampler: tracing.AlwaysOn})
 		b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-		opts.Tracer = tracing.New(tp)
+		opts.Tracer = tp.Tracer()
 	}
 	if mode == "otlp" {
 		collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -7,9 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"go.opentelemetry.io/otel"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
 // BatchOptions size a Batcher; zero fields take the OpenTelemetry
@@ -25,8 +22,7 @@ type BatchOptions struct {
 	// at which waiting spans are exported before their delay.
 	MaxBatch int
 	// OnError is told of a failed export and of dropped spans; nil is
-	// OpenTelemetry's global error handler (otel.Handle), which serve
-	// points at its log.
+	// the package's handler, which serve points at its log (LogTo).
 	OnError func(error)
 }
 
@@ -44,7 +40,7 @@ func (o BatchOptions) withDefaults() BatchOptions {
 		o.MaxBatch = 512
 	}
 	if o.OnError == nil {
-		o.OnError = otel.Handle
+		o.OnError = reportExportError
 	}
 	o.MaxBatch = min(o.MaxBatch, o.MaxQueue)
 	return o
@@ -58,11 +54,11 @@ func (o BatchOptions) withDefaults() BatchOptions {
 // goroutine through a channel; on a server with an idle core every span
 // then wakes a thread, which cost more CPU than making the span.
 type Batcher struct {
-	exp  sdktrace.SpanExporter
+	exp  Exporter
 	opts BatchOptions
 
 	mu      sync.Mutex
-	queue   []sdktrace.ReadOnlySpan
+	queue   []*Span
 	dropped int
 	stopped bool
 
@@ -73,26 +69,19 @@ type Batcher struct {
 	stopOnce sync.Once
 }
 
-var _ sdktrace.SpanProcessor = (*Batcher)(nil)
+var _ Processor = (*Batcher)(nil)
 
 // NewBatcher starts a Batcher exporting to exp.
-func NewBatcher(exp sdktrace.SpanExporter, opts BatchOptions) *Batcher {
+func NewBatcher(exp Exporter, opts BatchOptions) *Batcher {
 	b := &Batcher{exp: exp, opts: opts.withDefaults(),
 		full: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go b.run()
 	return b
 }
 
-// OnStart implements sdktrace.SpanProcessor; a span is only queued when
-// it ends.
-func (b *Batcher) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
-
-// OnEnd implements sdktrace.SpanProcessor: a sampled span is queued, or
-// dropped when the queue is full.
-func (b *Batcher) OnEnd(s sdktrace.ReadOnlySpan) {
-	if !s.SpanContext().IsSampled() {
-		return
-	}
+// OnEnd implements Processor: the span is queued, or dropped when the
+// queue is full.
+func (b *Batcher) OnEnd(s *Span) {
 	b.mu.Lock()
 	if b.stopped || len(b.queue) >= b.opts.MaxQueue {
 		if !b.stopped {
@@ -102,7 +91,7 @@ func (b *Batcher) OnEnd(s sdktrace.ReadOnlySpan) {
 		return
 	}
 	if b.queue == nil {
-		b.queue = make([]sdktrace.ReadOnlySpan, 0, b.opts.MaxBatch)
+		b.queue = make([]*Span, 0, b.opts.MaxBatch)
 	}
 	b.queue = append(b.queue, s)
 	wake := len(b.queue) == b.opts.MaxBatch
@@ -159,7 +148,7 @@ func (b *Batcher) export(ctx context.Context, fullOnly bool) error {
 // take removes the next batch from the queue (none when fullOnly and the
 // queue holds less than a batch), with the count of spans dropped since
 // the last call.
-func (b *Batcher) take(fullOnly bool) (batch []sdktrace.ReadOnlySpan, dropped int) {
+func (b *Batcher) take(fullOnly bool) (batch []*Span, dropped int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	dropped, b.dropped = b.dropped, 0
@@ -171,12 +160,12 @@ func (b *Batcher) take(fullOnly bool) (batch []sdktrace.ReadOnlySpan, dropped in
 	if n == len(b.queue) {
 		b.queue = nil
 	} else {
-		b.queue = append(make([]sdktrace.ReadOnlySpan, 0, b.opts.MaxBatch), b.queue[n:]...)
+		b.queue = append(make([]*Span, 0, b.opts.MaxBatch), b.queue[n:]...)
 	}
 	return batch, dropped
 }
 
-func (b *Batcher) exportBatch(ctx context.Context, batch []sdktrace.ReadOnlySpan) error {
+func (b *Batcher) exportBatch(ctx context.Context, batch []*Span) error {
 	ctx, cancel := context.WithTimeout(ctx, b.opts.ExportTimeout)
 	defer cancel()
 	err := b.exp.ExportSpans(ctx, batch)
@@ -186,13 +175,13 @@ func (b *Batcher) exportBatch(ctx context.Context, batch []sdktrace.ReadOnlySpan
 	return err
 }
 
-// ForceFlush implements sdktrace.SpanProcessor: every queued span is
+// ForceFlush implements Processor: every queued span is
 // exported before it returns; ctx bounds the wait.
 func (b *Batcher) ForceFlush(ctx context.Context) error {
 	return b.withContext(ctx, func() error { return b.export(ctx, false) })
 }
 
-// Shutdown implements sdktrace.SpanProcessor: spans ended later are
+// Shutdown implements Processor: spans ended later are
 // dropped, the queued ones exported and the exporter shut down; ctx
 // bounds the wait. Calls after the first return nil.
 func (b *Batcher) Shutdown(ctx context.Context) error {

@@ -7,9 +7,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // exports records what a Batcher exports, batch by batch; while gate is
@@ -26,7 +23,7 @@ type exports struct {
 
 func newExports() *exports { return &exports{calls: make(chan int, 100)} }
 
-func (e *exports) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+func (e *exports) ExportSpans(ctx context.Context, spans []*Span) error {
 	e.mu.Lock()
 	e.active++
 	e.overlap = e.overlap || e.active > 1
@@ -77,16 +74,16 @@ func (e *exports) spans() []string {
 }
 
 // batched makes a provider whose spans go through a Batcher to exp.
-func batched(t *testing.T, exp sdktrace.SpanExporter, opts BatchOptions, sampler sdktrace.Sampler) (*sdktrace.TracerProvider, *Batcher) {
+func batched(t *testing.T, exp Exporter, opts BatchOptions, sampler Sampler) (*Provider, *Batcher) {
 	t.Helper()
 	b := NewBatcher(exp, opts)
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(b), sdktrace.WithSampler(sampler))
-	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	return tp, b
+	p := NewProvider(b, ProviderOptions{Sampler: sampler})
+	t.Cleanup(func() { _ = p.Shutdown(context.Background()) })
+	return p, b
 }
 
-func endSpans(tp *sdktrace.TracerProvider, from, to int) {
-	tr := tp.Tracer("test")
+func endSpans(p *Provider, from, to int) {
+	tr := p.API().Tracer("test")
 	for i := from; i < to; i++ {
 		_, s := tr.Start(context.Background(), fmt.Sprint("s", i))
 		s.End()
@@ -109,7 +106,7 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // the rest wait until a flush.
 func TestBatcherFullBatches(t *testing.T) {
 	exp := newExports()
-	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour, MaxBatch: 4}, sdktrace.AlwaysSample())
+	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour, MaxBatch: 4}, AlwaysOn)
 	endSpans(tp, 0, 10)
 	waitFor(t, "two batches", func() bool { batches, _ := exp.got(); return len(batches) == 2 })
 	batches, _ := exp.got()
@@ -129,7 +126,7 @@ func TestBatcherFullBatches(t *testing.T) {
 // has passed, without a flush.
 func TestBatcherDelay(t *testing.T) {
 	exp := newExports()
-	tp, _ := batched(t, exp, BatchOptions{Delay: 20 * time.Millisecond}, sdktrace.AlwaysSample())
+	tp, _ := batched(t, exp, BatchOptions{Delay: 20 * time.Millisecond}, AlwaysOn)
 	endSpans(tp, 0, 1)
 	waitFor(t, "the span", func() bool { return len(exp.spans()) == 1 })
 }
@@ -138,7 +135,7 @@ func TestBatcherDelay(t *testing.T) {
 // down once; spans ended after it are not exported.
 func TestBatcherShutdown(t *testing.T) {
 	exp := newExports()
-	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour}, sdktrace.AlwaysSample())
+	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour}, AlwaysOn)
 	endSpans(tp, 0, 3)
 	if err := b.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
@@ -163,7 +160,7 @@ func TestBatcherDropsWhenFull(t *testing.T) {
 	var reported []error
 	var mu sync.Mutex
 	onError := func(err error) { mu.Lock(); reported = append(reported, err); mu.Unlock() }
-	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour, MaxBatch: 2, MaxQueue: 4, OnError: onError}, sdktrace.AlwaysSample())
+	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour, MaxBatch: 2, MaxQueue: 4, OnError: onError}, AlwaysOn)
 	endSpans(tp, 0, 2) // a full batch: the exporter takes it and waits
 	if n := <-exp.calls; n != 2 {
 		t.Fatalf("first export of %d spans", n)
@@ -188,7 +185,7 @@ func TestBatcherDropsWhenFull(t *testing.T) {
 func TestBatcherExportTimeout(t *testing.T) {
 	exp := newExports()
 	exp.gate = make(chan struct{}) // never opens
-	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour, ExportTimeout: 20 * time.Millisecond, OnError: func(error) {}}, sdktrace.AlwaysSample())
+	tp, b := batched(t, exp, BatchOptions{Delay: time.Hour, ExportTimeout: 20 * time.Millisecond, OnError: func(error) {}}, AlwaysOn)
 	endSpans(tp, 0, 1)
 	if err := b.ForceFlush(context.Background()); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("ForceFlush: %v", err)
@@ -199,7 +196,7 @@ func TestBatcherExportTimeout(t *testing.T) {
 // exported.
 func TestBatcherSkipsUnsampled(t *testing.T) {
 	exp := newExports()
-	tp, b := batched(t, exp, BatchOptions{}, sdktrace.NeverSample())
+	tp, b := batched(t, exp, BatchOptions{}, AlwaysOff)
 	endSpans(tp, 0, 3)
 	if err := b.ForceFlush(context.Background()); err != nil {
 		t.Fatal(err)
@@ -213,9 +210,9 @@ func TestBatcherSkipsUnsampled(t *testing.T) {
 // exported, exactly once, and never by two exports at a time (run with
 // -race).
 func TestBatcherConcurrent(t *testing.T) {
-	exp := tracetest.NewInMemoryExporter()
+	exp := &memoryExporter{}
 	counting := newExports()
-	tp, b := batched(t, teeExporter{exp, counting}, BatchOptions{Delay: time.Millisecond, MaxBatch: 7}, sdktrace.AlwaysSample())
+	tp, b := batched(t, teeExporter{exp, counting}, BatchOptions{Delay: time.Millisecond, MaxBatch: 7}, AlwaysOn)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() { endSpans(tp, g*100, g*100+100) })
@@ -230,7 +227,7 @@ func TestBatcherConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
-	for _, s := range exp.GetSpans() {
+	for _, s := range exp.stubs() {
 		seen[s.Name]++
 	}
 	if len(seen) != 800 {
@@ -246,9 +243,9 @@ func TestBatcherConcurrent(t *testing.T) {
 	}
 }
 
-type teeExporter struct{ a, b sdktrace.SpanExporter }
+type teeExporter struct{ a, b Exporter }
 
-func (t teeExporter) ExportSpans(ctx context.Context, s []sdktrace.ReadOnlySpan) error {
+func (t teeExporter) ExportSpans(ctx context.Context, s []*Span) error {
 	if err := t.a.ExportSpans(ctx, s); err != nil {
 		return err
 	}

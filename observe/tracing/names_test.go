@@ -5,8 +5,6 @@ import (
 	"testing"
 	"unsafe"
 
-	"go.opentelemetry.io/otel/trace/noop"
-
 	"github.com/mcpdecl/mcpdecl/internal/memo"
 )
 
@@ -14,7 +12,7 @@ import (
 // configured name, and the cache starts over rather than grow past its
 // bound.
 func TestSpanNamesMadeOnce(t *testing.T) {
-	c := New(noop.NewTracerProvider()).names
+	c := NewProvider(&Recorder{}, ProviderOptions{}).Tracer().names
 	first := c.Get(spanNameKey{"tools/call", "search"})
 	if first != "tools/call search" {
 		t.Fatalf("name %q", first)

@@ -22,7 +22,6 @@ import (
 	"time"
 	"unicode"
 
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -40,7 +39,7 @@ type otlpExporter struct {
 	lastSize atomic.Int64 // of the last request, to size the next one's buffer
 }
 
-var _ sdktrace.SpanExporter = (*otlpExporter)(nil)
+var _ Exporter = (*otlpExporter)(nil)
 
 // otlpConfig is what the OTEL_EXPORTER_OTLP_* variables say.
 type otlpConfig struct {
@@ -235,7 +234,7 @@ func newOTLPExporter(getenv func(string) string, version string) (*otlpExporter,
 
 // ExportSpans posts spans in one request, retrying as retryPolicy says;
 // its error reads "traces export: " and why.
-func (e *otlpExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+func (e *otlpExporter) ExportSpans(ctx context.Context, spans []*Span) error {
 	if len(spans) == 0 {
 		return nil
 	}

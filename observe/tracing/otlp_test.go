@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -19,13 +20,10 @@ import (
 	"testing"
 	"time"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -131,33 +129,39 @@ func exporterFor(t *testing.T, c *collector, env map[string]string) *otlpExporte
 }
 
 // sdkExporterFor is the SDK's otlptracehttp exporter to c, the reference.
-func sdkExporterFor(t *testing.T, c *collector) sdktrace.SpanExporter {
+func sdkExporterFor(t *testing.T, c *collector) sdkExporter {
 	t.Helper()
 	e, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(c.URL+"/v1/traces"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.Shutdown(context.Background()) })
-	return e
+	return sdkExporter{e}
 }
 
-// sampleSpans are spans of two resources and three scopes with every
-// kind of attribute value, events, links, statuses, remote and local
-// parents, trace state and dropped counts.
-func sampleSpans(t *testing.T) []sdktrace.ReadOnlySpan {
+// sdkExporter hands our spans to one of the SDK's exporters.
+type sdkExporter struct{ e sdktrace.SpanExporter }
+
+func (s sdkExporter) ExportSpans(ctx context.Context, spans []*Span) error {
+	return s.e.ExportSpans(ctx, Snapshots(spans))
+}
+
+func (s sdkExporter) Shutdown(ctx context.Context) error { return s.e.Shutdown(ctx) }
+
+// sampleSpans are spans of two resources with every kind of attribute
+// value, events, links, statuses, remote and local parents, trace state
+// and dropped counts.
+func sampleSpans(t *testing.T) []*Span {
 	t.Helper()
-	mem := tracetest.NewInMemoryExporter()
-	res1 := resource.NewWithAttributes("https://opentelemetry.io/schemas/1.26.0",
+	mem := &Recorder{}
+	res1 := NewResource("https://opentelemetry.io/schemas/1.26.0",
 		attribute.String("service.name", "mcpdecl"), attribute.String("service.version", "1.2.3"), attribute.Int("pid", 42))
-	res2 := resource.NewSchemaless(attribute.String("service.name", "other"), attribute.Bool("test", true))
-	limits := sdktrace.NewSpanLimits()
-	limits.AttributeCountLimit, limits.EventCountLimit, limits.LinkCountLimit, limits.AttributePerEventCountLimit = 14, 2, 2, 1
-	tp1 := sdktrace.NewTracerProvider(sdktrace.WithSyncer(mem), sdktrace.WithResource(res1), sdktrace.WithRawSpanLimits(limits))
-	tp2 := sdktrace.NewTracerProvider(sdktrace.WithSyncer(mem), sdktrace.WithResource(res2))
-	a := tp1.Tracer("github.com/mcpdecl/mcpdecl/observe/tracing", trace.WithInstrumentationVersion("v1"),
-		trace.WithSchemaURL("https://opentelemetry.io/schemas/1.37.0"), trace.WithInstrumentationAttributes(attribute.String("scope.attr", "x")))
-	b := tp1.Tracer("second")
-	c := tp2.Tracer("")
+	res2 := NewResource("", attribute.String("service.name", "other"), attribute.Bool("test", true))
+	p1 := NewProvider(mem, ProviderOptions{Resource: res1})
+	p2 := NewProvider(mem, ProviderOptions{Resource: res2})
+	a := p1.API().Tracer("first")
+	b := p1.API().Tracer("second")
+	c := p2.API().Tracer("")
 
 	ts, err := trace.ParseTraceState("vendor=abc,other=x")
 	if err != nil {
@@ -186,10 +190,16 @@ func sampleSpans(t *testing.T) []sdktrace.ReadOnlySpan {
 	call.SetAttributes(attribute.ByteSlice("bytes", []byte{0, 1, 2}),
 		attribute.Slice("mixed", attribute.IntValue(1), attribute.StringValue("two"), attribute.BoolSliceValue([]bool{true})),
 		attribute.Map("map", attribute.String("k", "v"), attribute.Int("n", 2)),
-		attribute.KeyValue{Key: "nothing"}, attribute.Int("dropped", 1))
+		attribute.KeyValue{Key: "nothing"})
+	for i := range maxSpanAttributes { // the last few are dropped
+		call.SetAttributes(attribute.Int(fmt.Sprint("n", i), i))
+	}
 	call.AddEvent("first", trace.WithTimestamp(start.Add(time.Millisecond)), trace.WithAttributes(attribute.Int("a", 1), attribute.Int("b", 2)))
-	call.AddEvent("second")
-	call.AddEvent("dropped")
+	call.AddEvent("second", trace.WithTimestamp(start.Add(2*time.Millisecond)))
+	call.RecordError(errors.New("boom"), trace.WithTimestamp(start.Add(3*time.Millisecond)))
+	for i := range maxSpanEvents { // the last few are dropped
+		call.AddEvent(fmt.Sprint("e", i), trace.WithTimestamp(start.Add(4*time.Millisecond)))
+	}
 	_, backend := a.Start(ctx, "SELECT orders", trace.WithSpanKind(trace.SpanKindClient))
 	backend.SetStatus(codes.Error, "timeout")
 	backend.End()
@@ -205,10 +215,7 @@ func sampleSpans(t *testing.T) []sdktrace.ReadOnlySpan {
 	_, late := a.Start(ctx, "after the call")
 	late.End()
 
-	var spans []sdktrace.ReadOnlySpan
-	for _, s := range mem.GetSpans().Snapshots() {
-		spans = append(spans, s)
-	}
+	spans := mem.Ended()
 	if len(spans) != 6 {
 		t.Fatalf("%d spans", len(spans))
 	}
@@ -260,9 +267,9 @@ func TestOTLPMatchesTheSDKExporter(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"github.com/mcpdecl/mcpdecl/observe/tracing: SELECT orders",
-		"github.com/mcpdecl/mcpdecl/observe/tracing: after the call", "github.com/mcpdecl/mcpdecl/observe/tracing: tools/call search",
-		"go.opentelemetry.io/otel/sdk/tracer: ", "go.opentelemetry.io/otel/sdk/tracer: queue", "second: internal"}; !slices.Equal(names, want) {
+	if want := []string{"github.com/mcpdecl/mcpdecl: ", "github.com/mcpdecl/mcpdecl: SELECT orders",
+		"github.com/mcpdecl/mcpdecl: after the call", "github.com/mcpdecl/mcpdecl: internal",
+		"github.com/mcpdecl/mcpdecl: queue", "github.com/mcpdecl/mcpdecl: tools/call search"}; !slices.Equal(names, want) {
 		t.Errorf("spans %q, want %q", names, want)
 	}
 	var call *tracepb.Span
@@ -274,8 +281,8 @@ func TestOTLPMatchesTheSDKExporter(t *testing.T) {
 	if call == nil {
 		t.Fatalf("no call span in %s", prototext.Format(got[0]))
 	}
-	if got[0].Resource.Attributes[0].Key != "pid" || call.Name != "tools/call search" || len(call.Attributes) != 14 || call.DroppedAttributesCount != 5 ||
-		len(call.Events) != 2 || call.DroppedEventsCount != 1 || len(call.Links) != 1 || call.Status.Code != tracepb.Status_STATUS_CODE_ERROR ||
+	if got[0].Resource.Attributes[0].Key != "pid" || call.Name != "tools/call search" || len(call.Attributes) != maxSpanAttributes || call.DroppedAttributesCount != 18 ||
+		len(call.Events) != maxSpanEvents || call.DroppedEventsCount != 3 || call.Events[2].Name != "exception" || len(call.Links) != 1 || call.Status.Code != tracepb.Status_STATUS_CODE_ERROR ||
 		call.Kind != tracepb.Span_SPAN_KIND_SERVER || call.TraceState != "vendor=abc,other=x" || call.Flags != 0x301 ||
 		call.ParentSpanId[0] != 9 || call.StartTimeUnixNano != uint64(time.Date(2026, 7, 28, 10, 0, 0, 123456789, time.UTC).UnixNano()) {
 		t.Errorf("the call span:\n%s", prototext.Format(call))
@@ -285,17 +292,13 @@ func TestOTLPMatchesTheSDKExporter(t *testing.T) {
 // TestOTLPBatchOfManySpans: a batch of many spans, each over 128 bytes,
 // is the SDK exporter's too.
 func TestOTLPBatchOfManySpans(t *testing.T) {
-	mem := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(mem))
-	tr := tp.Tracer("many")
+	mem := &Recorder{}
+	tr := NewProvider(mem, ProviderOptions{}).API().Tracer("many")
 	for i := range 600 {
 		_, s := tr.Start(context.Background(), strings.Repeat("n", i), trace.WithAttributes(attribute.Int("i", i)))
 		s.End()
 	}
-	var spans []sdktrace.ReadOnlySpan
-	for _, s := range mem.GetSpans().Snapshots() {
-		spans = append(spans, s)
-	}
+	spans := mem.Ended()
 	ours, theirs := newCollector(t), newCollector(t)
 	if err := exporterFor(t, ours, nil).ExportSpans(context.Background(), spans); err != nil {
 		t.Fatal(err)
@@ -453,7 +456,7 @@ func TestOTLPDeadCollector(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	got, want := ours.ExportSpans(context.Background(), spans), theirs.ExportSpans(context.Background(), spans)
+	got, want := ours.ExportSpans(context.Background(), spans), theirs.ExportSpans(context.Background(), Snapshots(spans))
 	if got == nil || want == nil || got.Error() != want.Error() {
 		t.Errorf("error %v, the SDK exporter's %v", got, want)
 	}
@@ -463,11 +466,10 @@ func TestOTLPDeadCollector(t *testing.T) {
 
 	// The log line serve writes (LogTo) for a failed export.
 	var buf lockedBuffer
-	defer otel.SetErrorHandler(otel.GetErrorHandler())
-	LogTo(slog.New(slog.NewJSONHandler(&buf, nil)))
+	defer LogTo(slog.New(slog.NewJSONHandler(&buf, nil)))()
 	b := NewBatcher(ours, BatchOptions{Delay: time.Hour})
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(b))
-	_, s := tp.Tracer("t").Start(context.Background(), "lost")
+	tp := NewProvider(b, ProviderOptions{})
+	_, s := tp.API().Tracer("t").Start(context.Background(), "lost")
 	s.End()
 	if err := tp.Shutdown(context.Background()); err == nil || err.Error() != got.Error() {
 		t.Errorf("shutdown: %v", err)
@@ -486,7 +488,7 @@ func TestOTLPShutdownFlushes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, s := p.tp.Tracer("t").Start(context.Background(), "last")
+	_, s := p.API().Tracer("t").Start(context.Background(), "last")
 	s.End()
 	if n := len(col.got(t)); n != 0 {
 		t.Fatalf("%d requests before the shutdown", n)

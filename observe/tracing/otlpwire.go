@@ -2,12 +2,10 @@ package tracing
 
 import (
 	"math"
+	"slices"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	scope "go.opentelemetry.io/otel/sdk/instrumentation"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -46,20 +44,17 @@ const (
 	fSpanEvents            = 11
 	fSpanDroppedEvents     = 12
 	fSpanLinks             = 13
-	fSpanDroppedLinks      = 14
 	fSpanStatus            = 15
 	fSpanFlags             = 16
 
-	fEventTime              = 1
-	fEventName              = 2
-	fEventAttributes        = 3
-	fEventDroppedAttributes = 4
+	fEventTime       = 1
+	fEventName       = 2
+	fEventAttributes = 3
 
-	fLinkTraceID           = 1
-	fLinkSpanID            = 2
-	fLinkAttributes        = 4
-	fLinkDroppedAttributes = 5
-	fLinkFlags             = 6
+	fLinkTraceID    = 1
+	fLinkSpanID     = 2
+	fLinkAttributes = 4
+	fLinkFlags      = 6
 
 	fStatusMessage = 2
 	fStatusCode    = 3
@@ -89,90 +84,41 @@ const (
 )
 
 // appendExportRequest appends the ExportTraceServiceRequest of spans to
-// b: spans grouped by resource, then by instrumentation scope, each
-// group in the order its first span came.
-func appendExportRequest(b []byte, spans []sdktrace.ReadOnlySpan) []byte {
-	type group struct {
-		res   *resource.Resource
-		scope scope.Scope
-		spans []sdktrace.ReadOnlySpan
-	}
-	var groups []*group // few: one resource, one scope in mcpdecl
-	var resources []attribute.Distinct
+// b: spans grouped by resource (by provider: one in mcpdecl), each group
+// in the order its first span came, all of mcpdecl's instrumentation
+// scope.
+func appendExportRequest(b []byte, spans []*Span) []byte {
+	var providers []*Provider // few: one in mcpdecl
 	for _, s := range spans {
-		if s == nil {
-			continue
+		if s != nil && !slices.Contains(providers, s.provider) {
+			providers = append(providers, s.provider)
 		}
-		res, sc := s.Resource(), s.InstrumentationScope()
-		key := res.Equivalent()
-		var g *group
-		for _, c := range groups {
-			if c.scope == sc && c.res.Equivalent() == key {
-				g = c
-				break
-			}
-		}
-		if g == nil {
-			g = &group{res: res, scope: sc}
-			groups = append(groups, g)
-			found := false
-			for _, r := range resources {
-				found = found || r == key
-			}
-			if !found {
-				resources = append(resources, key)
-			}
-		}
-		g.spans = append(g.spans, s)
 	}
-	for _, key := range resources {
-		var rs int
+	for _, p := range providers {
+		var rs, at, ss int
 		b, rs = openMessage(b, fRequestResourceSpans)
-		first := true
-		for _, g := range groups {
-			if g.res.Equivalent() != key {
-				continue
-			}
-			if first {
-				first = false
-				if g.res != nil {
-					var at int
-					b, at = openMessage(b, fResourceSpansResource)
-					b = appendIterator(b, fResourceAttributes, g.res.Iter())
-					b = closeMessage(b, at)
-				}
-			}
-			var ss int
-			b, ss = openMessage(b, fResourceSpansScopeSpans)
-			if g.scope != (scope.Scope{}) {
-				var at int
-				b, at = openMessage(b, fScopeSpansScope)
-				b = appendString(b, fScopeName, g.scope.Name)
-				b = appendString(b, fScopeVersion, g.scope.Version)
-				b = appendIterator(b, fScopeAttributes, g.scope.Attributes.Iter())
-				b = closeMessage(b, at)
-			}
-			for _, s := range g.spans {
-				var at int
+		b, at = openMessage(b, fResourceSpansResource)
+		b = appendIterator(b, fResourceAttributes, p.res.set.Iter())
+		b = closeMessage(b, at)
+		b, ss = openMessage(b, fResourceSpansScopeSpans)
+		b, at = openMessage(b, fScopeSpansScope)
+		b = appendString(b, fScopeName, instrumentation)
+		b = closeMessage(b, at)
+		for _, s := range spans {
+			if s != nil && s.provider == p {
 				b, at = openMessage(b, fScopeSpansSpans)
 				b = appendSpan(b, s)
 				b = closeMessage(b, at)
 			}
-			b = appendString(b, fScopeSpansSchemaURL, g.scope.SchemaURL)
-			b = closeMessage(b, ss)
 		}
-		for _, g := range groups {
-			if g.res.Equivalent() == key {
-				b = appendString(b, fResourceSpansSchemaURL, g.res.SchemaURL())
-				break
-			}
-		}
+		b = closeMessage(b, ss)
+		b = appendString(b, fResourceSpansSchemaURL, p.res.SchemaURL())
 		b = closeMessage(b, rs)
 	}
 	return b
 }
 
-func appendSpan(b []byte, s sdktrace.ReadOnlySpan) []byte {
+func appendSpan(b []byte, s *Span) []byte {
 	sc := s.SpanContext()
 	tid, sid := sc.TraceID(), sc.SpanID()
 	b = appendBytes(b, fSpanTraceID, tid[:])
@@ -194,7 +140,6 @@ func appendSpan(b []byte, s sdktrace.ReadOnlySpan) []byte {
 		b = appendFixed64(b, fEventTime, unixNano(e.Time.UnixNano()))
 		b = appendString(b, fEventName, e.Name)
 		b = appendKeyValues(b, fEventAttributes, e.Attributes)
-		b = appendVarint(b, fEventDroppedAttributes, clampCount(e.DroppedAttributeCount))
 		b = closeMessage(b, at)
 	}
 	b = appendVarint(b, fSpanDroppedEvents, clampCount(s.DroppedEvents()))
@@ -205,11 +150,9 @@ func appendSpan(b []byte, s sdktrace.ReadOnlySpan) []byte {
 		b = appendBytes(b, fLinkTraceID, ltid[:])
 		b = appendBytes(b, fLinkSpanID, lsid[:])
 		b = appendKeyValues(b, fLinkAttributes, l.Attributes)
-		b = appendVarint(b, fLinkDroppedAttributes, clampCount(l.DroppedAttributeCount))
 		b = appendFixed32(b, fLinkFlags, spanFlags(l.SpanContext.TraceFlags(), l.SpanContext))
 		b = closeMessage(b, at)
 	}
-	b = appendVarint(b, fSpanDroppedLinks, clampCount(s.DroppedLinks()))
 	var at int
 	b, at = openMessage(b, fSpanStatus) // always there, if empty
 	st := s.Status()

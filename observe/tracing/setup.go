@@ -3,15 +3,11 @@ package tracing
 import (
 	"context"
 	"fmt"
+	stdlog "log"
 	"log/slog"
 	"strconv"
 	"strings"
-
-	"github.com/go-logr/logr"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/sdk/resource"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"sync/atomic"
 )
 
 // Settings say how a served configuration is traced.
@@ -24,26 +20,13 @@ type Settings struct {
 	Version string
 }
 
-// Provider exports the spans of one process over OTLP/HTTP.
-type Provider struct {
-	tp     *sdktrace.TracerProvider
-	tracer *Tracer
-}
-
-// Tracer is the provider's server.Tracer.
-func (p *Provider) Tracer() *Tracer { return p.tracer }
-
-// Shutdown exports the spans still buffered and stops the provider; ctx
-// bounds the wait.
-func (p *Provider) Shutdown(ctx context.Context) error { return p.tp.Shutdown(ctx) }
-
 // Start makes the provider the environment asks for, or nil when tracing
 // is off. It is on when s.On is set or OTEL_EXPORTER_OTLP_ENDPOINT or
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is, unless OTEL_SDK_DISABLED=true or
 // OTEL_TRACES_EXPORTER=none. The exporter (otlpExporter) reads the other
 // OTEL_EXPORTER_OTLP_* variables (headers, timeout, compression,
-// certificates, insecure) through getenv, the resource OTEL_SERVICE_NAME
-// and OTEL_RESOURCE_ATTRIBUTES from the process's environment; the
+// certificates, insecure) through getenv, and the resource
+// OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (see resourceFrom); the
 // batching (see Batcher) is OTEL_BSP_*, the sampler OTEL_TRACES_SAMPLER(_ARG).
 func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provider, error) {
 	on, err := wanted(getenv, s.On)
@@ -65,14 +48,11 @@ func Start(ctx context.Context, getenv func(string) string, s Settings) (*Provid
 	if err != nil {
 		return nil, err
 	}
-	res, err := resource.New(ctx, resource.WithTelemetrySDK(),
-		resource.WithAttributes(attribute.String("service.name", "mcpdecl"), attribute.String("service.version", s.Version)),
-		resource.WithFromEnv()) // last: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win
+	res, err := resourceFrom(getenv, s.Version)
 	if err != nil {
-		return nil, fmt.Errorf("traces: OTEL_RESOURCE_ATTRIBUTES: %w", err)
+		return nil, err
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(NewBatcher(exp, batching)), sdktrace.WithResource(res), sdktrace.WithSampler(sampler))
-	return &Provider{tp: tp, tracer: New(tp)}, nil
+	return NewProvider(NewBatcher(exp, batching), ProviderOptions{Sampler: sampler, Resource: res}), nil
 }
 
 // wanted says whether the environment (and --traces) turn tracing on.
@@ -111,7 +91,7 @@ func checkProtocol(getenv func(string) string) error {
 // OTEL_TRACES_SAMPLER_ARG, the SDK's default (parentbased_always_on)
 // when unset; an unknown name or a bad ratio is an error rather than a
 // silent default.
-func samplerFrom(getenv func(string) string) (sdktrace.Sampler, error) {
+func samplerFrom(getenv func(string) string) (Sampler, error) {
 	name := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER")))
 	ratio := func() (float64, error) {
 		arg := strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER_ARG"))
@@ -126,30 +106,43 @@ func samplerFrom(getenv func(string) string) (sdktrace.Sampler, error) {
 	}
 	switch name {
 	case "", "parentbased_always_on":
-		return sdktrace.ParentBased(sdktrace.AlwaysSample()), nil
+		return ParentBased(AlwaysOn), nil
 	case "always_on":
-		return sdktrace.AlwaysSample(), nil
+		return AlwaysOn, nil
 	case "always_off":
-		return sdktrace.NeverSample(), nil
+		return AlwaysOff, nil
 	case "parentbased_always_off":
-		return sdktrace.ParentBased(sdktrace.NeverSample()), nil
+		return ParentBased(AlwaysOff), nil
 	case "traceidratio", "parentbased_traceidratio":
 		r, err := ratio()
 		if err != nil {
 			return nil, err
 		}
 		if name == "traceidratio" {
-			return sdktrace.TraceIDRatioBased(r), nil
+			return TraceIDRatio(r), nil
 		}
-		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(r)), nil
+		return ParentBased(TraceIDRatio(r)), nil
 	}
 	return nil, fmt.Errorf("traces: OTEL_TRACES_SAMPLER=%q is not supported; use always_on, always_off, traceidratio or their parentbased_ forms", name)
 }
 
-// LogTo sends OpenTelemetry's own diagnostics and its export errors
-// (as warnings) to log, so that with JSON logs every line of stderr is
-// one JSON object.
-func LogTo(log *slog.Logger) {
-	otel.SetLogger(logr.FromSlogHandler(log.Handler()))
-	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warn("exporting traces", "error", err) }))
+// exportErrors is told of failed exports and dropped spans when a
+// Batcher is given no OnError: the standard logger's until LogTo.
+var exportErrors atomic.Pointer[func(error)]
+
+func reportExportError(err error) {
+	if f := exportErrors.Load(); f != nil {
+		(*f)(err)
+		return
+	}
+	stdlog.Print("exporting traces: ", err)
+}
+
+// LogTo sends the errors of exporting traces to log as warnings, so that
+// with JSON logs every line of stderr is one JSON object. It returns
+// what puts the previous destination back.
+func LogTo(log *slog.Logger) (restore func()) {
+	f := func(err error) { log.Warn("exporting traces", "error", err) }
+	old := exportErrors.Swap(&f)
+	return func() { exportErrors.Store(old) }
 }

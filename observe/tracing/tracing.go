@@ -15,7 +15,6 @@ import (
 	"context"
 	"net/http"
 	"strconv"
-	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -32,21 +31,20 @@ import (
 // instrumentation names the spans' instrumentation scope.
 const instrumentation = "github.com/mcpdecl/mcpdecl"
 
-// Tracer makes the spans; it implements server.Tracer.
+// Tracer makes the spans of a Provider; it implements server.Tracer
+// and adapter.Observer.
 type Tracer struct {
-	tracer trace.Tracer
-	prop   propagation.TraceContext
-	names  *memo.Memo[spanNameKey, string] // the server spans' names ("tools/call search")
+	p     *Provider
+	prop  propagation.TraceContext
+	names *memo.Memo[spanNameKey, string] // the server spans' names ("tools/call search")
 }
 
 type spanNameKey struct{ method, name string }
 
 var _ server.Tracer = (*Tracer)(nil)
 
-// New returns a Tracer making its spans with tp.
-func New(tp trace.TracerProvider) *Tracer {
-	return &Tracer{tracer: tp.Tracer(instrumentation),
-		names: memo.New(func(k spanNameKey) string { return k.method + " " + k.name })}
+func newTracer(p *Provider) *Tracer {
+	return &Tracer{p: p, names: memo.New(func(k spanNameKey) string { return k.method + " " + k.name })}
 }
 
 // The server span's names and attributes. The keys follow the
@@ -72,29 +70,21 @@ const (
 
 // StartCall implements server.Tracer: a server span named after the
 // method and the configured name ("tools/call search"), whose parent is
-// the caller's trace context (see parentOf).
+// the caller's trace context (see parentOf) or else the one ctx holds.
 func (t *Tracer) StartCall(ctx context.Context, req *mcp.Request, kind, name string) context.Context {
 	parent, link := t.parentOf(req)
-	if parent.IsValid() {
-		ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
+	if !parent.IsValid() {
+		parent = trace.SpanContextFromContext(ctx)
 	}
-	var span trace.Span
+	ctx, s := t.p.startIn(ctx, parent, t.names.Get(spanNameKey{req.Method, name}), trace.SpanKindServer)
+	if s == nil {
+		return ctx // not sampled: nothing is recorded
+	}
+	// Written in place: nothing else holds the span yet.
 	if link.IsValid() {
-		ctx, span = t.tracer.Start(ctx, t.names.Get(spanNameKey{req.Method, name}), serverKind, trace.WithLinks(trace.Link{SpanContext: link}))
-	} else {
-		ctx, span = t.tracer.Start(ctx, t.names.Get(spanNameKey{req.Method, name}), serverKind)
+		s.links = append(s.links, trace.Link{SpanContext: link})
 	}
-	if !span.IsRecording() {
-		return ctx // not sampled: no attribute would be kept
-	}
-	// The attributes are set on the span rather than passed to Start: an
-	// option copies them once more, and no sampler of ours reads them.
-	pooled := attrPool.Get().(*[]attribute.KeyValue)
-	attrs := callAttributes((*pooled)[:0], req, kind, name)
-	span.SetAttributes(attrs...) // the span keeps a copy
-	clear(attrs)
-	*pooled = attrs[:0]
-	attrPool.Put(pooled)
+	s.attrs = callAttributes(s.attrs, req, kind, name)
 	return ctx
 }
 
@@ -126,10 +116,6 @@ func callAttributes(attrs []attribute.KeyValue, req *mcp.Request, kind, name str
 	// them all).
 	return append(attrs, outcomeOK)
 }
-
-// attrPool holds the slices a server span's attributes are gathered in:
-// the span copies them.
-var attrPool = sync.Pool{New: func() any { s := make([]attribute.KeyValue, 0, 8); return &s }}
 
 // The attributes whose values are fixed, made once.
 var (
@@ -165,13 +151,6 @@ func (t *Tracer) parentOf(req *mcp.Request) (parent, link trace.SpanContext) {
 	}
 	return trace.SpanContext{}, trace.SpanContext{}
 }
-
-// The span kinds as options, made once: an option in an interface
-// allocates.
-var (
-	serverKind = trace.WithSpanKind(trace.SpanKindServer)
-	clientKind = trace.WithSpanKind(trace.SpanKindClient)
-)
 
 // maxRequestID is the longest JSON-RPC id a span records.
 const maxRequestID = 128
@@ -239,7 +218,7 @@ func (t *Tracer) LogIDs(ctx context.Context) (traceID, spanID string) {
 type backendSpan struct {
 	name  string
 	step  string
-	attrs []attribute.KeyValue // set on the span, not passed to Start (see StartCall)
+	attrs []attribute.KeyValue // copied into each span
 }
 
 // backendSpanOf is made once per call block and kept in its summary's
@@ -276,8 +255,10 @@ func (t *Tracer) backendSpanOf(s *adapter.CallSummary, step string) *backendSpan
 // call's, named by the summary ("GET /books/{args.isbn}").
 func (t *Tracer) CallStarted(ctx context.Context, c *dispatch.BackendCall) context.Context {
 	b := t.backendSpanOf(c.Summary, c.Step)
-	ctx, span := t.tracer.Start(ctx, b.name, clientKind)
-	span.SetAttributes(b.attrs...) // the span copies them
+	ctx, s := t.p.startIn(ctx, trace.SpanContextFromContext(ctx), b.name, trace.SpanKindClient)
+	if s != nil {
+		s.attrs = append(s.attrs, b.attrs...) // in place: the span is not shared yet
+	}
 	if c.Summary.Kind != "http" {
 		return ctx
 	}

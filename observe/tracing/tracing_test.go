@@ -20,7 +20,6 @@ import (
 	sdkmcp "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
@@ -172,14 +171,14 @@ func (a *api) traceparents() []string {
 type fixture struct {
 	url   string
 	api   *api
-	spans *tracetest.InMemoryExporter
+	spans *recorded
 	log   *syncBuffer
 	srv   *server.Server
 }
 
 func start(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{api: newAPI(t), spans: tracetest.NewInMemoryExporter(), log: &syncBuffer{}}
+	f := &fixture{api: newAPI(t), spans: &recorded{}, log: &syncBuffer{}}
 	db := filepath.Join(t.TempDir(), "t.db")
 	if err := os.WriteFile(db, nil, 0o600); err != nil { // an empty database
 		t.Fatal(err)
@@ -192,9 +191,9 @@ func start(t *testing.T) *fixture {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(f.spans))
+	tp := tracing.NewProvider(&f.spans.Recorder, tracing.ProviderOptions{})
 	logger := slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	srv, err := server.Open(context.Background(), tbl, &server.Options{Tracer: tracing.New(tp), Logger: logger})
+	srv, err := server.Open(context.Background(), tbl, &server.Options{Tracer: tp.Tracer(), Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,6 +209,12 @@ func start(t *testing.T) *fixture {
 	f.url = hs.URL
 	return f
 }
+
+// recorded keeps the spans of a fixture.
+type recorded struct{ tracing.Recorder }
+
+// GetSpans are the spans ended so far, as the SDK's tests show spans.
+func (r *recorded) GetSpans() tracetest.SpanStubs { return tracing.Stubs(r.Ended()) }
 
 // headers adds headers to every request a client sends.
 type headers struct {
