@@ -22,7 +22,9 @@ func (discardSpans) Shutdown(context.Context) error             { return nil }
 //
 //	go test ./observe/tracing/ -run '^$' -bench CallSpans -benchmem
 func BenchmarkCallSpans(b *testing.B) {
-	p := NewProvider(NewBatcher(discardSpans{}, BatchOptions{}), ProviderOptions{Sampler: AlwaysOn})
+	// A queue long enough that no span is dropped while the loop outruns
+	// the exporting goroutine (a dropped span would cost less).
+	p := NewProvider(NewBatcher(discardSpans{}, BatchOptions{MaxQueue: 1 << 16}), ProviderOptions{Sampler: AlwaysOn})
 	b.Cleanup(func() { _ = p.Shutdown(context.Background()) })
 	t := p.Tracer()
 	req := &mcp.Request{Method: "tools/call", ID: []byte("7"), ProtocolVersion: "2026-07-28"}
