@@ -90,20 +90,6 @@ func LoadSource(name string, src []byte) (*Config, hcl.Diagnostics) {
 	return cfg, diags
 }
 
-// Size is how many bytes the configuration files at paths hold, as Load
-// would read them; a path that cannot be read counts nothing (Load
-// reports it).
-func Size(paths ...string) int64 {
-	files, _ := expandPaths(paths, LoadOptions{})
-	var n int64
-	for _, f := range files {
-		if info, err := os.Stat(f); err == nil {
-			n += info.Size()
-		}
-	}
-	return n
-}
-
 // IsConfigFile reports whether name is read when its directory is loaded.
 func IsConfigFile(name string) bool {
 	return strings.HasSuffix(name, ".hcl") || strings.HasSuffix(name, ".hcl.json")

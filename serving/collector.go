@@ -2,7 +2,6 @@ package serving
 
 import (
 	"os"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -54,93 +53,29 @@ func liveHeap() uint64 {
 // and 290-313 MiB.
 const compilePace = 150
 
-// A big configuration's compile also gets a heap floor: the heap may
-// grow to compileHeapPerByte bytes per byte of its files (at most
-// maxCompileFloor) before the collector runs, and past that at
-// compilePace. Its live heap grows with the table all along (10,000
-// tools: to 146 MB), so at a pace alone the collector ran ten times,
-// marking what was live each time (550 MB in all); with the floor it
-// runs two or three times. The factor keeps that configuration's peak
-// under 300 MiB. A configuration whose floor would be under
-// minCompileFloor keeps the pace alone, and so does a reload (a compile
-// while another table is live): the old table's live heap already sets
-// the collections' pace, and a floor on top of it would raise the
-// reload's peak (10,000 tools: 264 to 328 MiB).
-const (
-	compileHeapPerByte = 28
-	maxCompileFloor    = 256 << 20
-	minCompileFloor    = 16 << 20
-)
-
 var pace struct {
 	sync.Mutex
-	compiles  int   // the compiles running
-	prev      int   // GOGC before the first of them
-	floor     int64 // the heap floor, 0 for none
-	prevLimit int64 // the memory limit before the floor
-	gen       int   // of the floor: a collection hook of an older one stops
+	compiles int // the compiles running
+	prev     int // GOGC before the first of them
 }
 
-// paceCompile sets the collector's pace for a compile of input bytes of
-// configuration and returns what puts it back; of compiles that overlap,
-// the last to end puts it back. GOGC in the environment stands, and so
-// does GOMEMLIMIT (no floor then).
-func paceCompile(input int64) (restore func()) {
+// paceCompile sets the collector's pace for a compile and returns what
+// puts it back; of compiles that overlap, the last to end puts it back.
+func paceCompile() (restore func()) {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return func() {}
 	}
-	_, limited := os.LookupEnv("GOMEMLIMIT")
-	floor := min(compileHeapPerByte*input, maxCompileFloor)
 	pace.Lock()
 	defer pace.Unlock()
 	if pace.compiles == 0 {
 		pace.prev = debug.SetGCPercent(compilePace)
 	}
 	pace.compiles++
-	if !limited && floor >= minCompileFloor && floor > pace.floor && int64(liveHeap()) < minCompileFloor {
-		if pace.floor == 0 {
-			pace.prevLimit = debug.SetMemoryLimit(-1)
-			pace.gen++
-			armFloor(pace.gen)
-		}
-		pace.floor = floor
-		applyFloor()
-	}
 	return func() {
 		pace.Lock()
 		defer pace.Unlock()
-		if pace.compiles--; pace.compiles > 0 {
-			return
+		if pace.compiles--; pace.compiles == 0 {
+			debug.SetGCPercent(pace.prev)
 		}
-		if pace.floor > 0 {
-			pace.floor = 0
-			debug.SetMemoryLimit(pace.prevLimit)
-		}
-		debug.SetGCPercent(pace.prev)
 	}
-}
-
-// applyFloor lets the heap grow to the floor, or past it at compilePace
-// of what the last collection found live: with GOGC off, the memory
-// limit alone starts a collection. pace must be locked.
-func applyFloor() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(max(pace.floor, int64(liveHeap())*(100+compilePace)/100))
-}
-
-// floorHook is an object whose finalizer runs after the collection that
-// finds it unreachable: the hook that moves the limit after each
-// collection while a floor is set.
-type floorHook struct{ gen *int }
-
-func armFloor(gen int) {
-	runtime.SetFinalizer(&floorHook{gen: &gen}, func(h *floorHook) {
-		pace.Lock()
-		defer pace.Unlock()
-		if pace.floor == 0 || *h.gen != pace.gen {
-			return // the compile is over, or another floor's hook runs
-		}
-		applyFloor()
-		armFloor(*h.gen)
-	})
 }

@@ -27,10 +27,9 @@ import (
 // The configuration is loaded without its syntax tree and each tool is
 // made slim once compiled (what lint reads of it stays); a configuration
 // with a big file is compiled as its tools are read (compileStream). The
-// collector runs at a slower pace meanwhile, and for a big configuration
-// from a heap floor (paceCompile).
+// collector runs at a slower pace meanwhile (compilePace).
 func Compile(paths []string, vars map[string]string, lookupEnv func(string) (string, bool)) (*lang.Config, *table.Table, hcl.Diagnostics) {
-	defer paceCompile(lang.Size(paths...))()
+	defer paceCompile()()
 	opts := table.Options{Vars: vars, LookupEnv: lookupEnv, Slim: true}
 	if cfg, tbl, diags, ok := compileStream(paths, opts); ok {
 		return cfg, tbl, diags
