@@ -30,10 +30,7 @@ import (
 // it, and the lint findings (which read the references Load records, and
 // only what a slim tool keeps).
 func TestLeanLoadFindsTheSame(t *testing.T) {
-	var paths []string
-	for _, dir := range []string{"../testdata/valid", "../testdata/invalid", "../examples"} {
-		paths = append(paths, configPaths(t, dir)...)
-	}
+	paths := repositoryConfigs(t)
 	headed := 0
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
@@ -112,10 +109,7 @@ func report(t *testing.T, diags hcl.Diagnostics, files map[string]*hcl.File) str
 // table as inspect shows it, the lint findings.
 func TestServedCompileFindsTheSame(t *testing.T) {
 	defer lang.SetLeanChunkSize(1)()
-	var paths []string
-	for _, dir := range []string{"../testdata/valid", "../testdata/invalid", "../examples"} {
-		paths = append(paths, configPaths(t, dir)...)
-	}
+	paths := repositoryConfigs(t)
 	streamed := 0
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
@@ -276,4 +270,14 @@ func TestStreamKeepsToolOrder(t *testing.T) {
 	if got, want := strings.Join(names, " "), "a b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 c d"; got != want {
 		t.Errorf("tools in the order %s, want %s", got, want)
 	}
+}
+
+// repositoryConfigs are the configurations of testdata/valid,
+// testdata/invalid and examples.
+func repositoryConfigs(t *testing.T) []string {
+	var paths []string
+	for _, dir := range []string{"../testdata/valid", "../testdata/invalid", "../examples"} {
+		paths = append(paths, configPaths(t, dir)...)
+	}
+	return paths
 }

@@ -175,8 +175,8 @@ func (b *Batcher) exportBatch(ctx context.Context, batch []*Span) error {
 	return err
 }
 
-// ForceFlush implements Processor: every queued span is
-// exported before it returns; ctx bounds the wait.
+// ForceFlush exports every queued span before it returns; ctx bounds
+// the wait.
 func (b *Batcher) ForceFlush(ctx context.Context) error {
 	return b.withContext(ctx, func() error { return b.export(ctx, false) })
 }

@@ -23,13 +23,10 @@ const (
 
 	fResourceAttributes = 1
 
-	fScopeSpansScope     = 1
-	fScopeSpansSpans     = 2
-	fScopeSpansSchemaURL = 3
+	fScopeSpansScope = 1
+	fScopeSpansSpans = 2
 
-	fScopeName       = 1
-	fScopeVersion    = 2
-	fScopeAttributes = 3
+	fScopeName = 1
 
 	fSpanTraceID           = 1
 	fSpanSpanID            = 2

@@ -15,8 +15,6 @@ type Processor interface {
 	// OnEnd is given each sampled span once it has ended; it must not
 	// block.
 	OnEnd(*Span)
-	// ForceFlush hands on every span taken so far; ctx bounds the wait.
-	ForceFlush(context.Context) error
 	// Shutdown flushes and stops; ctx bounds the wait.
 	Shutdown(context.Context) error
 }
@@ -93,9 +91,6 @@ func NewProvider(proc Processor, opts ProviderOptions) *Provider {
 
 // Tracer is the provider's server.Tracer and adapter.Observer.
 func (p *Provider) Tracer() *Tracer { return p.tracer }
-
-// ForceFlush hands every ended span on to where the processor sends it.
-func (p *Provider) ForceFlush(ctx context.Context) error { return p.proc.ForceFlush(ctx) }
 
 // Shutdown exports the spans still buffered and stops the processor;
 // ctx bounds the wait.

@@ -36,8 +36,5 @@ func (r *Recorder) Reset() {
 	r.mu.Unlock()
 }
 
-// ForceFlush implements Processor; a Recorder holds nothing back.
-func (*Recorder) ForceFlush(context.Context) error { return nil }
-
 // Shutdown implements Processor.
 func (*Recorder) Shutdown(context.Context) error { return nil }

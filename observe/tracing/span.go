@@ -1,7 +1,6 @@
 package tracing
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -231,9 +230,3 @@ func (s *Span) End(opts ...trace.SpanEndOption) {
 // TracerProvider implements trace.Span: a provider making spans of the
 // same pipeline.
 func (s *Span) TracerProvider() trace.TracerProvider { return s.provider.API() }
-
-// spanOf is the span of ctx when it is one of ours and still recording.
-func spanOf(ctx context.Context) *Span {
-	s, _ := trace.SpanFromContext(ctx).(*Span)
-	return s
-}
